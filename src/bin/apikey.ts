@@ -1,0 +1,28 @@
+// npm run apikey -- create <tenant> [--name <name>] [--roles submitter,approver]
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '../domain/api-keys.js';
+import { ValidationError } from '../domain/errors.js';
+import { closeServices } from '../services.js';
+import { boot } from './run.js';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { name: { type: 'string', default: 'default' }, roles: { type: 'string', default: 'submitter,approver' } },
+});
+const [command, tenant] = positionals;
+if (command !== 'create' || !tenant) {
+  console.error(`usage: npm run apikey -- create <tenant> [--name <name>] [--roles ${ROLES.join(',')}]`);
+  process.exit(2);
+}
+const { services } = await boot({ migrate: true });
+try {
+  const roles = values.roles.split(',').map((role) => role.trim()).filter(Boolean) as Role[];
+  const { key, tenant: row } = await services.apiKeys.createKey(tenant, { name: values.name, roles });
+  console.log(`tenant ${row.name} (${row.id})\nroles  ${roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.`);
+} catch (error) {
+  if (!(error instanceof ValidationError)) throw error;
+  console.error(`toolrun: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  await closeServices(services);
+}

@@ -1,0 +1,62 @@
+// Configuration from environment variables, validated once at start-up.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/toolrun'),
+  DATABASE_POOL_SIZE: int(1, 200).default(10),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('toolrun'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(0, 65535).default(4000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WORKER_ID: z.string().optional(),
+  WORKER_CONCURRENCY: int(1, 1000).default(64),
+  /** Per-call timeout ceiling; a call's requested timeout is clamped to it. */
+  MAX_CALL_TIMEOUT_MS: int(100, 24 * 3600 * 1000).default(10 * 60 * 1000),
+  MAX_CALLS_PER_BATCH: int(1, 10_000).default(1000),
+  MAX_BATCH_WAIT_MS: int(0, 300_000).default(60_000),
+  /** How long a cancelled running call gets to stop before it is recorded CANCELLED anyway. */
+  CANCEL_GRACE_MS: int(0, 60_000).default(2000),
+  HEARTBEAT_INTERVAL_MS: int(100, 60_000).default(5000),
+  /** A BullMQ job whose lock is not renewed for this long is considered stalled. */
+  JOB_LOCK_MS: int(1000, 600_000).default(30_000),
+  EVENT_RETENTION_HOURS: int(1, 24 * 365).default(24 * 7),
+  MAX_REQUEST_BYTES: int(1024, 64 * 1024 * 1024).default(2 * 1024 * 1024),
+  MAX_QUERY_DEPTH: int(2, 100).default(12),
+  MAX_QUERY_ALIASES: int(1, 1000).default(30),
+  MAX_QUERY_COST: int(10, 1_000_000).default(20_000),
+  MAX_QUERY_TOKENS: int(100, 100_000).default(5000),
+  WEB_FETCH_ALLOW_PRIVATE: bool.default(false),
+  WEB_FETCH_ALLOW_LOOPBACK: bool.default(false),
+  WEB_FETCH_MAX_BYTES: int(1, 50 * 1024 * 1024).default(1024 * 1024),
+  WEB_FETCH_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** Development convenience: create this tenant and print a key on `npm start`. */
+  DEV_TENANT: z.string().default('dev'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof Config, string | number | boolean>> = {}): Config {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = (overrides as Record<string, unknown>)[key] ?? env[key];
+    if (value !== undefined && value !== '') input[key] = typeof value === 'string' ? value : String(value);
+  }
+  const parsed = ConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}

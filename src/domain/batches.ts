@@ -1,0 +1,314 @@
+// Submitting and cancelling batches of tool calls (the API side of DESIGN.md §3).
+import type { Config } from '../config.js';
+import type { Db } from '../db.js';
+import type { ToolBatch } from '../generated/prisma/client.js';
+import type { JobQueues, JobRequest } from '../jobs/queues.js';
+import type { Logger } from '../logger.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
+import { validateArgs } from '../tools/validate-args.js';
+import {
+  CALL_COLUMNS,
+  type CallRecord,
+  callEvent,
+  completedEventPayload,
+  completeWaiting,
+  EVENT_TYPES,
+  requestCancel,
+  settleBatches,
+  startedWithoutRunning,
+  TERMINAL_STATUSES,
+} from './call-transitions.js';
+import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from './errors.js';
+import { type EventLog, sessionEventsChannel, type PublishedEvents } from './event-log.js';
+import { newCallId, sha256Hex, stableJson } from './ids.js';
+import { callStatusOf, failure, outputs, type ToolCallOutput } from './outcome.js';
+
+export interface CallInput {
+  id?: string | null;
+  tool: string;
+  args?: unknown;
+  timeoutMs?: number | null;
+}
+
+export interface SubmitBatchInput {
+  tenantId: string;
+  apiKeyId: string | null;
+  sessionId: string;
+  calls: CallInput[];
+  idempotencyKey?: string | null;
+  timeoutMs?: number | null;
+}
+
+export const CANCEL_CHANNEL = 'cancel';
+export interface CancelSignal {
+  callRowIds?: string[];
+  taskIds?: string[];
+}
+
+const CALL_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
+
+export interface BatchServiceDeps {
+  config: Config;
+  db: Db;
+  eventLog: EventLog;
+  registry: ToolRegistry;
+  queues: JobQueues;
+  bus: EventBus;
+  logger: Logger;
+}
+
+export class BatchService {
+  constructor(private readonly deps: BatchServiceDeps) {}
+
+  async submit(input: SubmitBatchInput): Promise<ToolBatch> {
+    const { config, db, eventLog, registry } = this.deps;
+    const calls = this.normalizeCalls(input);
+    const idempotencyKey = input.idempotencyKey ?? null;
+    if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
+      throw new ValidationError('idempotencyKey must be 1 to 256 characters', 'idempotencyKey');
+    }
+    const requestHash = sha256Hex(stableJson(calls.map(({ id, tool, args, timeoutMs }) => ({ id, tool, args, timeoutMs }))));
+    const everyCallHasId = calls.every((call) => call.clientId);
+    const batchId =
+      idempotencyKey !== null
+        ? `tool-batch:${sha256Hex(`idempotency-key:${idempotencyKey}`)}`
+        : everyCallHasId
+          ? `tool-batch:${sha256Hex(stableJson(calls.map(({ id, tool, args }) => ({ id, tool, args }))))}`
+          : `tool-batch:${newCallId().slice(5)}`;
+
+    await this.assertSession(input.tenantId, input.sessionId);
+    const existing = await db.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
+    if (existing) return this.sameBatch(existing, idempotencyKey, requestHash);
+
+    const tools = await registry.resolveMany(input.tenantId, calls.map((call) => call.tool));
+    const planned = calls.map((call) => ({ ...call, plan: planCall(call, tools.get(call.tool), config) }));
+
+    const result = await eventLog.write(input.sessionId, async (scope) => {
+      const raced = await scope.tx.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
+      if (raced) return { batch: raced, jobs: [] as JobRequest[], existing: true };
+      const taken = await scope.tx.toolCall.findMany({
+        where: { sessionId: input.sessionId, callId: { in: calls.map((call) => call.id) } },
+        select: { callId: true },
+      });
+      if (taken.length > 0) throw new CallIdConflictError(taken.map((row) => row.callId));
+
+      const batch = await scope.tx.toolBatch.create({
+        data: {
+          sessionId: input.sessionId,
+          batchId,
+          idempotencyKey,
+          requestHash,
+          callCount: calls.length,
+          pendingCount: calls.length,
+          submittedBy: input.apiKeyId,
+        },
+      });
+      const now = new Date();
+      const rows = planned.map((call, position) => ({
+        sessionId: input.sessionId,
+        batchRowId: batch.id,
+        callId: call.id,
+        position,
+        tool: call.tool,
+        args: call.args as object,
+        scheduling: call.plan.scheduling,
+        status: call.plan.initialOutput ? callStatusOf(call.plan.initialOutput) : call.plan.initialStatus,
+        output: (call.plan.initialOutput ?? undefined) as object | undefined,
+        completedAt: call.plan.initialOutput ? now : null,
+        durationMs: call.plan.initialOutput ? 0 : null,
+        attempt: 0,
+        maxAttempts: call.plan.maxAttempts,
+        timeoutMs: call.plan.timeoutMs,
+        submittedBy: input.apiKeyId,
+        queuedAt: now,
+      }));
+      const inserted = await scope.tx.toolCall.createManyAndReturn({ data: rows, select: { id: true, callId: true, position: true } });
+      const idOf = new Map(inserted.map((row) => [row.position, row.id]));
+
+      const jobs: JobRequest[] = [];
+      let laneNeeded = false;
+      const immediate: string[] = [];
+      planned.forEach((call, position) => {
+        const callRowId = idOf.get(position)!;
+        const record = { batchId, callId: call.id, tool: call.tool, attempt: 0, maxAttempts: call.plan.maxAttempts };
+        if (call.plan.initialOutput) {
+          immediate.push(callRowId);
+          return;
+        }
+        if (call.plan.initialStatus === 'AWAITING_APPROVAL') {
+          scope.emit(input.sessionId, callEvent(EVENT_TYPES.callAwaitingApproval, record, { args: call.args }));
+        } else if (call.plan.scheduling === 'SERIAL') laneNeeded = true;
+        else jobs.push({ name: 'run-call', data: { sessionId: input.sessionId, callRowId } });
+      });
+      if (laneNeeded) jobs.push({ name: 'run-serial-lane', data: { sessionId: input.sessionId, batchRowId: batch.id } });
+
+      if (immediate.length > 0) {
+        // Unknown tools and invalid arguments complete at once, without running anything.
+        planned.forEach((call) => {
+          const output = call.plan.initialOutput;
+          if (!output) return;
+          const record = { batchId, callId: call.id, tool: call.tool, attempt: 0, maxAttempts: call.plan.maxAttempts, durationMs: 0, completedAt: now };
+          scope.emit(input.sessionId, startedWithoutRunning(record));
+          scope.emit(input.sessionId, callEvent(EVENT_TYPES.callCompleted, record, completedEventPayload(record, output)));
+        });
+        await settleBatches(scope, immediate.map(() => batch.id));
+      }
+      return { batch, jobs, existing: false };
+    });
+    if (result.existing) return this.sameBatch(result.batch, idempotencyKey, requestHash);
+    await this.enqueue(result.jobs);
+    return (await db.toolBatch.findUnique({ where: { id: result.batch.id } })) ?? result.batch;
+  }
+
+  /** Enqueues jobs; when Redis is away the calls stay QUEUED in PostgreSQL and the reconciler enqueues them later. */
+  async enqueue(jobs: JobRequest[]): Promise<void> {
+    try {
+      await this.deps.queues.enqueue(jobs);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the reconciler will retry');
+    }
+  }
+
+  private sameBatch(existing: ToolBatch, idempotencyKey: string | null, requestHash: string): ToolBatch {
+    if (idempotencyKey !== null && existing.requestHash !== requestHash) throw new IdempotencyKeyReusedError(idempotencyKey);
+    return existing;
+  }
+
+  private normalizeCalls(input: SubmitBatchInput) {
+    const { config } = this.deps;
+    if (input.calls.length === 0) throw new ValidationError('A batch needs at least one call', 'calls');
+    if (input.calls.length > config.MAX_CALLS_PER_BATCH) {
+      throw new ValidationError(`A batch holds at most ${config.MAX_CALLS_PER_BATCH} calls`, 'calls');
+    }
+    const batchTimeout = this.checkTimeout(input.timeoutMs, 'timeoutMs');
+    const seen = new Set<string>();
+    return input.calls.map((call, index) => {
+      if (call.id !== undefined && call.id !== null && !CALL_ID_PATTERN.test(call.id)) {
+        throw new ValidationError(`calls[${index}].id must be 1 to 256 printable characters without spaces`, `calls.${index}.id`);
+      }
+      const id = call.id ?? newCallId();
+      if (seen.has(id)) throw new ValidationError(`Call id \`${id}\` appears more than once in the batch`, `calls.${index}.id`);
+      seen.add(id);
+      return {
+        id,
+        clientId: call.id !== undefined && call.id !== null,
+        tool: call.tool,
+        args: call.args ?? {},
+        timeoutMs: this.checkTimeout(call.timeoutMs, `calls.${index}.timeoutMs`) ?? batchTimeout,
+      };
+    });
+  }
+
+  private checkTimeout(value: number | null | undefined, field: string): number | null {
+    if (value === undefined || value === null) return null;
+    const max = this.deps.config.MAX_CALL_TIMEOUT_MS;
+    if (!Number.isInteger(value) || value < 1 || value > max) throw new ValidationError(`${field} must be an integer from 1 to ${max}`, field);
+    return value;
+  }
+
+  async assertSession(tenantId: string, sessionId: string): Promise<void> {
+    const session = await this.deps.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } });
+    if (!session) throw new NotFoundError('Session', sessionId);
+  }
+
+  async findBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
+    const batch = await this.deps.db.toolBatch.findFirst({ where: { sessionId, batchId, session: { tenantId } } });
+    if (!batch) throw new NotFoundError('Batch', batchId);
+    return batch;
+  }
+
+  /** Finds a call by its call id; without a session id the id must be unique among the tenant's sessions. */
+  async findCall(tenantId: string, callId: string, sessionId?: string | null): Promise<CallRecord> {
+    const rows = await this.deps.db.$queryRawUnsafe<CallRecord[]>(
+      `SELECT ${CALL_COLUMNS} FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id JOIN session s ON s.id = c.session_id
+        WHERE c.call_id = $1 AND s.tenant_id = $2::uuid AND ($3::uuid IS NULL OR c.session_id = $3::uuid) LIMIT 2`,
+      callId,
+      tenantId,
+      sessionId ?? null,
+    );
+    if (rows.length === 0) throw new NotFoundError('Call', callId);
+    if (rows.length > 1) throw new ValidationError(`Call id \`${callId}\` is used in several sessions; pass sessionId`, 'sessionId');
+    return rows[0]!;
+  }
+
+  async cancelBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
+    const batch = await this.findBatch(tenantId, sessionId, batchId);
+    const calls = await this.deps.db.toolCall.findMany({
+      where: { batchRowId: batch.id, status: { notIn: [...TERMINAL_STATUSES] } },
+      select: { id: true },
+    });
+    await this.cancelCalls(sessionId, calls.map((call) => call.id));
+    return (await this.deps.db.toolBatch.findUnique({ where: { id: batch.id } }))!;
+  }
+
+  async cancelCall(tenantId: string, callId: string, sessionId?: string | null): Promise<CallRecord> {
+    const call = await this.findCall(tenantId, callId, sessionId);
+    if (!TERMINAL_STATUSES.includes(call.status)) await this.cancelCalls(call.sessionId, [call.id]);
+    return this.findCall(tenantId, callId, call.sessionId);
+  }
+
+  /** Waiting calls are cancelled at once; running ones are signalled and recorded by their worker. */
+  private async cancelCalls(sessionId: string, callRowIds: string[]): Promise<void> {
+    if (callRowIds.length === 0) return;
+    await this.deps.eventLog.write(sessionId, async (scope) => {
+      await completeWaiting(scope, callRowIds, outputs.cancelled());
+      const running = await requestCancel(scope, callRowIds);
+      if (running.length > 0) {
+        scope.afterCommit(() => this.deps.bus.publish(CANCEL_CHANNEL, { callRowIds: running } satisfies CancelSignal));
+      }
+    });
+  }
+
+  /** Waits (bounded) until the batch completes; returns whether it did. */
+  async waitForBatch(batch: ToolBatch, waitMs: number): Promise<boolean> {
+    if (batch.status === 'COMPLETED' || waitMs <= 0) return batch.status === 'COMPLETED';
+    const { db, bus } = this.deps;
+    let done: () => void = () => undefined;
+    const completed = new Promise<void>((resolve) => (done = resolve));
+    const unsubscribe = await bus.subscribe(sessionEventsChannel(batch.sessionId), (message) => {
+      const { events } = message as PublishedEvents;
+      if (events.some((event) => event.type === EVENT_TYPES.batchCompleted && event.batchId === batch.batchId)) done();
+    });
+    const isCompleted = async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED';
+    const poll = setInterval(() => void isCompleted().then((yes) => yes && done(), () => undefined), 1000);
+    const timer = setTimeout(done, Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS));
+    try {
+      if (await isCompleted()) return true;
+      await completed;
+      return await isCompleted();
+    } finally {
+      clearTimeout(timer);
+      clearInterval(poll);
+      await unsubscribe();
+    }
+  }
+}
+
+interface CallPlan {
+  scheduling: 'PARALLEL' | 'SERIAL';
+  initialStatus: 'QUEUED' | 'AWAITING_APPROVAL';
+  maxAttempts: number;
+  timeoutMs: number;
+  /** Set when the call completes at submission (unknown tool, invalid arguments). */
+  initialOutput: ToolCallOutput | null;
+}
+
+function planCall(call: { tool: string; args: unknown; timeoutMs: number | null }, tool: ResolvedTool | undefined, config: Config): CallPlan {
+  if (!tool) {
+    return { scheduling: 'PARALLEL', initialStatus: 'QUEUED', maxAttempts: 1, timeoutMs: call.timeoutMs ?? 0, initialOutput: outputs.unavailable(call.tool) };
+  }
+  const { definition } = tool;
+  const plan: CallPlan = {
+    scheduling: definition.scheduling,
+    initialStatus: definition.policy === 'REQUIRES_APPROVAL' ? 'AWAITING_APPROVAL' : 'QUEUED',
+    maxAttempts: Math.max(1, definition.retry.maxAttempts),
+    timeoutMs: Math.min(call.timeoutMs ?? definition.timeoutMs, config.MAX_CALL_TIMEOUT_MS),
+    initialOutput: null,
+  };
+  const verdict = validateArgs(definition, call.args);
+  if (!verdict.ok) {
+    plan.initialOutput = outputs.failure(failure('INVALID_REQUEST', 'invalid_arguments', `Invalid arguments for \`${call.tool}\`: ${verdict.message}`));
+  }
+  return plan;
+}

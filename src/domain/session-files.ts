@@ -1,0 +1,573 @@
+// The session file store: a small virtual file system per session, kept in PostgreSQL.
+// Paths are absolute POSIX paths; directories are rows of their own (the root `/` is implicit);
+// content is text only. Every operation is one SQL statement on its success path, except an
+// edit (a short transaction: lock and read the row, then update it).
+import { Prisma } from '../generated/prisma/client.js';
+import type { Db } from '../db.js';
+import { type FailureClass, ToolFailureError } from './outcome.js';
+
+/** Largest file content, in UTF-8 bytes. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_PATH_LENGTH = 1024;
+const MAX_SEGMENT_LENGTH = 255;
+const GREP_DEFAULT_MATCHES = 100;
+const GREP_MAX_MATCHES = 1000;
+/** A matched line longer than this is cut in grep results. */
+const GREP_MAX_LINE_CHARS = 500;
+/** How long an edit waits for a pooled connection, and how long its transaction may take. */
+const EDIT_LOCK_WAIT_MS = 10_000;
+const EDIT_TIMEOUT_MS = 30_000;
+
+export interface FileStat {
+  path: string;
+  name: string;
+  isDirectory: boolean;
+  /** UTF-8 bytes of the content; 0 for directories. */
+  size: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ReadFileOptions {
+  /** 0-based index of the first line to return. */
+  offset?: number;
+  /** Largest number of lines to return. */
+  limit?: number;
+}
+
+export interface ReadFileResult extends FileStat {
+  /** The requested lines, verbatim (line endings kept); the whole file without offset/limit. */
+  content: string;
+  totalLines: number;
+  /** 0-based index of the first returned line. */
+  offset: number;
+  /** Number of lines returned. */
+  lineCount: number;
+  /** True when lines follow the returned ones. */
+  hasMore: boolean;
+}
+
+export interface WriteFileResult extends FileStat {
+  /** False when an existing file was overwritten. */
+  created: boolean;
+}
+
+export interface EditFileResult extends FileStat {
+  replacements: number;
+}
+
+export interface ListDirectoryOptions {
+  recursive?: boolean;
+}
+
+export interface GrepOptions {
+  /** File or directory to search (default `/`). */
+  path?: string;
+  /** Glob on paths: without `/` it matches the file name, with `/` the path below `path`. */
+  glob?: string;
+  ignoreCase?: boolean;
+  /** Default 100, at most 1000. */
+  maxMatches?: number;
+}
+
+export interface GrepMatch {
+  path: string;
+  /** 1-based line number. */
+  line: number;
+  text: string;
+}
+
+export interface GrepResult {
+  matches: GrepMatch[];
+  /** True when more matches exist than were returned. */
+  truncated: boolean;
+  filesSearched: number;
+}
+
+export interface DeleteFileOptions {
+  recursive?: boolean;
+}
+
+export interface DeleteFileResult {
+  path: string;
+  isDirectory: boolean;
+  /** Rows removed: 1 for a file, the directory and everything below it otherwise. */
+  deleted: number;
+}
+
+export interface SessionFiles {
+  readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult>;
+  /** Creates or overwrites a file; creates missing parent directories. */
+  writeFile(path: string, content: string): Promise<WriteFileResult>;
+  /** Replaces `oldString` (exactly once, or every occurrence with `replaceAll`). */
+  editFile(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<EditFileResult>;
+  /** Entries below a directory, sorted by path. */
+  listDirectory(path: string, options?: ListDirectoryOptions): Promise<FileStat[]>;
+  /** Searches file contents line by line with a JavaScript regular expression. */
+  grep(pattern: string, options?: GrepOptions): Promise<GrepResult>;
+  deleteFile(path: string, options?: DeleteFileOptions): Promise<DeleteFileResult>;
+  /** Null when nothing exists at the path. */
+  stat(path: string): Promise<FileStat | null>;
+  /** Creates a directory and its parents; succeeds when it already exists. */
+  mkdir(path: string): Promise<FileStat>;
+  /** Appends to a file, creating it (and its parents) when absent. Atomic under concurrency. */
+  appendFile(path: string, text: string): Promise<FileStat>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+function fileError(cls: FailureClass, code: string, message: string): ToolFailureError {
+  return new ToolFailureError({ class: cls, code, message });
+}
+
+const errors = {
+  invalidPath: (path: unknown, why: string) =>
+    fileError('INVALID_REQUEST', 'invalid_path', `Invalid path ${JSON.stringify(path)}: ${why}`),
+  notFound: (path: string) => fileError('EXECUTION', 'file_not_found', `No such file or directory: ${path}`),
+  isDirectory: (path: string) => fileError('INVALID_REQUEST', 'is_a_directory', `${path} is a directory`),
+  notDirectory: (path: string) => fileError('INVALID_REQUEST', 'not_a_directory', `${path} is not a directory`),
+  parentNotDirectory: (path: string, parent: string) =>
+    fileError('INVALID_REQUEST', 'not_a_directory', `Cannot create ${path}: ${parent} is a file, not a directory`),
+  fileExists: (path: string) => fileError('INVALID_REQUEST', 'file_exists', `Cannot create directory ${path}: a file exists at that path`),
+  notEmpty: (path: string) =>
+    fileError('EXECUTION', 'directory_not_empty', `Directory ${path} is not empty (delete it with recursive: true)`),
+  tooLarge: (path: string, bytes: number) =>
+    fileError('RESOURCE_LIMIT', 'file_too_large', `${path} would be ${bytes} bytes; the limit is ${MAX_FILE_BYTES} bytes`),
+  binary: (path: string) =>
+    fileError('INVALID_REQUEST', 'invalid_content', `Cannot write ${path}: content contains NUL characters (only text is supported)`),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/**
+ * Normalizes a path: resolves `.` and `..`, collapses repeated slashes, drops a trailing slash.
+ * A relative path is taken relative to `/`. Throws INVALID_REQUEST `invalid_path` for an empty
+ * path, control characters, a path escaping the root, or overlong paths.
+ */
+export function normalizePath(input: unknown): string {
+  if (typeof input !== 'string') throw errors.invalidPath(input, 'a path must be a string');
+  if (input.trim() === '') throw errors.invalidPath(input, 'the path is empty');
+  if (input.includes('\0')) throw errors.invalidPath(input, 'the path contains a NUL character');
+  // eslint-disable-next-line no-control-regex
+  if (/[\x01-\x1f\x7f]/.test(input)) throw errors.invalidPath(input, 'the path contains control characters');
+  const parts: string[] = [];
+  for (const segment of input.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) throw errors.invalidPath(input, 'the path escapes the root directory');
+      parts.pop();
+      continue;
+    }
+    if (segment.length > MAX_SEGMENT_LENGTH) throw errors.invalidPath(input, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+    parts.push(segment);
+  }
+  const path = `/${parts.join('/')}`;
+  if (path.length > MAX_PATH_LENGTH) throw errors.invalidPath(input, `the path is longer than ${MAX_PATH_LENGTH} characters`);
+  return path;
+}
+
+/** Proper ancestors of a normalized path, outermost first, without the root. */
+function ancestorsOf(path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  const ancestors: string[] = [];
+  for (let i = 1; i < parts.length; i++) ancestors.push(`/${parts.slice(0, i).join('/')}`);
+  return ancestors;
+}
+
+function nameOf(path: string): string {
+  return path === '/' ? '/' : path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** LIKE pattern matching every path strictly below a directory. */
+function descendantsPattern(dir: string): string {
+  const prefix = dir === '/' ? '/' : `${dir}/`;
+  return `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * Compiles a glob: `*` and `?` stay within a path segment, `**` crosses segments (`**\/`
+ * also matches no directory), `{a,b}` alternatives, `[abc]`/`[!abc]` character classes.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  let braceDepth = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i]!;
+    if (char === '*') {
+      if (glob[i + 1] === '*') {
+        i++;
+        if (glob[i + 1] === '/') {
+          i++;
+          source += '(?:.*/)?';
+        } else source += '.*';
+      } else source += '[^/]*';
+    } else if (char === '?') source += '[^/]';
+    else if (char === '{') {
+      braceDepth++;
+      source += '(?:';
+    } else if (char === '}' && braceDepth > 0) {
+      braceDepth--;
+      source += ')';
+    } else if (char === ',' && braceDepth > 0) source += '|';
+    else if (char === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end === -1) source += '\\[';
+      else {
+        let body = glob.slice(i + 1, end);
+        const negate = body.startsWith('!') || body.startsWith('^');
+        if (negate) body = body.slice(1);
+        source += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, (c) => `\\${c}`)}]`;
+        i = end;
+      }
+    } else source += char.replace(/[.+^${}()|[\]\\]/g, (c) => `\\${c}`);
+  }
+  if (braceDepth > 0) throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}: unclosed {`);
+  try {
+    return new RegExp(`^${source}$`);
+  } catch {
+    throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}`);
+  }
+}
+
+function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
+  const flags = ignoreCase ? 'i' : '';
+  try {
+    return new RegExp(pattern, `${flags}u`);
+  } catch {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Lines with their line endings, so a slice joins back to the exact text. */
+function splitLines(content: string): string[] {
+  return content.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+function checkContent(path: string, content: string): void {
+  if (typeof content !== 'string') throw fileError('INVALID_REQUEST', 'invalid_content', `Content for ${path} must be a string`);
+  if (content.includes('\0')) throw errors.binary(path);
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (bytes > MAX_FILE_BYTES) throw errors.tooLarge(path, bytes);
+}
+
+/** Non-overlapping occurrences, left to right (the same as `split(needle).length - 1`). */
+function countOccurrences(haystack: string, needle: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store
+
+interface StatRow {
+  path: string;
+  is_directory: boolean;
+  size: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toStat(row: StatRow): FileStat {
+  return {
+    path: row.path,
+    name: nameOf(row.path),
+    isDirectory: row.is_directory,
+    size: Number(row.size),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+const STAT_COLUMNS = Prisma.sql`path, is_directory, size, created_at, updated_at`;
+
+export class PrismaSessionFiles implements SessionFiles {
+  constructor(
+    private readonly db: Db,
+    readonly sessionId: string,
+  ) {}
+
+  async readFile(rawPath: string, options: ReadFileOptions = {}): Promise<ReadFileResult> {
+    const path = normalizePath(rawPath);
+    if (path === '/') throw errors.isDirectory(path);
+    const row = await this.db.sessionFile.findUnique({
+      where: { sessionId_path: { sessionId: this.sessionId, path } },
+      select: { path: true, isDirectory: true, content: true, size: true, createdAt: true, updatedAt: true },
+    });
+    if (!row) throw errors.notFound(path);
+    if (row.isDirectory) throw errors.isDirectory(path);
+    const stat: FileStat = { path, name: nameOf(path), isDirectory: false, size: row.size, createdAt: row.createdAt, updatedAt: row.updatedAt };
+    const content = row.content ?? '';
+    const lines = splitLines(content);
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    if (options.offset === undefined && options.limit === undefined) {
+      return { ...stat, content, totalLines: lines.length, offset: 0, lineCount: lines.length, hasMore: false };
+    }
+    const end = options.limit === undefined ? lines.length : Math.min(lines.length, offset + Math.max(0, Math.floor(options.limit)));
+    const selected = lines.slice(offset, end);
+    return {
+      ...stat,
+      content: selected.join(''),
+      totalLines: lines.length,
+      offset,
+      lineCount: selected.length,
+      hasMore: end < lines.length,
+    };
+  }
+
+  async writeFile(rawPath: string, content: string): Promise<WriteFileResult> {
+    const path = normalizePath(rawPath);
+    if (path === '/') throw errors.isDirectory(path);
+    checkContent(path, content);
+    const ancestors = ancestorsOf(path);
+    // One statement: refuse when an ancestor is a file, create missing ancestors, upsert the file
+    // unless a directory stands at its path. `xmax = 0` tells an insert from an update.
+    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow> & { created: boolean | null }>>`
+      WITH blocked AS (
+        SELECT f.path FROM session_file f
+        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${ancestors}::text[]) AND NOT f.is_directory
+        ORDER BY length(f.path) LIMIT 1
+      ), dirs AS (
+        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
+        FROM unnest(${ancestors}::text[]) AS a(path)
+        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        ON CONFLICT (session_id, path) DO NOTHING
+        RETURNING path
+      ), file AS (
+        INSERT INTO session_file AS f (id, session_id, path, is_directory, content, size, created_at, updated_at)
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${content}, octet_length(${content}::text), now(), now()
+        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        ON CONFLICT (session_id, path) DO UPDATE
+          SET content = EXCLUDED.content, size = EXCLUDED.size, updated_at = now()
+          WHERE NOT f.is_directory
+        RETURNING f.path, f.is_directory, f.size, f.created_at, f.updated_at, (f.xmax = 0) AS created
+      )
+      SELECT (SELECT path FROM blocked) AS blocked, file.* FROM (SELECT 1) AS one LEFT JOIN file ON true`;
+    const row = rows[0];
+    if (row?.blocked) throw errors.parentNotDirectory(path, row.blocked);
+    if (!row?.path) throw errors.isDirectory(path);
+    return { ...toStat(row as StatRow), created: Boolean(row.created) };
+  }
+
+  async editFile(rawPath: string, oldString: string, newString: string, replaceAll = false): Promise<EditFileResult> {
+    const path = normalizePath(rawPath);
+    if (path === '/') throw errors.isDirectory(path);
+    if (typeof oldString !== 'string' || oldString === '') {
+      throw fileError('INVALID_REQUEST', 'edit_not_found', `Cannot edit ${path}: the text to replace must not be empty`);
+    }
+    if (typeof newString !== 'string') throw fileError('INVALID_REQUEST', 'invalid_content', `Cannot edit ${path}: the replacement must be a string`);
+    // The row is locked while the replacement is computed, so concurrent edits apply one after
+    // another and none is lost.
+    const result = await this.db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<Array<{ id: string; is_directory: boolean; content: string | null }>>`
+        SELECT id::text AS id, is_directory, content
+        FROM session_file WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
+        FOR UPDATE`;
+      if (!row) throw errors.notFound(path);
+      if (row.is_directory) throw errors.isDirectory(path);
+      const current = row.content ?? '';
+      const occurrences = countOccurrences(current, oldString);
+      if (occurrences === 0) {
+        throw fileError('INVALID_REQUEST', 'edit_not_found', `Cannot edit ${path}: the text to replace was not found`);
+      }
+      if (occurrences > 1 && !replaceAll) {
+        throw fileError(
+          'INVALID_REQUEST',
+          'edit_ambiguous',
+          `Cannot edit ${path}: the text to replace occurs ${occurrences} times; give more context or set replaceAll`,
+        );
+      }
+      const next = replaceAll ? current.split(oldString).join(newString) : current.replace(oldString, () => newString);
+      checkContent(path, next);
+      const [updated] = await tx.$queryRaw<StatRow[]>`
+        UPDATE session_file SET content = ${next}, size = octet_length(${next}::text), updated_at = now()
+        WHERE id = ${row.id}::uuid
+        RETURNING ${STAT_COLUMNS}`;
+      return { ...toStat(updated!), replacements: replaceAll ? occurrences : 1 };
+    }, { maxWait: EDIT_LOCK_WAIT_MS, timeout: EDIT_TIMEOUT_MS });
+    return result;
+  }
+
+  async listDirectory(rawPath: string, options: ListDirectoryOptions = {}): Promise<FileStat[]> {
+    const path = normalizePath(rawPath);
+    const depthFilter = options.recursive
+      ? Prisma.empty
+      : Prisma.sql`AND (path = ${path} OR strpos(substr(path, ${path === '/' ? 2 : path.length + 2}::int), '/') = 0)`;
+    const rows = await this.db.$queryRaw<StatRow[]>`
+      SELECT ${STAT_COLUMNS} FROM session_file
+      WHERE session_id = ${this.sessionId}::uuid AND (path = ${path} OR path LIKE ${descendantsPattern(path)})
+      ${depthFilter}
+      ORDER BY path`;
+    const self = rows.find((row) => row.path === path);
+    if (path !== '/') {
+      if (!self) throw errors.notFound(path);
+      if (!self.is_directory) throw errors.notDirectory(path);
+    }
+    return rows.filter((row) => row.path !== path).map(toStat);
+  }
+
+  async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
+    if (typeof pattern !== 'string' || pattern === '') throw fileError('INVALID_REQUEST', 'invalid_pattern', 'The search pattern must not be empty');
+    const regex = compilePattern(pattern, options.ignoreCase ?? false);
+    const base = normalizePath(options.path ?? '/');
+    const glob = options.glob ? globToRegExp(options.glob) : null;
+    const globOnName = options.glob ? !options.glob.includes('/') : false;
+    const maxMatches = Math.min(GREP_MAX_MATCHES, Math.max(1, Math.floor(options.maxMatches ?? GREP_DEFAULT_MATCHES)));
+    // One query: the base itself (to tell a missing path from an empty one) and every file below.
+    const rows = await this.db.$queryRaw<Array<{ path: string; is_directory: boolean; content: string | null }>>`
+      SELECT path, is_directory, CASE WHEN is_directory THEN NULL ELSE content END AS content
+      FROM session_file
+      WHERE session_id = ${this.sessionId}::uuid AND (path = ${base} OR (path LIKE ${descendantsPattern(base)} AND NOT is_directory))
+      ORDER BY path`;
+    if (base !== '/' && !rows.some((row) => row.path === base)) throw errors.notFound(base);
+    const relativeTo = base === '/' ? '/' : `${base}/`;
+    const matches: GrepMatch[] = [];
+    let truncated = false;
+    let filesSearched = 0;
+    for (const row of rows) {
+      if (row.is_directory) continue;
+      if (glob) {
+        const subject = globOnName ? nameOf(row.path) : row.path.startsWith(relativeTo) ? row.path.slice(relativeTo.length) : nameOf(row.path);
+        if (!glob.test(subject) && !(options.glob!.startsWith('/') && glob.test(row.path))) continue;
+      }
+      filesSearched++;
+      if (truncated) continue;
+      const lines = (row.content ?? '').split('\n');
+      for (let index = 0; index < lines.length; index++) {
+        const line = lines[index]!.replace(/\r$/, '');
+        if (index === lines.length - 1 && line === '') break;
+        regex.lastIndex = 0;
+        if (!regex.test(line)) continue;
+        if (matches.length >= maxMatches) {
+          truncated = true;
+          break;
+        }
+        const text = line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}…` : line;
+        matches.push({ path: row.path, line: index + 1, text });
+      }
+    }
+    return { matches, truncated, filesSearched };
+  }
+
+  async deleteFile(rawPath: string, options: DeleteFileOptions = {}): Promise<DeleteFileResult> {
+    const path = normalizePath(rawPath);
+    if (path === '/') throw errors.invalidPath(path, 'the root directory cannot be deleted');
+    if (options.recursive) {
+      const rows = await this.db.$queryRaw<Array<{ path: string; is_directory: boolean }>>`
+        DELETE FROM session_file
+        WHERE session_id = ${this.sessionId}::uuid AND (path = ${path} OR path LIKE ${descendantsPattern(path)})
+        RETURNING path, is_directory`;
+      const self = rows.find((row) => row.path === path);
+      if (!self) throw errors.notFound(path);
+      return { path, isDirectory: self.is_directory, deleted: rows.length };
+    }
+    const rows = await this.db.$queryRaw<Array<{ is_directory: boolean }>>`
+      DELETE FROM session_file
+      WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
+        AND NOT EXISTS (
+          SELECT 1 FROM session_file c WHERE c.session_id = ${this.sessionId}::uuid AND c.path LIKE ${descendantsPattern(path)}
+        )
+      RETURNING is_directory`;
+    if (rows[0]) return { path, isDirectory: rows[0].is_directory, deleted: 1 };
+    // Nothing deleted: missing, or a directory with entries.
+    const existing = await this.stat(path);
+    if (!existing) throw errors.notFound(path);
+    throw errors.notEmpty(path);
+  }
+
+  async stat(rawPath: string): Promise<FileStat | null> {
+    const path = normalizePath(rawPath);
+    if (path === '/') {
+      const session = await this.db.session.findUnique({ where: { id: this.sessionId }, select: { createdAt: true } });
+      const at = session?.createdAt ?? new Date();
+      return { path, name: '/', isDirectory: true, size: 0, createdAt: at, updatedAt: at };
+    }
+    const row = await this.db.sessionFile.findUnique({
+      where: { sessionId_path: { sessionId: this.sessionId, path } },
+      select: { isDirectory: true, size: true, createdAt: true, updatedAt: true },
+    });
+    if (!row) return null;
+    return { path, name: nameOf(path), isDirectory: row.isDirectory, size: row.size, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  }
+
+  async mkdir(rawPath: string): Promise<FileStat> {
+    const path = normalizePath(rawPath);
+    if (path === '/') return (await this.stat('/'))!;
+    const chain = [...ancestorsOf(path), path];
+    // A directory created concurrently by another statement is invisible to this statement's
+    // snapshot; a second attempt then finds it.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const row = await this.mkdirOnce(path, chain);
+      if (row) return row;
+    }
+    throw fileError('EXECUTION', 'mkdir_conflict', `Cannot create directory ${path}: it changed concurrently; try again`);
+  }
+
+  private async mkdirOnce(path: string, chain: string[]): Promise<FileStat | null> {
+    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow>>>`
+      WITH blocked AS (
+        SELECT f.path FROM session_file f
+        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${chain}::text[]) AND NOT f.is_directory
+        ORDER BY length(f.path) LIMIT 1
+      ), dirs AS (
+        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
+        FROM unnest(${chain}::text[]) AS a(path)
+        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        ON CONFLICT (session_id, path) DO NOTHING
+        RETURNING ${STAT_COLUMNS}
+      ), existing AS (
+        SELECT ${STAT_COLUMNS} FROM session_file WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
+      )
+      SELECT (SELECT path FROM blocked) AS blocked, d.*
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (
+        SELECT * FROM dirs WHERE dirs.path = ${path} UNION ALL SELECT * FROM existing LIMIT 1
+      ) AS d ON true`;
+    const row = rows[0];
+    if (row?.blocked) throw row.blocked === path ? errors.fileExists(path) : errors.parentNotDirectory(path, row.blocked);
+    return row?.path ? toStat(row as StatRow) : null;
+  }
+
+  async appendFile(rawPath: string, text: string): Promise<FileStat> {
+    const path = normalizePath(rawPath);
+    if (path === '/') throw errors.isDirectory(path);
+    checkContent(path, text);
+    const ancestors = ancestorsOf(path);
+    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow>>>`
+      WITH blocked AS (
+        SELECT f.path FROM session_file f
+        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${ancestors}::text[]) AND NOT f.is_directory
+        ORDER BY length(f.path) LIMIT 1
+      ), dirs AS (
+        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
+        FROM unnest(${ancestors}::text[]) AS a(path)
+        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        ON CONFLICT (session_id, path) DO NOTHING
+        RETURNING path
+      ), file AS (
+        INSERT INTO session_file AS f (id, session_id, path, is_directory, content, size, created_at, updated_at)
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${text}, octet_length(${text}::text), now(), now()
+        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        ON CONFLICT (session_id, path) DO UPDATE
+          SET content = coalesce(f.content, '') || EXCLUDED.content, size = f.size + EXCLUDED.size, updated_at = now()
+          WHERE NOT f.is_directory AND f.size + EXCLUDED.size <= ${MAX_FILE_BYTES}
+        RETURNING ${STAT_COLUMNS}
+      )
+      SELECT (SELECT path FROM blocked) AS blocked, file.* FROM (SELECT 1) AS one LEFT JOIN file ON true`;
+    const row = rows[0];
+    if (row?.blocked) throw errors.parentNotDirectory(path, row.blocked);
+    if (row?.path) return toStat(row as StatRow);
+    const existing = await this.stat(path);
+    if (existing?.isDirectory) throw errors.isDirectory(path);
+    throw errors.tooLarge(path, (existing?.size ?? 0) + Buffer.byteLength(text, 'utf8'));
+  }
+}

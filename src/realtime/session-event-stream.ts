@@ -1,0 +1,112 @@
+// A live, gap-free view of a session's event log: listen on pub/sub first, replay from the
+// database after the cursor, then deliver live events in sequence order. A jump in `seq` (a lost
+// or reordered pub/sub message) is filled from the table; a periodic check and a Redis reconnect
+// catch up on anything whose announcement never arrived. Each event is yielded exactly once.
+import type { Db } from '../db.js';
+import { type PublishedEvents, readEvents, type SessionEvent, sessionEventsChannel } from '../domain/event-log.js';
+import type { EventBus } from './event-bus.js';
+
+export class CursorExpiredError extends Error {
+  override name = 'CursorExpiredError';
+  constructor(readonly oldestSeq: number) {
+    super('The cursor is older than the event retention; resync from current state and subscribe without a cursor');
+  }
+}
+
+export interface StreamOptions {
+  sessionId: string;
+  /** Deliver events with seq > afterSeq; undefined means "from now". */
+  afterSeq?: number;
+  signal?: AbortSignal;
+  catchUpIntervalMs?: number;
+}
+
+export async function* sessionEventStream(db: Db, bus: EventBus, options: StreamOptions): AsyncGenerator<SessionEvent> {
+  const { sessionId } = options;
+  let wake: (() => void) | null = null;
+  let dirty = true;
+  const live: SessionEvent[] = [];
+  const notify = () => {
+    dirty = true;
+    wake?.();
+  };
+  const unsubscribe = await bus.subscribe(sessionEventsChannel(sessionId), (message) => {
+    live.push(...(message as PublishedEvents).events);
+    notify();
+  });
+  const offReconnect = bus.onReconnect(notify);
+  const timer = setInterval(notify, options.catchUpIntervalMs ?? 2000);
+  const onAbort = () => wake?.();
+  options.signal?.addEventListener('abort', onAbort);
+  try {
+    let last = options.afterSeq ?? (await currentSeq(db, sessionId));
+    if (options.afterSeq !== undefined) await assertCursorRetained(db, sessionId, options.afterSeq);
+    while (!options.signal?.aborted) {
+      if (live.length > 0) {
+        const batch = live.splice(0).sort((a, b) => a.seq - b.seq);
+        for (const event of batch) {
+          if (event.seq <= last) continue;
+          if (event.seq > last + 1) {
+            for (const missed of await readAll(db, sessionId, last, event.seq)) {
+              yield missed;
+              last = missed.seq;
+            }
+          }
+          if (event.seq === last + 1) {
+            yield event;
+            last = event.seq;
+          }
+        }
+        continue;
+      }
+      if (dirty) {
+        dirty = false;
+        for (const event of await readAll(db, sessionId, last)) {
+          yield event;
+          last = event.seq;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        if (live.length > 0 || dirty || options.signal?.aborted) resolve();
+      });
+      wake = null;
+    }
+  } finally {
+    clearInterval(timer);
+    offReconnect();
+    options.signal?.removeEventListener('abort', onAbort);
+    await unsubscribe();
+  }
+}
+
+async function readAll(db: Db, sessionId: string, afterSeq: number, beforeSeq?: number): Promise<SessionEvent[]> {
+  const all: SessionEvent[] = [];
+  let cursor = afterSeq;
+  for (;;) {
+    const page = await readEvents(db, sessionId, cursor, 1000, beforeSeq);
+    all.push(...page);
+    if (page.length < 1000) return all;
+    cursor = page.at(-1)!.seq;
+  }
+}
+
+async function currentSeq(db: Db, sessionId: string): Promise<number> {
+  const session = await db.session.findUnique({ where: { id: sessionId }, select: { eventSeq: true } });
+  return Number(session?.eventSeq ?? 0);
+}
+
+/** A cursor is retained when the event right after it still exists (or nothing came after it). */
+async function assertCursorRetained(db: Db, sessionId: string, afterSeq: number): Promise<void> {
+  const [row] = await db.$queryRawUnsafe<Array<{ oldest: bigint | null; latest: bigint }>>(
+    `SELECT (SELECT min(seq) FROM event WHERE session_id = $1::uuid) AS oldest, s.event_seq AS latest
+       FROM session s WHERE s.id = $1::uuid`,
+    sessionId,
+  );
+  if (!row) return;
+  const latest = Number(row.latest);
+  if (afterSeq >= latest) return;
+  const oldest = row.oldest === null ? latest + 1 : Number(row.oldest);
+  if (afterSeq + 1 < oldest) throw new CursorExpiredError(oldest);
+}

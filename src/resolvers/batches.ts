@@ -1,0 +1,62 @@
+import type { CallInput } from '../domain/batches.js';
+import { NotFoundError } from '../domain/errors.js';
+import type { GraphQLContext } from '../schema/context.js';
+import { localId } from './ids.js';
+
+export async function executeToolBatch(
+  context: GraphQLContext,
+  args: { sessionId: string; calls: CallInput[]; idempotencyKey?: string | null; timeoutMs?: number | null; waitMs?: number | null },
+) {
+  const { batches } = context.services;
+  const batch = await batches.submit({
+    tenantId: context.viewer.tenantId,
+    apiKeyId: context.viewer.apiKeyId,
+    sessionId: localId(args.sessionId, 'Session'),
+    calls: args.calls,
+    idempotencyKey: args.idempotencyKey ?? null,
+    timeoutMs: args.timeoutMs ?? null,
+  });
+  if (args.waitMs && args.waitMs > 0) await batches.waitForBatch(batch, args.waitMs);
+  return batch;
+}
+
+export function cancelToolBatch(context: GraphQLContext, args: { sessionId: string; batchId: string }) {
+  return context.services.batches.cancelBatch(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId);
+}
+
+export function cancelToolCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null }) {
+  const sessionId = args.sessionId ? localId(args.sessionId, 'Session') : null;
+  return context.services.batches.cancelCall(context.viewer.tenantId, args.callId, sessionId);
+}
+
+export async function findBatch(context: GraphQLContext, args: { sessionId: string; batchId: string }) {
+  return context.services.db.toolBatch.findFirst({
+    where: { sessionId: localId(args.sessionId, 'Session'), batchId: args.batchId, session: { tenantId: context.viewer.tenantId } },
+  });
+}
+
+export async function findCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null }) {
+  const sessionId = args.sessionId ? localId(args.sessionId, 'Session') : null;
+  return context.services.batches.findCall(context.viewer.tenantId, args.callId, sessionId);
+}
+
+export async function loadBatches(context: GraphQLContext, ids: readonly string[]) {
+  const rows = await context.services.db.toolBatch.findMany({ where: { id: { in: [...ids] }, session: { tenantId: context.viewer.tenantId } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? new NotFoundError('ToolBatch', id));
+}
+
+export async function loadCalls(context: GraphQLContext, ids: readonly string[]) {
+  const rows = await context.services.db.toolCall.findMany({ where: { id: { in: [...ids] }, session: { tenantId: context.viewer.tenantId } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? new NotFoundError('ToolCall', id));
+}
+
+/** Calls of many batches in one query, in input order. */
+export function loadCallsOfBatches(context: GraphQLContext, batchRowIds: readonly string[]) {
+  return context.services.db.toolCall.findMany({ where: { batchRowId: { in: [...batchRowIds] } }, orderBy: [{ batchRowId: 'asc' }, { position: 'asc' }] });
+}
+
+export function listBatchesOfSession(context: GraphQLContext, sessionId: string, offset: number, limit: number) {
+  return context.services.db.toolBatch.findMany({ where: { sessionId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit });
+}

@@ -1,0 +1,8 @@
+import type { Viewer } from '../domain/api-keys.js';
+import type { Services } from '../services.js';
+
+export interface GraphQLContext {
+  /** Always set for operations: unauthenticated requests are refused before execution. */
+  viewer: Viewer;
+  services: Services;
+}

@@ -1,0 +1,84 @@
+import { FAILURE_CLASSES, FAILURE_SOURCES, formatOutputText, modelParts, type RetryDisposition, type ToolCallOutput, type ToolFailure, type ToolCancellation } from '../domain/outcome.js';
+import type { AttachmentRef, ModelPart } from '../domain/tool-value.js';
+import { builder } from './builder.js';
+
+export const FailureClassEnum = builder.enumType('ToolFailureClass', { values: FAILURE_CLASSES });
+export const FailureSourceEnum = builder.enumType('ToolFailureSource', { values: FAILURE_SOURCES });
+export const RetryKindEnum = builder.enumType('RetryKind', { values: ['NEVER', 'SAFE', 'EXHAUSTED'] as const });
+
+const RetryRef = builder.objectRef<RetryDisposition>('RetryDisposition').implement({
+  fields: (t) => ({
+    kind: t.expose('kind', { type: RetryKindEnum }),
+    afterMs: t.int({ nullable: true, resolve: (retry) => (retry.kind === 'SAFE' ? (retry.afterMs ?? null) : null) }),
+    attempts: t.int({ nullable: true, resolve: (retry) => (retry.kind === 'EXHAUSTED' ? retry.attempts : null) }),
+  }),
+});
+
+export const ToolSuccessRef = builder.objectRef<Extract<ToolCallOutput, { status: 'SUCCESS' }>>('ToolSuccess').implement({
+  fields: (t) => ({
+    value: t.expose('value', { type: 'JSON', nullable: true, description: 'The tool value (JSON; file references are tagged objects)' }),
+  }),
+});
+
+export const ToolFailureRef = builder.objectRef<ToolFailure>('ToolFailure').implement({
+  fields: (t) => ({
+    class: t.expose('class', { type: FailureClassEnum }),
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+    source: t.expose('source', { type: FailureSourceEnum }),
+    retry: t.expose('retry', { type: RetryRef }),
+  }),
+});
+
+export const ToolCancellationRef = builder.objectRef<ToolCancellation>('ToolCancellation').implement({
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    source: t.expose('source', { type: FailureSourceEnum }),
+  }),
+});
+
+type OutputMember = Extract<ToolCallOutput, { status: 'SUCCESS' }> | (ToolFailure & { __output: 'FAILURE' }) | (ToolCancellation & { __output: 'CANCELLED' });
+
+/** Flattens a stored output into the union member that represents it. */
+export function outputMember(output: ToolCallOutput): OutputMember {
+  if (output.status === 'SUCCESS') return output;
+  if (output.status === 'FAILURE') return { ...output.failure, __output: 'FAILURE' };
+  return { ...output.cancellation, __output: 'CANCELLED' };
+}
+
+export const ToolCallOutputUnion = builder.unionType('ToolCallOutput', {
+  types: [ToolSuccessRef, ToolFailureRef, ToolCancellationRef],
+  resolveType: (member) => {
+    const tagged = member as OutputMember;
+    if ('status' in tagged && tagged.status === 'SUCCESS') return ToolSuccessRef;
+    return '__output' in tagged && tagged.__output === 'FAILURE' ? ToolFailureRef : ToolCancellationRef;
+  },
+});
+
+const AttachmentRefType = builder.objectRef<AttachmentRef>('AttachmentRef').implement({
+  fields: (t) => ({
+    path: t.exposeString('path'),
+    mediaType: t.exposeString('mediaType', { nullable: true }),
+    size: t.exposeInt('size', { nullable: true }),
+  }),
+});
+
+const ModelPartTypeEnum = builder.enumType('ModelReturnPartType', { values: ['TEXT', 'ATTACHMENT'] as const });
+
+const ModelPartRef = builder.objectRef<ModelPart>('ModelReturnPart').implement({
+  fields: (t) => ({
+    type: t.expose('type', { type: ModelPartTypeEnum }),
+    text: t.string({ nullable: true, resolve: (part) => (part.type === 'TEXT' ? part.text : null) }),
+    attachment: t.field({ type: AttachmentRefType, nullable: true, resolve: (part) => (part.type === 'ATTACHMENT' ? part.attachment : null) }),
+  }),
+});
+
+export const ModelReturnRef = builder.objectRef<{ callId: string; tool: string; output: ToolCallOutput }>('ModelReturn').implement({
+  description: "What a model sees of a finished call: text parts and attachment parts.",
+  fields: (t) => ({
+    callId: t.exposeString('callId'),
+    toolName: t.exposeString('tool'),
+    text: t.string({ resolve: ({ output }) => formatOutputText(output) }),
+    parts: t.field({ type: [ModelPartRef], resolve: ({ output }) => modelParts(output) }),
+  }),
+});

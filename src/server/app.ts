@@ -1,0 +1,127 @@
+// The API process: HTTP (GraphQL, SSE, GraphiQL, health) and graphql-ws on one port.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
+import type { Disposable } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Viewer } from '../domain/api-keys.js';
+import type { Services } from '../services.js';
+import { tokenFromConnectionParams } from './auth.js';
+import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
+
+export interface ApiServer {
+  yoga: ToolrunYoga;
+  server: Server;
+  /** Resolves with the bound port. */
+  listen(port: number, host: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+
+export function createApiServer(services: Services, options: { graphiqlApiKey?: string } = {}): ApiServer {
+  const yoga = createToolrunYoga(services, options);
+  const sockets = new Set<Socket>();
+  let closing = false;
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/health') return void sendJson(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok' });
+    if (path === '/ready') return void readiness(services, closing).then(({ status, body }) => sendJson(res, status, body));
+    if (path === '/') {
+      res.writeHead(302, { location: '/graphql' });
+      return void res.end();
+    }
+    void yoga.handleNodeRequestAndResponse(req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  type Extra = { viewer?: Viewer };
+  const wsDisposable: Disposable = useServer<Record<string, unknown>, Extra>(
+    {
+      onConnect: async (ctx) => {
+        const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
+        if (!viewer) return false;
+        (ctx.extra as Extra).viewer = viewer;
+        return true;
+      },
+      execute: (args: unknown) => (args as { rootValue: { execute: (a: unknown) => unknown } }).rootValue.execute(args) as never,
+      subscribe: (args: unknown) => (args as { rootValue: { subscribe: (a: unknown) => unknown } }).rootValue.subscribe(args) as never,
+      onSubscribe: async (ctx, _id, params) => {
+        const viewer = (ctx.extra as Extra).viewer;
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: (ctx.extra as { request?: IncomingMessage }).request,
+          socket: (ctx.extra as { socket?: unknown }).socket,
+          params,
+          viewer,
+        });
+        let document;
+        try {
+          document = parse(params.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+        }
+        const errors = validate(schema, document);
+        if (errors.length > 0) return errors;
+        const args: ExecutionArgs = {
+          schema,
+          operationName: params.operationName ?? null,
+          document,
+          variableValues: params.variables ?? null,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        return args;
+      },
+    },
+    wsServer,
+  );
+
+  return {
+    yoga,
+    server,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    close: async () => {
+      closing = true;
+      await wsDisposable.dispose();
+      wsServer.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Open SSE streams and keep-alive sockets would hold close() forever.
+        setTimeout(() => {
+          for (const socket of sockets) socket.destroy();
+        }, 1000).unref();
+      });
+      await yoga.dispose();
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readiness(services: Services, closing: boolean): Promise<{ status: number; body: unknown }> {
+  const timeout = <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1500).unref())]);
+  const [database, redis] = await Promise.all([
+    timeout(services.db.$queryRawUnsafe('SELECT 1')).then(() => 'ok', () => 'unreachable'),
+    timeout(services.redis.command.ping()).then(() => 'ok', () => 'unreachable'),
+  ]);
+  const ready = !closing && database === 'ok' && redis === 'ok';
+  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', database, redis, closing } };
+}

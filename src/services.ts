@@ -1,0 +1,60 @@
+// The shared resources of a process, built once and passed to whatever needs them (API, worker,
+// tests), never imported as hidden globals.
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createDb, type Db } from './db.js';
+import { ApiKeyService } from './domain/api-keys.js';
+import { BatchService } from './domain/batches.js';
+import { EventLog } from './domain/event-log.js';
+import { SessionService } from './domain/sessions.js';
+import { JobQueues } from './jobs/queues.js';
+import type { Logger } from './logger.js';
+import { EventBus } from './realtime/event-bus.js';
+import { createRedis } from './redis.js';
+import { builtinTools } from './tools/builtin/index.js';
+import { ToolRegistry } from './tools/registry.js';
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  redis: { command: Redis; subscriber: Redis; bullmq: Redis };
+  bus: EventBus;
+  eventLog: EventLog;
+  registry: ToolRegistry;
+  queues: JobQueues;
+  apiKeys: ApiKeyService;
+  sessions: SessionService;
+  batches: BatchService;
+  workerId: string;
+}
+
+export function createServices(config: Config, logger: Logger): Services {
+  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const redis = {
+    command: createRedis(config.REDIS_URL, 'command'),
+    subscriber: createRedis(config.REDIS_URL, 'subscriber'),
+    bullmq: createRedis(config.REDIS_URL, 'bullmq'),
+  };
+  for (const [role, client] of Object.entries(redis)) {
+    client.on('error', (error) => logger.debug({ err: error, role }, 'redis connection error'));
+  }
+  const bus = new EventBus(redis.command, redis.subscriber, config.REDIS_PREFIX, logger);
+  const eventLog = new EventLog(db, bus, logger);
+  const registry = new ToolRegistry(builtinTools);
+  const queues = new JobQueues(redis.bullmq, config.REDIS_PREFIX);
+  const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
+  const apiKeys = new ApiKeyService(db);
+  const sessions = new SessionService(db);
+  const batches = new BatchService({ config, db, eventLog, registry, queues, bus, logger });
+  return { config, logger, db, redis, bus, eventLog, registry, queues, apiKeys, sessions, batches, workerId };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.queues.close().catch(() => undefined);
+  await services.db.$disconnect().catch(() => undefined);
+  for (const client of Object.values(services.redis)) {
+    await client.quit().catch(() => client.disconnect());
+  }
+}

@@ -1,0 +1,111 @@
+// What a tool is, and what it sees while it runs.
+import type { Logger } from 'pino';
+import type { SessionFiles } from '../domain/session-files.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolHints {
+  readonly: boolean;
+  idempotent: boolean;
+  destructive: boolean;
+  openWorld: boolean;
+  supportsBackground: boolean;
+}
+
+export type ToolPolicy = 'AUTO' | 'REQUIRES_APPROVAL';
+export type ToolScheduling = 'PARALLEL' | 'SERIAL';
+export type ToolKind = 'BUILTIN' | 'HTTP' | 'EXTERNAL';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  backoff: { type: 'FIXED' | 'EXPONENTIAL'; delayMs: number; maxDelayMs: number };
+}
+
+export interface ToolDefinition {
+  name: string;
+  displayName: string;
+  description: string;
+  parametersSchema: JsonSchema;
+  hints: ToolHints;
+  policy: ToolPolicy;
+  scheduling: ToolScheduling;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  kind: ToolKind;
+}
+
+export interface ToolProgress {
+  current?: number;
+  total?: number;
+  unit?: string;
+  label?: string;
+  message?: string;
+}
+
+export interface WebFetchSettings {
+  allowPrivate: boolean;
+  allowLoopback: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export interface ToolContext {
+  tenantId: string;
+  sessionId: string;
+  callId: string;
+  tool: string;
+  /** 1-based attempt number of this execution. */
+  attempt: number;
+  maxAttempts: number;
+  /** `<sessionId>:<callId>:<tool>`: the same on every attempt, for idempotent side effects. */
+  replayKey: string;
+  /** Fires on timeout, cancellation or shutdown; `signal.reason` says which. */
+  signal: AbortSignal;
+  deadline: Date;
+  reportProgress(progress: ToolProgress): void;
+  /** Output chunks (streamed to subscribers of background runs; foreground calls keep none). */
+  output(stream: 'stdout' | 'stderr', text: string): void;
+  /** Human-readable status text. */
+  status(text: string): void;
+  files: SessionFiles;
+  setTodos(todos: unknown[]): Promise<void>;
+  webFetch: WebFetchSettings;
+  logger: Logger;
+}
+
+export interface BuiltinTool {
+  definition: ToolDefinition;
+  /** Returns the tool value; throws ToolFailureError for a typed failure. */
+  execute(args: Record<string, unknown>, context: ToolContext): Promise<unknown>;
+}
+
+export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+const DEFAULT_HINTS: ToolHints = { readonly: false, idempotent: false, destructive: false, openWorld: false, supportsBackground: false };
+
+type BuiltinSpec = Pick<ToolDefinition, 'name' | 'description' | 'parametersSchema'> &
+  Partial<Omit<ToolDefinition, 'hints' | 'retry' | 'kind'>> & {
+    hints?: Partial<ToolHints>;
+    retry?: Partial<RetryPolicy>;
+    execute: BuiltinTool['execute'];
+  };
+
+export function defineBuiltinTool(spec: BuiltinSpec): BuiltinTool {
+  const { execute, hints, retry, ...rest } = spec;
+  return {
+    definition: {
+      displayName: spec.name
+        .split('_')
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join(' '),
+      policy: 'AUTO',
+      scheduling: 'PARALLEL',
+      timeoutMs: 30_000,
+      ...rest,
+      hints: { ...DEFAULT_HINTS, ...hints },
+      retry: { maxAttempts: 1, backoff: { type: 'EXPONENTIAL', delayMs: 200, maxDelayMs: 10_000 }, ...retry },
+      kind: 'BUILTIN',
+    },
+    execute,
+  };
+}

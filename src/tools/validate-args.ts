@@ -1,0 +1,147 @@
+// Validates tool arguments against the tool's JSON Schema (Ajv 8). Compiled validators are
+// cached by tool name and a stable hash of the schema, so a re-registered tool with a changed
+// schema gets a fresh validator and an unchanged one is never recompiled.
+import { createHash } from 'node:crypto';
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { stringify } from 'safe-stable-stringify';
+import type { ToolDefinition } from './types.js';
+
+export type ValidationResult = { ok: true } | { ok: false; message: string };
+
+const MAX_CACHED_VALIDATORS = 1000;
+const MAX_REPORTED_ERRORS = 10;
+
+// ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace.
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+
+function createAjv<T extends AnyAjv>(AjvClass: new (options: ConstructorParameters<typeof Ajv>[0]) => T): T {
+  // strict: false tolerates vendor keywords (x-*, examples in odd places) in registered schemas.
+  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+let instances: { draft7: Ajv; draft2019: Ajv2019; draft2020: Ajv2020 } | undefined;
+
+function ajvFor(schema: unknown): AnyAjv {
+  instances ??= { draft7: createAjv(Ajv), draft2019: createAjv(Ajv2019), draft2020: createAjv(Ajv2020) };
+  const dialect = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  if (typeof dialect === 'string' && dialect.includes('2020-12')) return instances.draft2020;
+  if (typeof dialect === 'string' && dialect.includes('2019-09')) return instances.draft2019;
+  return instances.draft7;
+}
+
+/**
+ * A copy without the top-level `$id`: Ajv keys compiled schemas by `$id` and refuses a second
+ * schema with the same id, and two tools may well reuse one.
+ */
+function withoutId(schema: unknown): AnySchema {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema as AnySchema;
+  const { $id: _id, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+interface CacheEntry {
+  validate: ValidateFunction;
+  ajv: AnyAjv;
+  schema: AnySchema;
+}
+
+const cache = new Map<string, CacheEntry>();
+
+function compile(schema: unknown): CacheEntry {
+  const ajv = ajvFor(schema);
+  const copy = withoutId(schema);
+  return { validate: ajv.compile(copy), ajv, schema: copy };
+}
+
+function cached(key: string, schema: unknown): CacheEntry {
+  const hit = cache.get(key);
+  if (hit) {
+    // Refresh recency (Map iteration order is insertion order).
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const entry = compile(schema);
+  cache.set(key, entry);
+  if (cache.size > MAX_CACHED_VALIDATORS) {
+    const [oldestKey, oldest] = cache.entries().next().value as [string, CacheEntry];
+    cache.delete(oldestKey);
+    oldest.ajv.removeSchema(oldest.schema);
+  }
+  return entry;
+}
+
+function schemaHash(schema: unknown): string {
+  return createHash('sha256')
+    .update(stringify(schema) ?? 'undefined')
+    .digest('base64url');
+}
+
+function describe(error: ErrorObject): string {
+  const where = `args${error.instancePath}`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${where} must NOT have additional property '${String(params.additionalProperty)}'`;
+    case 'enum':
+      return `${where} ${error.message ?? 'is invalid'}: ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'const':
+      return `${where} must be equal to ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export function formatErrors(errors: ErrorObject[] | null | undefined): string {
+  if (!errors || errors.length === 0) return 'args are invalid';
+  // `if`/`anyOf` add a summary error on top of the specific ones; the specific ones say more.
+  const specific = errors.filter((error) => !['if', 'anyOf', 'oneOf'].includes(error.keyword) || errors.length === 1);
+  const messages = [...new Set((specific.length > 0 ? specific : errors).map(describe))];
+  const shown = messages.slice(0, MAX_REPORTED_ERRORS);
+  const more = messages.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Validates a call's args against its tool's parameters schema. Args must be a JSON object. */
+export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'parametersSchema'>, args: unknown): ValidationResult {
+  if (!isPlainObject(args)) return { ok: false, message: 'args must be an object' };
+  let entry: CacheEntry;
+  try {
+    entry = cached(`${definition.name}:${schemaHash(definition.parametersSchema)}`, definition.parametersSchema);
+  } catch (error) {
+    return { ok: false, message: `the parameters schema of tool \`${definition.name}\` is invalid: ${(error as Error).message}` };
+  }
+  if (entry.validate(args)) return { ok: true };
+  return { ok: false, message: formatErrors(entry.validate.errors) };
+}
+
+/**
+ * Returns why a JSON Schema cannot be used as a tool's parameters schema, or null when it can:
+ * it must compile and describe an object (`type: "object"`, when a type is given).
+ */
+export function compileSchemaOrError(schema: unknown): string | null {
+  if (!isPlainObject(schema)) return 'the parameters schema must be a JSON object';
+  if (schema.type !== undefined && schema.type !== 'object') return 'the parameters schema must describe an object (type: "object")';
+  const ajv = ajvFor(schema);
+  const copy = withoutId(schema);
+  try {
+    ajv.compile(copy);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    ajv.removeSchema(copy);
+  }
+}

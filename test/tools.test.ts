@@ -1,0 +1,784 @@
+// Built-in tools and the session file store against a real PostgreSQL database
+// (toolrun_tools_test, migrated by scripts/migrate.ts), and web_fetch against a local server.
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../src/db.js';
+import { FAILURE_CLASSES, ToolFailureError } from '../src/domain/outcome.js';
+import { MAX_FILE_BYTES, normalizePath, PrismaSessionFiles } from '../src/domain/session-files.js';
+import { builtinTools } from '../src/tools/builtin/index.js';
+import { isAddressAllowed } from '../src/tools/builtin/web-fetch.js';
+import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type ToolProgress, type WebFetchSettings } from '../src/tools/types.js';
+import { compileSchemaOrError, validateArgs } from '../src/tools/validate-args.js';
+
+const DATABASE_URL = process.env.TOOLS_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/toolrun_tools_test';
+
+let db: Db;
+let tenantId: string;
+let sessionId: string;
+const logger = pino({ level: 'silent' });
+
+function tool(name: string): BuiltinTool {
+  const found = builtinTools.find((candidate) => candidate.definition.name === name);
+  if (!found) throw new Error(`no built-in tool ${name}`);
+  return found;
+}
+
+interface TestContext extends ToolContext {
+  progress: ToolProgress[];
+  controller: AbortController;
+}
+
+function makeContext(options: { session?: string; attempt?: number; webFetch?: Partial<WebFetchSettings>; tool?: string } = {}): TestContext {
+  const session = options.session ?? sessionId;
+  const controller = new AbortController();
+  const progress: ToolProgress[] = [];
+  const callId = `call-${randomUUID()}`;
+  const toolName = options.tool ?? 'test';
+  return {
+    tenantId,
+    sessionId: session,
+    callId,
+    tool: toolName,
+    attempt: options.attempt ?? 1,
+    maxAttempts: 3,
+    replayKey: `${session}:${callId}:${toolName}`,
+    signal: controller.signal,
+    deadline: new Date(Date.now() + 60_000),
+    reportProgress: (entry) => progress.push(entry),
+    output: () => {},
+    status: () => {},
+    files: new PrismaSessionFiles(db, session),
+    setTodos: async (todos) => {
+      await db.session.update({ where: { id: session }, data: { todos: todos as object[] } });
+    },
+    webFetch: { allowPrivate: false, allowLoopback: false, maxBytes: 1024 * 1024, timeoutMs: 10_000, ...options.webFetch },
+    logger,
+    progress,
+    controller,
+  };
+}
+
+async function run(name: string, args: Record<string, unknown>, context: ToolContext = makeContext({ tool: name })): Promise<any> {
+  return tool(name).execute(args, context);
+}
+
+/** Runs `promise` and returns the ToolFailureError it must reject with. */
+async function failureOf(promise: Promise<unknown>): Promise<ToolFailureError['failure']> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ToolFailureError) return error.failure;
+    throw error;
+  }
+  throw new Error('expected a ToolFailureError, but it succeeded');
+}
+
+beforeAll(async () => {
+  // Create the scratch database when missing and apply the migrations.
+  execFileSync('npx', ['tsx', 'scripts/migrate.ts', 'deploy'], {
+    env: { ...process.env, DATABASE_URL },
+    stdio: 'pipe',
+    timeout: 120_000,
+  });
+  db = createDb(DATABASE_URL, 20);
+  const tenant = await db.tenant.create({ data: { name: `tools-test-${randomUUID()}` } });
+  tenantId = tenant.id;
+  sessionId = (await db.session.create({ data: { tenantId } })).id;
+}, 180_000);
+
+afterAll(async () => {
+  if (db && tenantId) await db.tenant.delete({ where: { id: tenantId } });
+  await db?.$disconnect();
+});
+
+async function newSession(): Promise<string> {
+  return (await db.session.create({ data: { tenantId } })).id;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('paths', () => {
+  it('normalizes', () => {
+    expect(normalizePath('/a//b/./c')).toBe('/a/b/c');
+    expect(normalizePath('/a/b/../c/')).toBe('/a/c');
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('notes.md')).toBe('/notes.md');
+    expect(normalizePath('/a/..')).toBe('/');
+  });
+
+  it('rejects empty, NUL, escaping and overlong paths', () => {
+    for (const bad of ['', '   ', '/a\0b', '/..', '/a/../../b', '../x', `/${'x'.repeat(300)}`, '/a\nb']) {
+      let caught: unknown;
+      try {
+        normalizePath(bad);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, JSON.stringify(bad)).toBeInstanceOf(ToolFailureError);
+      expect((caught as ToolFailureError).failure).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_path' });
+    }
+  });
+});
+
+describe('PrismaSessionFiles', () => {
+  let files: PrismaSessionFiles;
+  beforeAll(async () => {
+    files = new PrismaSessionFiles(db, await newSession());
+  });
+
+  it('writes a file, creating parent directories, and reads it back', async () => {
+    const written = await files.writeFile('/docs//guide/./intro.md', 'héllo\nworld\n');
+    expect(written).toMatchObject({ path: '/docs/guide/intro.md', name: 'intro.md', isDirectory: false, size: 13, created: true });
+    expect(written.createdAt).toBeInstanceOf(Date);
+    expect(await files.stat('/docs')).toMatchObject({ isDirectory: true, size: 0 });
+    expect(await files.stat('/docs/guide')).toMatchObject({ isDirectory: true });
+    const read = await files.readFile('/docs/guide/intro.md');
+    expect(read).toMatchObject({ content: 'héllo\nworld\n', totalLines: 2, offset: 0, lineCount: 2, hasMore: false, size: 13 });
+
+    const overwritten = await files.writeFile('/docs/guide/intro.md', 'short');
+    expect(overwritten).toMatchObject({ created: false, size: 5 });
+    expect(overwritten.updatedAt.getTime()).toBeGreaterThanOrEqual(written.updatedAt.getTime());
+    expect(overwritten.createdAt.getTime()).toBe(written.createdAt.getTime());
+    expect((await files.readFile('/docs/guide/intro.md')).content).toBe('short');
+  });
+
+  it('reads a range of lines', async () => {
+    await files.writeFile('/lines.txt', 'l1\nl2\nl3\nl4\nl5');
+    expect(await files.readFile('/lines.txt', { offset: 1, limit: 2 })).toMatchObject({
+      content: 'l2\nl3\n',
+      totalLines: 5,
+      offset: 1,
+      lineCount: 2,
+      hasMore: true,
+    });
+    expect(await files.readFile('/lines.txt', { offset: 3 })).toMatchObject({ content: 'l4\nl5', lineCount: 2, hasMore: false });
+    expect(await files.readFile('/lines.txt', { offset: 10, limit: 5 })).toMatchObject({ content: '', lineCount: 0, hasMore: false });
+  });
+
+  it('reports missing files, directories and files in the way', async () => {
+    expect(await failureOf(files.readFile('/nope.txt'))).toMatchObject({ class: 'EXECUTION', code: 'file_not_found', message: expect.stringContaining('/nope.txt') });
+    expect(await failureOf(files.readFile('/docs'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'is_a_directory', message: expect.stringContaining('/docs') });
+    expect(await failureOf(files.readFile('/'))).toMatchObject({ code: 'is_a_directory' });
+    expect(await failureOf(files.writeFile('/docs', 'x'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'is_a_directory' });
+    expect(await failureOf(files.writeFile('/lines.txt/child.txt', 'x'))).toMatchObject({
+      class: 'INVALID_REQUEST',
+      code: 'not_a_directory',
+      message: expect.stringContaining('/lines.txt'),
+    });
+    expect(await failureOf(files.writeFile('/../x', 'x'))).toMatchObject({ code: 'invalid_path' });
+    expect(await failureOf(files.writeFile('/bin.dat', 'a\0b'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_content' });
+    expect(await files.stat('/nope.txt')).toBeNull();
+    expect(await files.stat('/')).toMatchObject({ path: '/', isDirectory: true });
+  });
+
+  it('edits: once, everywhere, and refuses absent or ambiguous text', async () => {
+    await files.writeFile('/edit.txt', 'alpha beta alpha gamma');
+    expect(await failureOf(files.editFile('/edit.txt', 'delta', 'x'))).toMatchObject({
+      class: 'INVALID_REQUEST',
+      code: 'edit_not_found',
+      message: expect.stringContaining('/edit.txt'),
+    });
+    expect(await failureOf(files.editFile('/edit.txt', 'alpha', 'x'))).toMatchObject({
+      class: 'INVALID_REQUEST',
+      code: 'edit_ambiguous',
+      message: expect.stringContaining('2 times'),
+    });
+    expect(await files.editFile('/edit.txt', 'beta', '$& $1 b€ta')).toMatchObject({ replacements: 1 });
+    expect((await files.readFile('/edit.txt')).content).toBe('alpha $& $1 b€ta alpha gamma');
+    const all = await files.editFile('/edit.txt', 'alpha', 'A', true);
+    expect(all).toMatchObject({ replacements: 2, size: Buffer.byteLength('A $& $1 b€ta A gamma') });
+    expect((await files.readFile('/edit.txt')).content).toBe('A $& $1 b€ta A gamma');
+    expect(await failureOf(files.editFile('/missing.txt', 'a', 'b'))).toMatchObject({ code: 'file_not_found' });
+    expect(await failureOf(files.editFile('/docs', 'a', 'b'))).toMatchObject({ code: 'is_a_directory' });
+    expect(await failureOf(files.editFile('/edit.txt', '', 'b'))).toMatchObject({ class: 'INVALID_REQUEST' });
+  });
+
+  it('keeps concurrent edits of one file', async () => {
+    await files.writeFile('/counter.txt', Array.from({ length: 10 }, (_, i) => `item${i}`).join('\n'));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => files.editFile('/counter.txt', `item${i}`, `done${i}`)));
+    expect((await files.readFile('/counter.txt')).content).toBe(Array.from({ length: 10 }, (_, i) => `done${i}`).join('\n'));
+  });
+
+  it('lists directories, flat or recursive', async () => {
+    const session = new PrismaSessionFiles(db, await newSession());
+    await session.writeFile('/a/one.txt', '1');
+    await session.writeFile('/a/sub/two.txt', '22');
+    await session.writeFile('/a_b/three.txt', '333');
+    await session.writeFile('/aXb/four.txt', '4444');
+    await session.mkdir('/a/empty');
+    expect((await session.listDirectory('/')).map((entry) => entry.path)).toEqual(['/a', '/aXb', '/a_b']);
+    const flat = await session.listDirectory('/a');
+    expect(flat.map((entry) => [entry.name, entry.isDirectory, entry.size])).toEqual([
+      ['empty', true, 0],
+      ['one.txt', false, 1],
+      ['sub', true, 0],
+    ]);
+    expect((await session.listDirectory('/a', { recursive: true })).map((entry) => entry.path)).toEqual([
+      '/a/empty',
+      '/a/one.txt',
+      '/a/sub',
+      '/a/sub/two.txt',
+    ]);
+    // `_` is a LIKE wildcard: /a_b must not list /aXb.
+    expect((await session.listDirectory('/a_b', { recursive: true })).map((entry) => entry.path)).toEqual(['/a_b/three.txt']);
+    expect(await session.listDirectory('/a/empty')).toEqual([]);
+    expect(await failureOf(session.listDirectory('/a/one.txt'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'not_a_directory' });
+    expect(await failureOf(session.listDirectory('/zzz'))).toMatchObject({ class: 'EXECUTION', code: 'file_not_found' });
+    // Sessions are isolated.
+    expect(await files.stat('/a/one.txt')).toBeNull();
+  });
+
+  it('greps with a regex, case folding, a glob, a path and a match limit', async () => {
+    const session = new PrismaSessionFiles(db, await newSession());
+    await session.writeFile('/src/main.ts', 'const TODO = 1;\n// todo: fix\nexport {};\n');
+    await session.writeFile('/src/lib/util.ts', 'export function todoList() {}\n');
+    await session.writeFile('/README.md', '# Readme\nTODO write docs\n');
+    await session.writeFile('/notes.txt', Array.from({ length: 30 }, (_, i) => `todo ${i}`).join('\n'));
+
+    const caseSensitive = await session.grep('TODO');
+    expect(caseSensitive.matches).toEqual([
+      { path: '/README.md', line: 2, text: 'TODO write docs' },
+      { path: '/src/main.ts', line: 1, text: 'const TODO = 1;' },
+    ]);
+    expect(caseSensitive).toMatchObject({ truncated: false, filesSearched: 4 });
+
+    const folded = await session.grep('todo', { ignoreCase: true, glob: '*.ts' });
+    expect(folded.matches.map((match) => `${match.path}:${match.line}`)).toEqual(['/src/lib/util.ts:1', '/src/main.ts:1', '/src/main.ts:2']);
+    expect(folded.filesSearched).toBe(2);
+
+    const underLib = await session.grep('todo', { path: '/src', glob: 'lib/**/*.ts' });
+    expect(underLib.matches.map((match) => match.path)).toEqual(['/src/lib/util.ts']);
+    expect((await session.grep('^export', { path: '/src/main.ts' })).matches).toEqual([{ path: '/src/main.ts', line: 3, text: 'export {};' }]);
+    expect((await session.grep('todo', { glob: '{*.md,*.txt}', ignoreCase: true, maxMatches: 500 })).matches).toHaveLength(31);
+
+    const limited = await session.grep('todo \\d+', { maxMatches: 5 });
+    expect(limited.matches).toHaveLength(5);
+    expect(limited.truncated).toBe(true);
+
+    expect(await failureOf(session.grep('('))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_pattern' });
+    expect(await failureOf(session.grep('x', { path: '/missing' }))).toMatchObject({ code: 'file_not_found' });
+  });
+
+  it('deletes files and directories, refusing non-empty ones unless recursive', async () => {
+    const session = new PrismaSessionFiles(db, await newSession());
+    await session.writeFile('/d/x.txt', 'x');
+    await session.writeFile('/d/e/y.txt', 'y');
+    await session.writeFile('/d_other/z.txt', 'z');
+    expect(await failureOf(session.deleteFile('/d'))).toMatchObject({ class: 'EXECUTION', code: 'directory_not_empty', message: expect.stringContaining('/d') });
+    expect(await session.deleteFile('/d/x.txt')).toEqual({ path: '/d/x.txt', isDirectory: false, deleted: 1 });
+    expect(await session.stat('/d/x.txt')).toBeNull();
+    expect(await session.deleteFile('/d', { recursive: true })).toEqual({ path: '/d', isDirectory: true, deleted: 3 });
+    expect(await session.stat('/d/e/y.txt')).toBeNull();
+    expect(await session.stat('/d_other/z.txt')).not.toBeNull();
+    await session.mkdir('/empty');
+    expect(await session.deleteFile('/empty')).toEqual({ path: '/empty', isDirectory: true, deleted: 1 });
+    expect(await failureOf(session.deleteFile('/d'))).toMatchObject({ class: 'EXECUTION', code: 'file_not_found' });
+    expect(await failureOf(session.deleteFile('/d', { recursive: true }))).toMatchObject({ code: 'file_not_found' });
+    expect(await failureOf(session.deleteFile('/'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_path' });
+  });
+
+  it('makes directories idempotently and refuses a file in the way', async () => {
+    const session = new PrismaSessionFiles(db, await newSession());
+    const made = await session.mkdir('/p/q/r');
+    expect(made).toMatchObject({ path: '/p/q/r', isDirectory: true });
+    expect(await session.mkdir('/p/q/r')).toMatchObject({ path: '/p/q/r', isDirectory: true, createdAt: made.createdAt });
+    expect(await session.stat('/p/q')).toMatchObject({ isDirectory: true });
+    await session.writeFile('/p/file', 'f');
+    expect(await failureOf(session.mkdir('/p/file'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'file_exists' });
+    expect(await failureOf(session.mkdir('/p/file/x'))).toMatchObject({ code: 'not_a_directory' });
+    expect(await session.mkdir('/')).toMatchObject({ path: '/', isDirectory: true });
+    const concurrent = await Promise.all(Array.from({ length: 10 }, () => session.mkdir('/same/new/dir')));
+    expect(new Set(concurrent.map((stat) => stat.createdAt.getTime())).size).toBe(1);
+    expect(await session.listDirectory('/same', { recursive: true })).toHaveLength(2);
+  });
+
+  it('appends atomically, and creates under concurrency without losing writes', async () => {
+    const session = new PrismaSessionFiles(db, await newSession());
+    await Promise.all(Array.from({ length: 20 }, (_, i) => session.appendFile('/.background/run/output.log', `line ${i}\n`)));
+    const log = await session.readFile('/.background/run/output.log');
+    expect(log.totalLines).toBe(20);
+    expect(new Set(log.content.split('\n').filter(Boolean))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `line ${i}`)));
+    expect(log.size).toBe(Buffer.byteLength(log.content));
+    expect(await failureOf(session.appendFile('/.background', 'x'))).toMatchObject({ code: 'is_a_directory' });
+
+    await Promise.all(Array.from({ length: 20 }, (_, i) => session.writeFile(`/deep/new/dir/f${i}.txt`, String(i))));
+    expect(await session.listDirectory('/deep/new/dir')).toHaveLength(20);
+  });
+
+  it('caps file size', async () => {
+    const session = new PrismaSessionFiles(db, await newSession());
+    expect(await failureOf(session.writeFile('/big.txt', 'x'.repeat(MAX_FILE_BYTES + 1)))).toMatchObject({
+      class: 'RESOURCE_LIMIT',
+      code: 'file_too_large',
+    });
+    await session.writeFile('/big.txt', 'x'.repeat(MAX_FILE_BYTES - 2));
+    expect(await failureOf(session.appendFile('/big.txt', 'abc'))).toMatchObject({ class: 'RESOURCE_LIMIT', code: 'file_too_large' });
+    expect(await session.appendFile('/big.txt', 'ab')).toMatchObject({ size: MAX_FILE_BYTES });
+    expect(await failureOf(session.editFile('/big.txt', 'ab', 'abc'))).toMatchObject({ class: 'RESOURCE_LIMIT' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('built-in tool definitions', () => {
+  it('have unique valid names and closed, compiling schemas', () => {
+    const names = builtinTools.map((entry) => entry.definition.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const { definition } of builtinTools) {
+      expect(definition.name).toMatch(TOOL_NAME_PATTERN);
+      expect(definition.kind).toBe('BUILTIN');
+      expect(compileSchemaOrError(definition.parametersSchema), definition.name).toBeNull();
+      expect(definition.parametersSchema.additionalProperties, definition.name).toBe(false);
+    }
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'echo',
+        'get_current_time',
+        'add',
+        'subtract',
+        'multiply',
+        'divide',
+        'get_weather',
+        'get_forecast',
+        'write_todos',
+        'read_file',
+        'write_file',
+        'edit_file',
+        'list_directory',
+        'grep_files',
+        'delete_file',
+        'stat_file',
+        'web_fetch',
+        'sleep',
+        'failing_tool',
+      ]),
+    );
+    expect(tool('delete_file').definition.hints.destructive).toBe(true);
+    expect(tool('read_file').definition.hints).toMatchObject({ readonly: true, idempotent: true, destructive: false });
+    expect(tool('web_fetch').definition.hints).toMatchObject({ openWorld: true, readonly: true, idempotent: true, supportsBackground: true });
+    expect(tool('sleep').definition.hints).toMatchObject({ readonly: true, idempotent: true, supportsBackground: true });
+    expect(tool('failing_tool').definition.retry).toMatchObject({ maxAttempts: 3, backoff: { type: 'FIXED', delayMs: 50 } });
+  });
+});
+
+describe('validateArgs', () => {
+  it('accepts valid args and explains invalid ones', () => {
+    const add = tool('add').definition;
+    expect(validateArgs(add, { a: 1, b: 2 })).toEqual({ ok: true });
+    expect(validateArgs(add, { a: 'x', b: 2 })).toEqual({ ok: false, message: 'args/a must be number' });
+    const missing = validateArgs(add, { a: 1 });
+    expect(missing).toEqual({ ok: false, message: "args must have required property 'b'" });
+    const many = validateArgs(add, { a: 'x', b: null, c: 3 });
+    expect(many.ok).toBe(false);
+    if (!many.ok) {
+      expect(many.message).toContain('args/a must be number');
+      expect(many.message).toContain('args/b must be number');
+      expect(many.message).toContain("must NOT have additional property 'c'");
+    }
+    expect(validateArgs(add, null)).toEqual({ ok: false, message: 'args must be an object' });
+    expect(validateArgs(add, [1, 2])).toEqual({ ok: false, message: 'args must be an object' });
+    const forecast = validateArgs(tool('get_forecast').definition, { location: 'Oslo', days: 15, units: 'kelvin' });
+    expect(forecast.ok).toBe(false);
+    if (!forecast.ok) {
+      expect(forecast.message).toContain('args/days must be <= 14');
+      expect(forecast.message).toContain('args/units must be equal to one of the allowed values');
+    }
+    const todos = validateArgs(tool('write_todos').definition, { todos: [{ content: 'x', status: 'done' }] });
+    expect(todos.ok === false && todos.message).toContain('args/todos/0/status');
+  });
+
+  it('recompiles when a schema changes under the same tool name, and checks formats', () => {
+    const first = { name: 'custom', parametersSchema: { type: 'object', properties: { n: { type: 'integer' } } } };
+    const second = { name: 'custom', parametersSchema: { type: 'object', properties: { n: { type: 'string', format: 'email' } } } };
+    expect(validateArgs(first, { n: 1 }).ok).toBe(true);
+    expect(validateArgs(second, { n: 1 })).toEqual({ ok: false, message: 'args/n must be string' });
+    expect(validateArgs(second, { n: 'not-an-email' })).toEqual({ ok: false, message: 'args/n must match format "email"' });
+    expect(validateArgs(first, { n: 1 }).ok).toBe(true);
+  });
+
+  it('reports schemas that do not compile', () => {
+    expect(compileSchemaOrError({ type: 'object', properties: { a: { type: 'strin' } } })).toMatch(/schema is invalid/);
+    expect(compileSchemaOrError({ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } })).toMatch(/missing/);
+    expect(compileSchemaOrError('nope')).toMatch(/JSON object/);
+    expect(compileSchemaOrError({ type: 'string' })).toMatch(/object/);
+    expect(compileSchemaOrError({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] })).toBeNull();
+    expect(
+      compileSchemaOrError({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'x', type: 'object', properties: { t: { prefixItems: [{ type: 'string' }] } } }),
+    ).toBeNull();
+    expect(validateArgs({ name: 'bad', parametersSchema: { type: 'object', properties: { a: { type: 'nope' } } } }, {})).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('parameters schema of tool `bad` is invalid'),
+    });
+  });
+});
+
+describe('simple tools', () => {
+  it('echo returns what it got', async () => {
+    expect(await run('echo', { text: 'hi' })).toEqual({ text: 'hi' });
+    expect(await run('echo', { value: { nested: [1, 'two', null] } })).toEqual({ value: { nested: [1, 'two', null] } });
+    expect(await run('echo', {})).toEqual({});
+  });
+
+  it('get_current_time gives ISO time in a time zone', async () => {
+    const utc = await run('get_current_time', {});
+    expect(utc.timezone).toBe('UTC');
+    expect(Math.abs(Date.parse(utc.currentTime) - Date.now())).toBeLessThan(5000);
+    expect(utc.utcOffset).toBe('+00:00');
+    const kolkata = await run('get_current_time', { timezone: 'Asia/Kolkata' });
+    expect(kolkata).toMatchObject({ timezone: 'Asia/Kolkata', utcOffset: '+05:30' });
+    expect(Math.abs(Date.parse(kolkata.localTime) - Date.parse(kolkata.currentTime))).toBe(0);
+    expect(await failureOf(run('get_current_time', { timezone: 'Mars/Olympus' }))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_timezone' });
+  });
+
+  it('does arithmetic', async () => {
+    expect(await run('add', { a: 2, b: 3.5 })).toEqual({ result: 5.5 });
+    expect(await run('subtract', { a: 2, b: 3 })).toEqual({ result: -1 });
+    expect(await run('multiply', { a: -4, b: 2.5 })).toEqual({ result: -10 });
+    expect(await run('divide', { a: 7, b: 2 })).toEqual({ result: 3.5 });
+    expect(await failureOf(run('divide', { a: 1, b: 0 }))).toMatchObject({ class: 'EXECUTION', code: 'division_by_zero' });
+    expect(await failureOf(run('multiply', { a: 1e308, b: 10 }))).toMatchObject({ class: 'EXECUTION', code: 'numeric_overflow' });
+  });
+
+  it('weather is deterministic per location and day', async () => {
+    const first = await run('get_weather', { location: 'Paris' });
+    expect(await run('get_weather', { location: 'Paris' })).toEqual(first);
+    expect(await run('get_weather', { location: '  paris ' })).toEqual({ ...first, location: '  paris ' });
+    expect(first).toMatchObject({ location: 'Paris', units: 'celsius', synthetic: true });
+    expect(typeof first.temperature).toBe('number');
+    expect(typeof first.conditions).toBe('string');
+    const others = await Promise.all(['Tokyo', 'Lima', 'Nairobi', 'Oslo'].map((location) => run('get_weather', { location })));
+    expect(new Set(others.map((other) => JSON.stringify({ ...other, location: '' }))).size).toBeGreaterThan(1);
+    const fahrenheit = await run('get_weather', { location: 'Paris', units: 'fahrenheit' });
+    expect(fahrenheit.temperature).toBeCloseTo((first.temperature * 9) / 5 + 32, 0);
+
+    const forecast = await run('get_forecast', { location: 'Paris', days: 7 });
+    expect(forecast.forecast).toHaveLength(7);
+    expect(forecast.forecast.map((day: { day: number }) => day.day)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(await run('get_forecast', { location: 'Paris', days: 7 })).toEqual(forecast);
+    expect((await run('get_forecast', { location: 'Paris', days: 3 })).forecast).toEqual(forecast.forecast.slice(0, 3));
+    for (const day of forecast.forecast) expect(day.high).toBeGreaterThan(day.low);
+    expect(new Set(forecast.forecast.map((day: { high: number }) => day.high)).size).toBeGreaterThan(1);
+  });
+
+  it('write_todos stores the list on the session and counts it', async () => {
+    const session = await newSession();
+    const result = await run(
+      'write_todos',
+      {
+        todos: [
+          { content: 'plan', status: 'completed' },
+          { id: 'b', content: 'build', status: 'in_progress' },
+          { content: 'ship', status: 'pending' },
+        ],
+      },
+      makeContext({ session }),
+    );
+    expect(result.counts).toEqual({ total: 3, pending: 1, in_progress: 1, completed: 1 });
+    expect(result.todos).toEqual([
+      { id: '1', content: 'plan', status: 'completed' },
+      { id: 'b', content: 'build', status: 'in_progress' },
+      { id: '3', content: 'ship', status: 'pending' },
+    ]);
+    const stored = await db.session.findUniqueOrThrow({ where: { id: session }, select: { todos: true } });
+    expect(stored.todos).toEqual(result.todos);
+    expect((await run('write_todos', { todos: [] }, makeContext({ session }))).counts.total).toBe(0);
+  });
+});
+
+describe('file tools', () => {
+  it('write, read, edit, list, grep, stat and delete through the tools', async () => {
+    const context = makeContext({ session: await newSession() });
+    expect(await run('write_file', { path: '/notes/a.md', content: 'hello\nworld\n' }, context)).toEqual({ path: '/notes/a.md', size: 12, created: true });
+    expect(await run('read_file', { path: '/notes/a.md' }, context)).toMatchObject({ path: '/notes/a.md', content: 'hello\nworld\n', totalLines: 2 });
+    expect(await run('read_file', { path: '/notes/a.md', offset: 1, limit: 1 }, context)).toMatchObject({ content: 'world\n', hasMore: false });
+    expect(await run('edit_file', { path: '/notes/a.md', oldString: 'world', newString: 'there' }, context)).toEqual({
+      path: '/notes/a.md',
+      size: 12,
+      replacements: 1,
+    });
+    const listing = await run('list_directory', {}, context);
+    expect(listing).toMatchObject({ path: '/', total: 1, truncated: false, entries: [{ path: '/notes', type: 'directory' }] });
+    expect((await run('list_directory', { path: '/notes', recursive: true }, context)).entries).toEqual([
+      expect.objectContaining({ path: '/notes/a.md', name: 'a.md', type: 'file', size: 12 }),
+    ]);
+    expect(await run('grep_files', { pattern: 'THERE', ignoreCase: true }, context)).toEqual({
+      matches: [{ path: '/notes/a.md', line: 2, text: 'there' }],
+      count: 1,
+      truncated: false,
+      filesSearched: 1,
+    });
+    expect(await run('stat_file', { path: '/notes/a.md' }, context)).toMatchObject({ exists: true, path: '/notes/a.md', type: 'file', size: 12 });
+    expect(await run('stat_file', { path: '/notes//b.md' }, context)).toEqual({ path: '/notes/b.md', exists: false });
+    expect(await failureOf(run('delete_file', { path: '/notes' }, context))).toMatchObject({ code: 'directory_not_empty' });
+    expect(await run('delete_file', { path: '/notes', recursive: true }, context)).toEqual({ path: '/notes', type: 'directory', deleted: 2 });
+    expect(await failureOf(run('read_file', { path: '/notes/a.md' }, context))).toMatchObject({ class: 'EXECUTION', code: 'file_not_found' });
+    expect(await failureOf(run('edit_file', { path: '/x', oldString: 'a', newString: 'b' }, context))).toMatchObject({ code: 'file_not_found' });
+    expect(await failureOf(run('grep_files', { pattern: '[' }, context))).toMatchObject({ code: 'invalid_pattern' });
+  });
+});
+
+describe('sleep', () => {
+  it('reports progress while it waits', async () => {
+    const context = makeContext();
+    const started = Date.now();
+    expect(await run('sleep', { ms: 250, progressIntervalMs: 50 }, context)).toEqual({ sleptMs: 250 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+    expect(context.progress.length).toBeGreaterThanOrEqual(3);
+    for (const entry of context.progress) expect(entry).toMatchObject({ total: 250, unit: 'ms', label: 'sleeping' });
+    expect(context.progress.at(-1)).toMatchObject({ current: 250 });
+    const currents = context.progress.map((entry) => entry.current ?? 0);
+    expect([...currents].sort((a, b) => a - b)).toEqual(currents);
+  });
+
+  it('stops at once when aborted, rejecting with the reason', async () => {
+    const context = makeContext();
+    const reason = new Error('cancelled by test');
+    const started = Date.now();
+    const sleeping = run('sleep', { ms: 60_000, progressIntervalMs: 20 }, context);
+    setTimeout(() => context.controller.abort(reason), 60);
+    await expect(sleeping).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const count = context.progress.length;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(context.progress.length).toBe(count);
+
+    const already = makeContext();
+    already.controller.abort('gone');
+    await expect(run('sleep', { ms: 10 }, already)).rejects.toBe('gone');
+  });
+});
+
+describe('failing_tool', () => {
+  it('fails with the defaults', async () => {
+    expect(await failureOf(run('failing_tool', {}))).toEqual({
+      class: 'EXECUTION',
+      code: 'intentional_failure',
+      message: 'failing_tool failed as requested',
+      source: 'TOOL',
+      retry: { kind: 'NEVER' },
+    });
+  });
+
+  it('fails with every class, code, message and retry', async () => {
+    for (const cls of FAILURE_CLASSES) {
+      expect(await failureOf(run('failing_tool', { class: cls, code: 'custom_code', message: `boom ${cls}`, retry: 'SAFE' }))).toMatchObject({
+        class: cls,
+        code: 'custom_code',
+        message: `boom ${cls}`,
+        retry: { kind: 'SAFE' },
+      });
+    }
+  });
+
+  it('throws an untyped error for internal', async () => {
+    const error = await run('failing_tool', { internal: true, message: 'secret detail' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(ToolFailureError);
+  });
+
+  it('succeeds from the requested attempt on', async () => {
+    expect(await failureOf(run('failing_tool', { succeedOnAttempt: 2, retry: 'SAFE' }, makeContext({ attempt: 1 })))).toMatchObject({ retry: { kind: 'SAFE' } });
+    expect(await run('failing_tool', { succeedOnAttempt: 2 }, makeContext({ attempt: 2 }))).toEqual({ succeededOnAttempt: 2 });
+    expect(await run('failing_tool', { succeedOnAttempt: 2 }, makeContext({ attempt: 3 }))).toEqual({ succeededOnAttempt: 3 });
+  });
+
+  it('waits afterMs before failing, honouring abort', async () => {
+    const started = Date.now();
+    expect(await failureOf(run('failing_tool', { afterMs: 120 }))).toMatchObject({ code: 'intentional_failure' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+
+    const context = makeContext();
+    const waiting = run('failing_tool', { afterMs: 30_000 }, context);
+    setTimeout(() => context.controller.abort('stop'), 30);
+    await expect(waiting).rejects.toBe('stop');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('web_fetch', () => {
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      switch (url.pathname) {
+        case '/hello':
+          response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-private': 'no' });
+          response.end(request.method === 'HEAD' ? undefined : 'héllo world');
+          return;
+        case '/big': {
+          const size = Number(url.searchParams.get('size') ?? 200_000);
+          response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size) });
+          // Several chunks, so progress can be reported as they arrive.
+          let sent = 0;
+          const pump = () => {
+            while (sent < size) {
+              const chunk = Buffer.alloc(Math.min(16_384, size - sent), 97);
+              sent += chunk.length;
+              if (!response.write(chunk)) return void response.once('drain', pump);
+            }
+            response.end();
+          };
+          pump();
+          return;
+        }
+        case '/endless': {
+          response.writeHead(200, { 'content-type': 'text/plain' });
+          const timer = setInterval(() => response.write('x'.repeat(4096)), 1);
+          response.on('close', () => clearInterval(timer));
+          return;
+        }
+        case '/redirect':
+          response.writeHead(302, { location: '/hello' });
+          response.end();
+          return;
+        case '/loop':
+          response.writeHead(302, { location: '/loop' });
+          response.end();
+          return;
+        case '/to-private':
+          response.writeHead(301, { location: 'http://10.0.0.1/secret' });
+          response.end();
+          return;
+        case '/to-ftp':
+          response.writeHead(302, { location: 'ftp://example.com/file' });
+          response.end();
+          return;
+        case '/missing':
+          response.writeHead(404, { 'content-type': 'text/plain' });
+          response.end('not here');
+          return;
+        case '/hang':
+          return; // never answers
+        default:
+          response.writeHead(500);
+          response.end();
+      }
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const loopback = () => makeContext({ webFetch: { allowLoopback: true } });
+
+  it('fetches a page from an allowed loopback address', async () => {
+    const context = loopback();
+    const result = await run('web_fetch', { url: `${base}/hello` }, context);
+    expect(result).toMatchObject({
+      url: `${base}/hello`,
+      status: 200,
+      contentType: 'text/plain; charset=utf-8',
+      body: 'héllo world',
+      bytes: Buffer.byteLength('héllo world'),
+      truncated: false,
+      redirects: 0,
+    });
+    expect(result.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(result.headers['x-private']).toBeUndefined();
+    expect(context.progress.at(-1)).toMatchObject({ current: result.bytes, unit: 'bytes' });
+
+    const head = await run('web_fetch', { url: `${base}/hello`, method: 'HEAD' }, loopback());
+    expect(head).toMatchObject({ status: 200, body: '', bytes: 0 });
+    expect(await run('web_fetch', { url: `${base}/missing` }, loopback())).toMatchObject({ status: 404, body: 'not here' });
+  });
+
+  it('caps the size, marks truncation and reports progress in bytes', async () => {
+    const context = loopback();
+    const result = await run('web_fetch', { url: `${base}/big?size=200000`, maxBytes: 50_000 }, context);
+    expect(result).toMatchObject({ status: 200, bytes: 50_000, truncated: true });
+    expect(result.body).toHaveLength(50_000);
+    expect(context.progress.at(-1)).toEqual({ current: 50_000, total: 200_000, unit: 'bytes', label: 'fetching' });
+
+    const whole = loopback();
+    const complete = await run('web_fetch', { url: `${base}/big?size=100000`, maxBytes: 100_000 }, whole);
+    expect(complete).toMatchObject({ bytes: 100_000, truncated: false });
+    expect(whole.progress.at(-1)).toMatchObject({ current: 100_000, total: 100_000 });
+
+    // The deployment's cap wins over a larger request, and an endless body stops at the cap.
+    const capped = makeContext({ webFetch: { allowLoopback: true, maxBytes: 10_000 } });
+    expect(await run('web_fetch', { url: `${base}/endless`, maxBytes: 1_000_000 }, capped)).toMatchObject({ bytes: 10_000, truncated: true });
+  });
+
+  it('follows redirects, at most five, re-checking every hop', async () => {
+    expect(await run('web_fetch', { url: `${base}/redirect` }, loopback())).toMatchObject({ url: `${base}/hello`, body: 'héllo world', redirects: 1 });
+    expect(await failureOf(run('web_fetch', { url: `${base}/loop` }, loopback()))).toMatchObject({ class: 'EXTERNAL', code: 'too_many_redirects' });
+    expect(await failureOf(run('web_fetch', { url: `${base}/to-private` }, loopback()))).toMatchObject({
+      class: 'PERMISSION_DENIED',
+      code: 'address_not_allowed',
+      message: expect.stringContaining('10.0.0.1'),
+    });
+    expect(await failureOf(run('web_fetch', { url: `${base}/to-ftp` }, loopback()))).toMatchObject({ class: 'EXTERNAL', code: 'unsupported_redirect' });
+  });
+
+  it('refuses non-public addresses unless allowed', async () => {
+    for (const url of [`${base}/hello`, 'http://10.0.0.1/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://[fd00::1]/', 'http://224.0.0.1/', 'http://2130706433/']) {
+      expect(await failureOf(run('web_fetch', { url }, makeContext())), url).toMatchObject({
+        class: 'PERMISSION_DENIED',
+        code: 'address_not_allowed',
+        retry: { kind: 'NEVER' },
+      });
+    }
+    // A host name is checked on every address it resolves to, at connect time.
+    const port = (server.address() as AddressInfo).port;
+    expect(await failureOf(run('web_fetch', { url: `http://localhost:${port}/hello` }, makeContext()))).toMatchObject({
+      class: 'PERMISSION_DENIED',
+      code: 'address_not_allowed',
+      message: expect.stringContaining('localhost resolves to'),
+    });
+    // allowLoopback allows loopback only; allowPrivate allows every non-public address.
+    expect(await failureOf(run('web_fetch', { url: 'http://10.0.0.1/' }, loopback()))).toMatchObject({ code: 'address_not_allowed' });
+    expect(await run('web_fetch', { url: `http://localhost:${port}/hello` }, loopback())).toMatchObject({ status: 200 });
+    expect(await run('web_fetch', { url: `${base}/hello` }, makeContext({ webFetch: { allowPrivate: true } }))).toMatchObject({ status: 200 });
+    expect(isAddressAllowed('93.184.215.14', { allowPrivate: false, allowLoopback: false })).toBe(true);
+    expect(isAddressAllowed('2606:2800:21f:cb07:6820:80da:af6b:8b2c', { allowPrivate: false, allowLoopback: false })).toBe(true);
+    expect(isAddressAllowed('192.168.1.1', { allowPrivate: false, allowLoopback: true })).toBe(false);
+    expect(isAddressAllowed('100.64.0.1', { allowPrivate: false, allowLoopback: false })).toBe(false);
+  });
+
+  it('rejects invalid URLs and other schemes', async () => {
+    expect(await failureOf(run('web_fetch', { url: 'not a url' }))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_url' });
+    expect(await failureOf(run('web_fetch', { url: 'file:///etc/passwd' }))).toMatchObject({ class: 'INVALID_REQUEST', code: 'unsupported_scheme' });
+  });
+
+  it('caps the time, and stops when the call is cancelled', async () => {
+    const started = Date.now();
+    expect(await failureOf(run('web_fetch', { url: `${base}/hang`, timeoutMs: 200 }, loopback()))).toMatchObject({
+      class: 'TIMEOUT',
+      code: 'fetch_timeout',
+      retry: { kind: 'SAFE' },
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    const context = loopback();
+    const fetching = run('web_fetch', { url: `${base}/hang` }, context);
+    const reason = new Error('call cancelled');
+    setTimeout(() => context.controller.abort(reason), 50);
+    await expect(fetching).rejects.toBe(reason);
+  });
+
+  it('reports network errors as retryable EXTERNAL failures', async () => {
+    const closed = http.createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await failureOf(run('web_fetch', { url: `http://127.0.0.1:${port}/` }, loopback()))).toMatchObject({
+      class: 'EXTERNAL',
+      code: 'network_error',
+      retry: { kind: 'SAFE' },
+    });
+  });
+});
