@@ -29,7 +29,7 @@ const ConfigSchema = z.object({
   JOB_LOCK_MS: int(1000, 600_000).default(30_000),
   EVENT_RETENTION_HOURS: int(1, 24 * 365).default(24 * 7),
   MAX_REQUEST_BYTES: int(1024, 64 * 1024 * 1024).default(2 * 1024 * 1024),
-  MAX_QUERY_DEPTH: int(2, 100).default(12),
+  MAX_QUERY_DEPTH: int(2, 100).default(16),
   MAX_QUERY_ALIASES: int(1, 1000).default(30),
   MAX_QUERY_COST: int(10, 1_000_000).default(20_000),
   MAX_QUERY_TOKENS: int(100, 100_000).default(5000),

@@ -260,9 +260,9 @@ export class BatchService {
     });
   }
 
-  /** Waits (bounded) until the batch completes; returns whether it did. */
-  async waitForBatch(batch: ToolBatch, waitMs: number): Promise<boolean> {
-    if (batch.status === 'COMPLETED' || waitMs <= 0) return batch.status === 'COMPLETED';
+  /** Waits (bounded) until the batch completes; returns the batch as it is then. */
+  async waitForBatch(batch: ToolBatch, waitMs: number): Promise<ToolBatch> {
+    if (batch.status === 'COMPLETED' || waitMs <= 0) return batch;
     const { db, bus } = this.deps;
     let done: () => void = () => undefined;
     const completed = new Promise<void>((resolve) => (done = resolve));
@@ -274,9 +274,8 @@ export class BatchService {
     const poll = setInterval(() => void isCompleted().then((yes) => yes && done(), () => undefined), 1000);
     const timer = setTimeout(done, Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS));
     try {
-      if (await isCompleted()) return true;
-      await completed;
-      return await isCompleted();
+      if (!(await isCompleted())) await completed;
+      return (await db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
     } finally {
       clearTimeout(timer);
       clearInterval(poll);

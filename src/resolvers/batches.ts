@@ -16,8 +16,7 @@ export async function executeToolBatch(
     idempotencyKey: args.idempotencyKey ?? null,
     timeoutMs: args.timeoutMs ?? null,
   });
-  if (args.waitMs && args.waitMs > 0) await batches.waitForBatch(batch, args.waitMs);
-  return batch;
+  return args.waitMs && args.waitMs > 0 ? batches.waitForBatch(batch, args.waitMs) : batch;
 }
 
 export function cancelToolBatch(context: GraphQLContext, args: { sessionId: string; batchId: string }) {

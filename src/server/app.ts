@@ -32,7 +32,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       res.writeHead(302, { location: '/graphql' });
       return void res.end();
     }
-    void yoga.handleNodeRequestAndResponse(req, res);
+    void yoga.requestListener(req, res);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
