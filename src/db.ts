@@ -4,7 +4,33 @@ import { PrismaClient } from './generated/prisma/client.js';
 export type Db = PrismaClient;
 export type { Prisma } from './generated/prisma/client.js';
 
-export function createDb(databaseUrl: string, poolSize = 10): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
-  return new PrismaClient({ adapter });
+export interface DbOptions {
+  poolSize?: number;
+  /** Called with every SQL statement sent (tests count queries with it). */
+  onQuery?: (sql: string) => void;
+}
+
+export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  return new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter });
+}
+
+/** Wraps a driver adapter factory so that every statement (in or out of transactions) is reported. */
+function observeQueries<T extends object>(target: T, onQuery: (sql: string) => void): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (property === 'queryRaw' || property === 'executeRaw') {
+        return (query: { sql: string }, ...rest: unknown[]) => {
+          onQuery(query.sql);
+          return (value as (...args: unknown[]) => unknown).call(object, query, ...rest);
+        };
+      }
+      if (property === 'connect' || property === 'startTransaction' || property === 'connectToShadowDb') {
+        return async (...args: unknown[]) => observeQueries((await (value as (...a: unknown[]) => Promise<object>).apply(object, args)) as object, onQuery);
+      }
+      return (value as (...args: unknown[]) => unknown).bind(object);
+    },
+  });
 }

@@ -30,8 +30,8 @@ export interface Services {
   workerId: string;
 }
 
-export function createServices(config: Config, logger: Logger): Services {
-  const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+export function createServices(config: Config, logger: Logger, options: { onQuery?: (sql: string) => void } = {}): Services {
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, onQuery: options.onQuery });
   const redis = {
     command: createRedis(config.REDIS_URL, 'command'),
     subscriber: createRedis(config.REDIS_URL, 'subscriber'),

@@ -68,7 +68,7 @@ export class BatchService {
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
       throw new ValidationError('idempotencyKey must be 1 to 256 characters', 'idempotencyKey');
     }
-    const requestHash = sha256Hex(stableJson(calls.map(({ id, tool, args, timeoutMs }) => ({ id, tool, args, timeoutMs }))));
+    const requestHash = sha256Hex(stableJson(calls.map(({ id, clientId, tool, args, timeoutMs }) => ({ id: clientId ? id : null, tool, args, timeoutMs }))));
     const everyCallHasId = calls.every((call) => call.clientId);
     const batchId =
       idempotencyKey !== null

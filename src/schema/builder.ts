@@ -3,7 +3,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, ForbiddenError, InvalidStateError, LimitExceededError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{
@@ -25,5 +25,6 @@ export const builder = new SchemaBuilder<{
       approver: context.viewer?.roles.includes('approver') ?? false,
     }),
   },
-  errors: { defaultTypes: [DomainError], directResult: true },
+  // The specific classes come first: the plugin picks the first type an error is an instance of.
+  errors: { defaultTypes: [NotFoundError, ValidationError, ForbiddenError, InvalidStateError, LimitExceededError, DomainError], directResult: true },
 });

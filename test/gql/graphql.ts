@@ -82,12 +82,17 @@ export type ExecuteToolBatchMutationVariables = Exact<{
 export type ExecuteToolBatchMutation = { executeToolBatch:
     | { __typename: 'BaseError', message: string, code: string }
     | { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
     | { __typename: 'IdempotencyKeyReusedError', message: string, code: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
+    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
     | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, idempotencyKey: string | null, createdAt: string, completedAt: string | null, calls: Array<{ id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
           | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
           | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
           | { __typename: 'ToolSuccess', value: unknown }
          | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }> }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
    };
 
 export type GetToolBatchQueryVariables = Exact<{
@@ -122,11 +127,16 @@ export type CancelToolBatchMutationVariables = Exact<{
 
 export type CancelToolBatchMutation = { cancelToolBatch:
     | { __typename: 'BaseError', message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
+    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
     | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, idempotencyKey: string | null, createdAt: string, completedAt: string | null, calls: Array<{ id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
           | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
           | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
           | { __typename: 'ToolSuccess', value: unknown }
          | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }> }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
    };
 
 export type CancelToolCallMutationVariables = Exact<{
@@ -137,11 +147,16 @@ export type CancelToolCallMutationVariables = Exact<{
 
 export type CancelToolCallMutation = { cancelToolCall:
     | { __typename: 'BaseError', message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
+    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
     | { __typename: 'ToolCall', id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
         | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
         | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
    };
 
 export type ToolCallEventsSubscriptionVariables = Exact<{
@@ -252,7 +267,12 @@ export type CreateSessionMutationVariables = Exact<{
 
 export type CreateSessionMutation = { createSession:
     | { __typename: 'BaseError', message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
+    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
     | { __typename: 'Session', id: string, sessionId: string, title: string | null, metadata: unknown }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
    };
 
 export type GetSessionQueryVariables = Exact<{

@@ -25,6 +25,9 @@ export interface Toolrun {
   services: Services;
   worker: WorkerRuntime | null;
   api: ApiServer;
+  /** SQL statements sent by this instance since the last `resetQueries()`. */
+  queries: string[];
+  resetQueries(): void;
   /** A key of another tenant (or the same tenant, with `tenant`). */
   newKey(tenant?: string, roles?: Array<'submitter' | 'approver' | 'admin'>): Promise<string>;
   request<T, V>(document: TypedDocumentNode<T, V> | string, variables?: V, apiKey?: string | null): Promise<GraphQLResponse<T> & { status: number }>;
@@ -55,7 +58,8 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
     HEARTBEAT_INTERVAL_MS: 1000,
     ...overrides,
   });
-  const services = createServices(config, createLogger(config));
+  const queries: string[] = [];
+  const services = createServices(config, createLogger(config), { onQuery: (sql) => queries.push(sql) });
   const worker = options.worker === false ? null : await startWorkerRuntime(services, { reconcileIntervalMs: 1000 });
   const api = createApiServer(services);
   const port = await api.listen(0, '127.0.0.1');
@@ -80,6 +84,10 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
     apiKey,
     tenantId: tenant.id,
     services,
+    queries,
+    resetQueries: () => {
+      queries.length = 0;
+    },
     worker,
     api,
     newKey: async (name = `tenant-${randomUUID().slice(0, 8)}`, roles = ['submitter', 'approver']) => (await services.apiKeys.createKey(name, { roles })).key,

@@ -8,7 +8,7 @@ import { abortableDelay } from './delay.js';
 export const failingTool = defineBuiltinTool({
   name: 'failing_tool',
   description:
-    'Fails as requested, for testing error handling: `class` (default EXECUTION), `code` (default intentional_failure), `message`, `retry` (NEVER or SAFE; SAFE failures are retried up to 3 attempts), `afterMs` (wait first), `internal` (throw an untyped error; clients only see a generic internal error), `succeedOnAttempt` (succeed from that attempt on).',
+    'Fails as requested, for testing error handling: `class` (default EXECUTION), `code` (default intentional_failure), `message`, `retry` (NEVER or SAFE; SAFE failures are retried up to 3 attempts), `retryAfterMs` (the delay of a SAFE retry), `delayMs` (wait before failing), `internal` (throw an untyped error; clients only see a generic internal error), `succeedOnAttempt` (succeed from that attempt on).',
   parametersSchema: {
     type: 'object',
     properties: {
@@ -16,7 +16,8 @@ export const failingTool = defineBuiltinTool({
       code: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z][a-z0-9_]*$', default: 'intentional_failure' },
       message: { type: 'string', maxLength: 2000, default: 'failing_tool failed as requested' },
       retry: { type: 'string', enum: ['NEVER', 'SAFE'], default: 'NEVER' },
-      afterMs: { type: 'integer', minimum: 0, maximum: 600_000, description: 'Wait this long before failing (honours cancellation)' },
+      retryAfterMs: { type: 'integer', minimum: 0, maximum: 600_000, description: 'With retry SAFE: wait this long before the next attempt' },
+      delayMs: { type: 'integer', minimum: 0, maximum: 600_000, description: 'Wait this long before failing (honours cancellation)' },
       internal: { type: 'boolean', default: false, description: 'Throw a plain Error instead of a typed failure' },
       succeedOnAttempt: { type: 'integer', minimum: 1, description: 'Succeed when the attempt number reaches this' },
     },
@@ -26,7 +27,7 @@ export const failingTool = defineBuiltinTool({
   retry: { maxAttempts: 3, backoff: { type: 'FIXED', delayMs: 50, maxDelayMs: 50 } },
   timeoutMs: 30_000,
   async execute(args, context) {
-    if (typeof args.afterMs === 'number' && args.afterMs > 0) await abortableDelay(args.afterMs, context.signal);
+    if (typeof args.delayMs === 'number' && args.delayMs > 0) await abortableDelay(args.delayMs, context.signal);
     if (typeof args.succeedOnAttempt === 'number' && context.attempt >= args.succeedOnAttempt) {
       return { succeededOnAttempt: context.attempt };
     }
@@ -39,7 +40,7 @@ export const failingTool = defineBuiltinTool({
       class: (args.class as FailureClass | undefined) ?? 'EXECUTION',
       code: (args.code as string | undefined) ?? 'intentional_failure',
       message,
-      retry: args.retry === 'SAFE' ? { kind: 'SAFE' } : { kind: 'NEVER' },
+      retry: args.retry !== 'SAFE' ? { kind: 'NEVER' } : typeof args.retryAfterMs === 'number' ? { kind: 'SAFE', afterMs: args.retryAfterMs } : { kind: 'SAFE' },
     });
   },
 });

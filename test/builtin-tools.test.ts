@@ -1,6 +1,5 @@
 // Built-in tools and the session file store against a real PostgreSQL database
-// (toolrun_tools_test, migrated by scripts/migrate.ts), and web_fetch against a local server.
-import { execFileSync } from 'node:child_process';
+// (the suite's test database, migrated by the global setup), and web_fetch against a local server.
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,8 +13,8 @@ import { builtinTools } from '../src/tools/builtin/index.js';
 import { isAddressAllowed } from '../src/tools/builtin/web-fetch.js';
 import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type ToolProgress, type WebFetchSettings } from '../src/tools/types.js';
 import { compileSchemaOrError, validateArgs } from '../src/tools/validate-args.js';
+import { TEST_DATABASE_URL } from './support/database.js';
 
-const DATABASE_URL = process.env.TOOLS_TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/toolrun_tools_test';
 
 let db: Db;
 let tenantId: string;
@@ -79,13 +78,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ToolFailureError['f
 }
 
 beforeAll(async () => {
-  // Create the scratch database when missing and apply the migrations.
-  execFileSync('npx', ['tsx', 'scripts/migrate.ts', 'deploy'], {
-    env: { ...process.env, DATABASE_URL },
-    stdio: 'pipe',
-    timeout: 120_000,
-  });
-  db = createDb(DATABASE_URL, 20);
+  db = createDb(TEST_DATABASE_URL, { poolSize: 20 });
   const tenant = await db.tenant.create({ data: { name: `tools-test-${randomUUID()}` } });
   tenantId = tenant.id;
   sessionId = (await db.session.create({ data: { tenantId } })).id;

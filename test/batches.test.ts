@@ -1,0 +1,253 @@
+// Tool batches through the public API (HTTP), against real PostgreSQL, Redis and workers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from './gql/graphql.js';
+import { createSession, outputOf, submit, submitBatch, waitForBatch } from './support/fixtures.js';
+import { eventually, startToolrun, type Toolrun } from './support/toolrun.js';
+
+let app: Toolrun;
+beforeAll(async () => {
+  app = await startToolrun({ CANCEL_GRACE_MS: 300 });
+});
+afterAll(async () => app?.close());
+
+describe('tools', () => {
+  it('lists built-in definitions with schema, hints, policy and scheduling', async () => {
+    const { tools } = await app.query(ToolsDocument, {});
+    const names = tools.map((tool) => tool.name);
+    for (const name of ['echo', 'get_current_time', 'add', 'subtract', 'multiply', 'divide', 'get_weather', 'get_forecast', 'write_todos', 'read_file', 'write_file', 'edit_file', 'list_directory', 'grep_files', 'delete_file', 'stat_file', 'web_fetch', 'sleep', 'failing_tool']) {
+      expect(names).toContain(name);
+    }
+    const sleep = tools.find((tool) => tool.name === 'sleep')!;
+    expect(sleep.kind).toBe('BUILTIN');
+    expect(sleep.hints.supportsBackground).toBe(true);
+    expect(sleep.parametersSchema).toMatchObject({ type: 'object' });
+    expect(tools.find((tool) => tool.name === 'write_file')!.scheduling).toBe('SERIAL');
+  });
+});
+
+describe('executeToolBatch', () => {
+  it('runs calls and keeps input order; waitMs returns the finished results', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      waitMs: 10_000,
+      calls: [
+        { id: 'slow', tool: 'sleep', args: { ms: 150 } },
+        { id: 'sum', tool: 'add', args: { a: 2, b: 3 } },
+        { id: 'echo', tool: 'echo', args: { text: 'hi' } },
+      ],
+    });
+    expect(batch.status).toBe('COMPLETED');
+    expect(batch.pendingCount).toBe(0);
+    expect(batch.calls.map((call) => call.callId)).toEqual(['slow', 'sum', 'echo']);
+    expect(batch.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    expect(outputOf(batch.calls[1])).toEqual({ __typename: 'ToolSuccess', value: { result: 5 } });
+    expect(batch.calls[1]!.attempt).toBe(1);
+    expect(batch.calls[0]!.durationMs).toBeGreaterThanOrEqual(140);
+    expect(batch.calls[1]!.modelReturn?.text).toBe('{"result":5}');
+  });
+
+  it('gives a deterministic batch id and runs an identical resubmission nothing twice', async () => {
+    const sessionId = await createSession(app);
+    const calls = [
+      { id: 'w1', tool: 'write_file', args: { path: '/log.txt', content: 'once' } },
+      { id: 'e1', tool: 'echo', args: { text: 'x' } },
+    ];
+    const first = await submitBatch(app, { sessionId, calls, waitMs: 10_000 });
+    expect(first.batchId).toMatch(/^tool-batch:[0-9a-f]{64}$/);
+    const again = await submitBatch(app, { sessionId, calls, waitMs: 10_000 });
+    expect(again.id).toBe(first.id);
+    expect(again.batchId).toBe(first.batchId);
+    expect(again.calls.map((call) => call.attempt)).toEqual([1, 1]);
+    const rows = await app.services.db.toolCall.count({ where: { sessionId: first.calls[0]!.id ? undefined : undefined, batch: { batchId: first.batchId } } });
+    expect(rows).toBe(2);
+    const events = await app.services.db.event.count({ where: { batchId: first.batchId, type: 'ToolCallStarted' } });
+    expect(events).toBe(2);
+  });
+
+  it('lets an idempotency key take precedence and refuses its reuse for other calls', async () => {
+    const sessionId = await createSession(app);
+    const a = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { text: 'a' } }] });
+    const b = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { text: 'a' } }] });
+    expect(b.id).toBe(a.id);
+    expect(b.calls[0]!.callId).toBe(a.calls[0]!.callId);
+    const reused = await submit(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { text: 'other' } }] });
+    expect(reused.__typename).toBe('IdempotencyKeyReusedError');
+  });
+
+  it('always makes a new batch for server-assigned ids without a key', async () => {
+    const sessionId = await createSession(app);
+    const a = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { text: 'a' } }] });
+    const b = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { text: 'a' } }] });
+    expect(b.batchId).not.toBe(a.batchId);
+    expect(a.calls[0]!.callId).toMatch(/^call_[0-9a-f]{32}$/);
+  });
+
+  it('refuses a call id already used in the session, and duplicates within a batch', async () => {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { text: '1' } }] });
+    const conflict = await submit(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { text: '2' } }, { id: 'fresh', tool: 'echo', args: {} }] });
+    expect(conflict).toMatchObject({ __typename: 'CallIdConflictError', callIds: ['dup'], code: 'CALL_ID_CONFLICT' });
+    expect(await app.services.db.toolCall.count({ where: { sessionId: undefined, callId: 'fresh', session: { id: (await app.services.db.toolCall.findFirst({ where: { callId: 'dup' }, select: { sessionId: true }, orderBy: { queuedAt: 'desc' } }))!.sessionId } } })).toBe(0);
+    const twice = await submit(app, { sessionId, calls: [{ id: 'x', tool: 'echo', args: {} }, { id: 'x', tool: 'echo', args: {} }] });
+    expect(twice).toMatchObject({ __typename: 'ValidationError', field: 'calls.1.id' });
+  });
+
+  it('validates the batch itself with typed errors', async () => {
+    const sessionId = await createSession(app);
+    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ValidationError', field: 'calls' });
+    expect(await submit(app, { sessionId, calls: [{ tool: 'echo', timeoutMs: 0 }] })).toMatchObject({ __typename: 'ValidationError' });
+    expect(await submit(app, { sessionId: 'not-a-session', calls: [{ tool: 'echo' }] })).toMatchObject({ __typename: 'NotFoundError' });
+  });
+
+  it('completes unknown tools as UNAVAILABLE and invalid args as INVALID_REQUEST, and still runs the rest', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      waitMs: 10_000,
+      calls: [
+        { id: 'u', tool: 'no_such_tool', args: {} },
+        { id: 'i', tool: 'add', args: { a: 'one', b: 2 } },
+        { id: 'n', tool: 'add', args: 'not an object' },
+        { id: 'ok', tool: 'multiply', args: { a: 3, b: 4 } },
+      ],
+    });
+    const [unknown, invalid, notObject, ok] = batch.calls;
+    expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool `no_such_tool` is unavailable in this session' });
+    expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool `no_such_tool` is unavailable in this session');
+    expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
+    expect(invalid!.attempt).toBe(0);
+    expect(outputOf(notObject)).toMatchObject({ class: 'INVALID_REQUEST' });
+    expect(outputOf(ok)).toMatchObject({ value: { result: 12 } });
+  });
+
+  it('runs PARALLEL calls concurrently: ten 200 ms sleeps finish well under 2 s', async () => {
+    const sessionId = await createSession(app);
+    const started = Date.now();
+    const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'sleep', args: { ms: 200 } })) });
+    const elapsed = Date.now() - started;
+    expect(batch.status).toBe('COMPLETED');
+    expect(batch.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('runs SERIAL calls one at a time in batch order', async () => {
+    const sessionId = await createSession(app);
+    const calls = Array.from({ length: 5 }, (_, i) => ({ id: `w${i}`, tool: 'write_file', args: { path: '/serial.txt', content: `v${i}` } }));
+    const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls });
+    expect(batch.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    for (let i = 1; i < batch.calls.length; i++) {
+      const previous = batch.calls[i - 1]!;
+      const current = batch.calls[i]!;
+      expect(new Date(current.startedAt!).getTime()).toBeGreaterThanOrEqual(new Date(previous.completedAt!).getTime());
+    }
+    const file = await app.services.db.sessionFile.findFirst({ where: { path: '/serial.txt', session: { batches: { some: { batchId: batch.batchId } } } } });
+    expect(file?.content).toBe('v4');
+  });
+
+  it('retries a SAFE failure with backoff and ends EXHAUSTED', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      waitMs: 10_000,
+      calls: [
+        { id: 'always', tool: 'failing_tool', args: { class: 'EXTERNAL', retry: 'SAFE', retryAfterMs: 30 } },
+        { id: 'second', tool: 'failing_tool', args: { retry: 'SAFE', succeedOnAttempt: 2 } },
+        { id: 'never', tool: 'failing_tool', args: { class: 'EXECUTION', code: 'nope', message: 'no retry' } },
+      ],
+    });
+    const [always, second, never] = batch.calls;
+    expect(always!.attempt).toBe(3);
+    expect(outputOf(always)).toMatchObject({ class: 'EXTERNAL', retry: { kind: 'EXHAUSTED', attempts: 3 } });
+    expect(second!.status).toBe('SUCCEEDED');
+    expect(second!.attempt).toBe(2);
+    expect(never!.attempt).toBe(1);
+    expect(outputOf(never)).toMatchObject({ code: 'nope', message: 'no retry', retry: { kind: 'NEVER' }, source: 'TOOL' });
+    const retrying = await app.services.db.event.findMany({ where: { batchId: batch.batchId, callId: 'always', type: 'ToolCallRetrying' }, orderBy: { seq: 'asc' } });
+    expect(retrying.map((event) => (event.payload as { delayMs: number }).delayMs)).toEqual([30, 30]);
+  });
+
+  it('fails a call past its deadline with TIMEOUT', async () => {
+    const sessionId = await createSession(app);
+    const started = Date.now();
+    const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 't', tool: 'sleep', args: { ms: 5000 }, timeoutMs: 300 }] });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(outputOf(batch.calls[0])).toMatchObject({ __typename: 'ToolFailure', class: 'TIMEOUT', code: 'timeout' });
+    expect(batch.calls[0]!.timeoutMs).toBe(300);
+  });
+
+  it('masks internal errors', async () => {
+    const sessionId = await createSession(app);
+    const response = await app.request(
+      (await import('./gql/graphql.js')).ExecuteToolBatchDocument,
+      { sessionId, waitMs: 10_000, calls: [{ id: 'boom', tool: 'failing_tool', args: { internal: true, message: 'db password is hunter2' } }] },
+    );
+    const batch = response.data!.executeToolBatch as { calls: Array<{ output: unknown; modelReturn: { text: string } }> };
+    expect(batch.calls[0]!.output).toMatchObject({ class: 'INTERNAL', message: 'An internal error occurred while executing the tool' });
+    expect(batch.calls[0]!.modelReturn.text).toBe('[Tool execution failed]\nAn internal error occurred while executing the tool');
+    // The client's own args are echoed back; nothing else may carry the error's message.
+    expect(JSON.stringify({ ...batch.calls[0], args: null })).not.toContain('hunter2');
+    const events = await app.services.db.event.findMany({ where: { callId: 'boom' }, select: { payload: true } });
+    expect(JSON.stringify(events)).not.toContain('hunter2');
+  });
+});
+
+describe('cancellation', () => {
+  it('stops a running sleep promptly and records CANCELLED', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, { sessionId, calls: [{ id: 'long', tool: 'sleep', args: { ms: 20_000 } }] });
+    await eventually(async () => (await app.query(GetToolCallDocument, { callId: 'long', sessionId })).toolCall?.status === 'RUNNING');
+    const started = Date.now();
+    const cancelled = await app.query(CancelToolCallDocument, { callId: 'long', sessionId });
+    expect(cancelled.cancelToolCall.__typename).toBe('ToolCall');
+    const done = await waitForBatch(app, sessionId, batch.batchId, 5000);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(done.calls[0]!.status).toBe('CANCELLED');
+    expect(outputOf(done.calls[0])).toMatchObject({ __typename: 'ToolCancellation', source: 'CANCELLATION' });
+    expect(done.calls[0]!.modelReturn?.text).toMatch(/^\[Tool execution cancelled\]\n/);
+    // Cancelling again is a no-op that returns the finished call.
+    const again = await app.query(CancelToolCallDocument, { callId: 'long', sessionId });
+    expect(again.cancelToolCall).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED' });
+  });
+
+  it('cancels a whole batch, running and waiting calls alike', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      calls: [
+        { id: 'p', tool: 'sleep', args: { ms: 20_000 } },
+        { id: 's1', tool: 'write_file', args: { path: '/a', content: 'a' } },
+        { id: 'q', tool: 'sleep', args: { ms: 20_000 } },
+      ],
+    });
+    await eventually(async () => (await app.query(GetToolCallDocument, { callId: 'q', sessionId })).toolCall?.status === 'RUNNING');
+    const result = await app.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId });
+    expect(result.cancelToolBatch.__typename).toBe('ToolBatch');
+    const done = await waitForBatch(app, sessionId, batch.batchId, 5000);
+    expect(done.calls.find((call) => call.callId === 'p')!.status).toBe('CANCELLED');
+    expect(done.calls.find((call) => call.callId === 'q')!.status).toBe('CANCELLED');
+  });
+
+  it('cancels queued calls without running them', async () => {
+    const idle = await startToolrun({}, { worker: false });
+    try {
+      const sessionId = await createSession(idle);
+      const batch = await submitBatch(idle, { sessionId, calls: [{ id: 'a', tool: 'echo', args: {} }, { id: 'b', tool: 'write_file', args: { path: '/x', content: 'x' } }] });
+      expect(batch.calls.map((call) => call.status)).toEqual(['QUEUED', 'QUEUED']);
+      const result = await idle.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId });
+      if (result.cancelToolBatch.__typename !== 'ToolBatch') throw new Error('cancel failed');
+      expect(result.cancelToolBatch.status).toBe('COMPLETED');
+      expect(result.cancelToolBatch.calls.map((call) => [call.status, call.attempt])).toEqual([
+        ['CANCELLED', 0],
+        ['CANCELLED', 0],
+      ]);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('answers an unknown call with a typed error', async () => {
+    const result = await app.query(CancelToolCallDocument, { callId: 'nope-never-used' });
+    expect(result.cancelToolCall).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+  });
+});
