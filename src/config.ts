@@ -37,6 +37,19 @@ const ConfigSchema = z.object({
   WEB_FETCH_ALLOW_LOOPBACK: bool.default(false),
   WEB_FETCH_MAX_BYTES: int(1, 50 * 1024 * 1024).default(1024 * 1024),
   WEB_FETCH_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** HTTP tools (registered per tenant) may reach private / loopback addresses only when allowed. */
+  HTTP_TOOL_ALLOW_PRIVATE: bool.default(false),
+  HTTP_TOOL_ALLOW_LOOPBACK: bool.default(false),
+  /** Largest HTTP tool response body; a larger one fails the call RESOURCE_LIMIT. */
+  HTTP_TOOL_MAX_RESPONSE_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
+  /** A `Retry-After` longer than this is shortened to it. */
+  HTTP_TOOL_MAX_RETRY_AFTER_MS: int(0, 24 * 3600 * 1000).default(10 * 60 * 1000),
+  /** Background runs one task worker runs at once (its BullMQ concurrency); also the per-worker spawn limit. */
+  BACKGROUND_RUNS_PER_WORKER: int(1, 1000).default(64),
+  /** How often each worker looks for background runs with a stale heartbeat (and lost task jobs). */
+  TASK_REAPER_INTERVAL_MS: int(100, 600_000).default(5000),
+  /** Accept 6-field cron expressions (with seconds) in schedules. Off in production; tests use short intervals. */
+  SCHEDULE_ALLOW_SECONDS: bool.default(false),
   /** Development convenience: create this tenant and print a key on `npm start`. */
   DEV_TENANT: z.string().default('dev'),
 });

@@ -580,13 +580,17 @@ describe('failing_tool', () => {
     expect(await run('failing_tool', { succeedOnAttempt: 2 }, makeContext({ attempt: 3 }))).toEqual({ succeededOnAttempt: 3 });
   });
 
-  it('waits afterMs before failing, honouring abort', async () => {
+  it('carries retryAfterMs into a SAFE retry', async () => {
+    expect(await failureOf(run('failing_tool', { retry: 'SAFE', retryAfterMs: 75 }))).toMatchObject({ retry: { kind: 'SAFE', afterMs: 75 } });
+  });
+
+  it('waits delayMs before failing, honouring abort', async () => {
     const started = Date.now();
-    expect(await failureOf(run('failing_tool', { afterMs: 120 }))).toMatchObject({ code: 'intentional_failure' });
+    expect(await failureOf(run('failing_tool', { delayMs: 120 }))).toMatchObject({ code: 'intentional_failure' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(110);
 
     const context = makeContext();
-    const waiting = run('failing_tool', { afterMs: 30_000 }, context);
+    const waiting = run('failing_tool', { delayMs: 30_000 }, context);
     setTimeout(() => context.controller.abort('stop'), 30);
     await expect(waiting).rejects.toBe('stop');
   });

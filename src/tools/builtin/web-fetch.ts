@@ -1,19 +1,14 @@
 // web_fetch: one HTTP(S) GET or HEAD with a size cap, a time cap and an address guard.
 //
-// The guard refuses every non-public address (private, loopback, link-local, unique-local,
-// multicast, unspecified, reserved, …: anything ipaddr.js does not classify as `unicast`) unless
-// the deployment allows private addresses (all of them) or loopback ones. It runs where the
-// connection is made: IP-literal hosts are checked before connecting, and host names through a
-// `lookup` on the request's Agent, which checks every address DNS returns at connect time. So a
-// name that resolves to an internal address, DNS rebinding and redirects (each hop is a new
-// request through the same guard) are all covered.
-import dns from 'node:dns';
+// The address guard (../address-guard.ts) refuses non-public addresses unless configuration
+// allows them; it checks IP-literal hosts before connecting and every address a host name
+// resolves to at connect time. Each redirect hop is a new request through the same guard.
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type net from 'node:net';
 import { ToolFailureError } from '../../domain/outcome.js';
-import { defineBuiltinTool, type ToolContext, type WebFetchSettings } from '../types.js';
+import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup, isAddressAllowed } from '../address-guard.js';
+import { defineBuiltinTool, type ToolContext } from '../types.js';
 
 export const MAX_REDIRECTS = 5;
 const PROGRESS_INTERVAL_MS = 100;
@@ -21,58 +16,10 @@ const USER_AGENT = 'toolrun-web-fetch/0.1';
 const RETURNED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'last-modified', 'etag', 'cache-control', 'date', 'server'];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-type AddressPolicy = Pick<WebFetchSettings, 'allowPrivate' | 'allowLoopback'>;
+const WHO = 'web_fetch';
 
-/** The ipaddr.js range of an address (`unicast` means public); IPv4-mapped IPv6 counts as IPv4. */
-export function addressRange(address: string): string {
-  let parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range();
-}
-
-export function isAddressAllowed(address: string, policy: AddressPolicy): boolean {
-  if (policy.allowPrivate) return true;
-  let range: string;
-  try {
-    range = addressRange(address);
-  } catch {
-    return false;
-  }
-  return range === 'unicast' || (policy.allowLoopback && range === 'loopback');
-}
-
-class AddressNotAllowedError extends Error {
-  override name = 'AddressNotAllowedError';
-  constructor(
-    readonly host: string,
-    readonly address: string,
-  ) {
-    let range = 'invalid';
-    try {
-      range = addressRange(address);
-    } catch {
-      // keep 'invalid'
-    }
-    super(
-      `${host === address ? address : `${host} resolves to ${address}, which`} is a non-public address (${range}); web_fetch only reaches public addresses`,
-    );
-  }
-}
-
-function guardedLookup(policy: AddressPolicy): net.LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '');
-      const refused = addresses.find((entry) => !isAddressAllowed(entry.address, policy));
-      if (refused) return callback(new AddressNotAllowedError(hostname, refused.address), '');
-      if (addresses.length === 0) {
-        return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
-      }
-      if (options.all) return callback(null, addresses);
-      return callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
-}
+/** Kept here for existing importers; the guard lives in ../address-guard.ts. */
+export { isAddressAllowed };
 
 function failure(cls: 'INVALID_REQUEST' | 'PERMISSION_DENIED' | 'EXTERNAL' | 'TIMEOUT', code: string, message: string, retry = false) {
   return new ToolFailureError({ class: cls, code, message, retry: retry ? { kind: 'SAFE' } : { kind: 'NEVER' } });
@@ -84,9 +31,11 @@ function checkUrl(url: URL, policy: AddressPolicy, hop: number): void {
       ? failure('INVALID_REQUEST', 'unsupported_scheme', `Only http and https URLs can be fetched, not ${url.protocol}`)
       : failure('EXTERNAL', 'unsupported_redirect', `Refusing to follow a redirect to ${url.protocol} (${url.href})`);
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !isAddressAllowed(host, policy)) {
-    throw failure('PERMISSION_DENIED', 'address_not_allowed', `Refused to fetch ${url.href}: ${new AddressNotAllowedError(host, host).message}`);
+  try {
+    checkHostLiteral(url, policy, WHO);
+  } catch (error) {
+    if (!(error instanceof AddressNotAllowedError)) throw error;
+    throw failure('PERMISSION_DENIED', 'address_not_allowed', `Refused to fetch ${url.href}: ${error.message}`);
   }
 }
 
@@ -158,7 +107,7 @@ export async function webFetchExecute(args: Record<string, unknown>, context: To
   if (context.signal.aborted) throw context.signal.reason;
 
   const policy: AddressPolicy = { allowPrivate: settings.allowPrivate, allowLoopback: settings.allowLoopback };
-  const lookup = guardedLookup(policy);
+  const lookup = guardedLookup(policy, WHO);
   const agents = { 'http:': new http.Agent({ keepAlive: false, lookup }), 'https:': new https.Agent({ keepAlive: false, lookup }) };
   const controller = new AbortController();
   let timedOut = false;

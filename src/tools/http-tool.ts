@@ -1,0 +1,218 @@
+// HTTP tools: a tenant's tool that runs as a signed JSON POST to the tenant's endpoint.
+//
+// Request: POST <url> with the body `{"callId","sessionId","tool","args","attempt"}` and
+//   X-Toolrun-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
+// (the secret is the tool's signing secret string, used as UTF-8 bytes), plus
+// `Idempotency-Key: <sessionId>:<callId>:<tool>` — the same on every attempt.
+//
+// Response: 2xx with a JSON body (or an empty one, read as null) is the tool value; a malformed
+// tagged value fails the call. 4xx is an EXTERNAL failure that is never retried; 5xx, 429 and
+// network errors are EXTERNAL failures that are safe to retry (Retry-After honoured, capped);
+// hitting the call's deadline is a TIMEOUT failure that is safe to retry. Redirects are not
+// followed. A body larger than the configured cap fails RESOURCE_LIMIT. The address guard
+// refuses private and loopback endpoints unless configuration allows them.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { type FailureClass, type RetryDisposition, ToolFailureError } from '../domain/outcome.js';
+import { decodeToolValue, type Json, MalformedToolValueError } from '../domain/tool-value.js';
+import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup } from './address-guard.js';
+import type { ToolContext } from './types.js';
+
+export const SIGNATURE_HEADER = 'X-Toolrun-Signature';
+const USER_AGENT = 'toolrun-http-tool/0.1';
+const SECRET_PREFIX = 'whsec_';
+/** How much of an error response's body is kept for the failure message and `raw`. */
+const ERROR_BODY_CHARS = 1000;
+const WHO = 'HTTP tools';
+
+export interface HttpToolSettings extends AddressPolicy {
+  maxResponseBytes: number;
+  maxRetryAfterMs: number;
+}
+
+export interface HttpToolTarget {
+  url: string;
+  signingSecret: string;
+}
+
+export function newSigningSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+function hmacHex(secret: string, timestamp: number, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+/** The X-Toolrun-Signature value for `body` sent at `timestamp` (unix seconds). */
+export function signatureHeaderValue(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  return `t=${timestamp},v1=${hmacHex(secret, timestamp, body)}`;
+}
+
+/**
+ * Checks an X-Toolrun-Signature value against the raw body (a reference for receivers): the
+ * HMAC must match and the timestamp be within `toleranceSeconds` of now.
+ */
+export function verifySignature(secret: string, body: string, header: string | null | undefined, toleranceSeconds = 300, now = Date.now()): boolean {
+  if (!header) return false;
+  const parts = new Map(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
+  const timestamp = Number(parts.get('t'));
+  const signature = parts.get('v1') ?? '';
+  if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
+  const expected = Buffer.from(hmacHex(secret, timestamp, body), 'hex');
+  const given = Buffer.from(signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function fail(cls: FailureClass, code: string, message: string, retry: RetryDisposition = { kind: 'NEVER' }, raw?: Json): ToolFailureError {
+  return new ToolFailureError({ class: cls, code, message, retry, ...(raw !== undefined ? { raw } : {}) });
+}
+
+/** Retry-After as milliseconds: delta seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+}
+
+/** Reads at most `maxBytes` of the body; with `truncate` a longer body is cut, else it throws. */
+async function readBody(response: http.IncomingMessage, maxBytes: number, truncate: boolean): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    if (bytes + chunk.length > maxBytes) {
+      if (!truncate) throw new BodyTooLargeError();
+      chunks.push(chunk.subarray(0, maxBytes - bytes));
+      break; // ends the iteration and destroys the response
+    }
+    chunks.push(chunk);
+    bytes += chunk.length;
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, signal: AbortSignal): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const module = url.protocol === 'https:' ? https : http;
+    const request = module.request(url, { method: 'POST', agent, signal, headers });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      // Later errors surface through the response stream.
+      request.removeListener('error', reject);
+      request.on('error', () => {});
+      resolve(response);
+    });
+    request.end(body);
+  });
+}
+
+function isTimeout(signal: AbortSignal): boolean {
+  return (signal.reason as { kind?: unknown } | undefined)?.kind === 'timeout';
+}
+
+/** Runs one attempt of an HTTP tool call. Returns the tool value; throws ToolFailureError. */
+export async function callHttpTool(target: HttpToolTarget, args: Record<string, unknown>, context: ToolContext, settings: HttpToolSettings): Promise<unknown> {
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw fail('INVALID_REQUEST', 'invalid_url', `The URL of tool \`${context.tool}\` is invalid`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw fail('INVALID_REQUEST', 'unsupported_scheme', `Tool \`${context.tool}\` has a ${url.protocol} URL; only http and https are supported`);
+  }
+  const where = `${url.origin}${url.pathname}`;
+  try {
+    checkHostLiteral(url, settings, WHO);
+  } catch (error) {
+    if (error instanceof AddressNotAllowedError) throw fail('PERMISSION_DENIED', 'address_not_allowed', `Refused to call ${where}: ${error.message}`);
+    throw error;
+  }
+  if (context.signal.aborted) throw context.signal.reason;
+
+  const body = JSON.stringify({ callId: context.callId, sessionId: context.sessionId, tool: context.tool, args, attempt: context.attempt });
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    accept: 'application/json',
+    'accept-encoding': 'identity',
+    'user-agent': USER_AGENT,
+    'idempotency-key': context.replayKey,
+    [SIGNATURE_HEADER.toLowerCase()]: signatureHeaderValue(target.signingSecret, body),
+  };
+  const lookup = guardedLookup(settings, WHO);
+  const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: false, lookup }) : new http.Agent({ keepAlive: false, lookup });
+  try {
+    const response = await send(url, body, headers, agent, context.signal);
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return await successValue(response, context, settings, where);
+
+    const snippet = (await readBody(response, ERROR_BODY_CHARS * 4, true)).toString('utf8').slice(0, ERROR_BODY_CHARS);
+    const said = `${where} answered ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+    const raw: Json = { status, body: snippet };
+    if (status === 429 || status >= 500) {
+      const afterMs = parseRetryAfter(response.headers['retry-after']);
+      const retry: RetryDisposition = afterMs === null ? { kind: 'SAFE' } : { kind: 'SAFE', afterMs: Math.min(afterMs, settings.maxRetryAfterMs) };
+      throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}`, retry, raw);
+    }
+    if (status >= 300 && status < 400) {
+      throw fail('EXTERNAL', 'unexpected_redirect', `Tool \`${context.tool}\` failed: ${said} (redirects are not followed)`, { kind: 'NEVER' }, raw);
+    }
+    throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}${snippet ? `: ${snippet.slice(0, 200)}` : ''}`, { kind: 'NEVER' }, raw);
+  } catch (error) {
+    if (error instanceof ToolFailureError) throw error;
+    if (context.signal.aborted) {
+      if (isTimeout(context.signal)) {
+        throw fail('TIMEOUT', 'http_timeout', `Tool \`${context.tool}\` got no complete answer from ${where} before its deadline`, { kind: 'SAFE' });
+      }
+      throw context.signal.reason;
+    }
+    if (error instanceof AddressNotAllowedError) throw fail('PERMISSION_DENIED', 'address_not_allowed', `Refused to call ${where}: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw fail('EXTERNAL', 'network_error', `Tool \`${context.tool}\` could not reach ${where}: ${code ? `${code}: ` : ''}${(error as Error).message}`, { kind: 'SAFE' });
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function successValue(response: http.IncomingMessage, context: ToolContext, settings: HttpToolSettings, where: string): Promise<unknown> {
+  const tooLarge = () =>
+    fail('RESOURCE_LIMIT', 'response_too_large', `Tool \`${context.tool}\`: the response of ${where} is larger than ${settings.maxResponseBytes} bytes`);
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > settings.maxResponseBytes) {
+    response.destroy();
+    throw tooLarge();
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readBody(response, settings.maxResponseBytes, false);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge();
+    throw error;
+  }
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw fail('EXTERNAL', 'invalid_response', `Tool \`${context.tool}\`: ${where} answered ${response.statusCode} without a JSON body`, { kind: 'NEVER' }, {
+      status: response.statusCode ?? 0,
+      body: text.slice(0, ERROR_BODY_CHARS),
+    });
+  }
+  try {
+    return decodeToolValue(json);
+  } catch (error) {
+    if (error instanceof MalformedToolValueError) {
+      throw fail('EXTERNAL', 'invalid_tool_value', `Tool \`${context.tool}\`: ${where} answered with an invalid tool value: ${error.message}`);
+    }
+    throw error;
+  }
+}

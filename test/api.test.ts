@@ -1,0 +1,127 @@
+// Authentication, tenant isolation, Relay ids, query cost bounds and the HTTP surface.
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { GetNodeDocument, GetSessionDocument, GetToolCallDocument, ListSessionsDocument, SessionBatchesDocument, ToolsDocument } from './gql/graphql.js';
+import { createSession, submit, submitBatch } from './support/fixtures.js';
+import { startToolrun, type Toolrun } from './support/toolrun.js';
+
+let app: Toolrun;
+beforeAll(async () => {
+  app = await startToolrun();
+});
+afterAll(async () => app?.close());
+
+describe('authentication', () => {
+  it('refuses a missing bearer and a wrong key with 401', async () => {
+    const missing = await app.request(ToolsDocument, {}, null);
+    expect(missing.status).toBe(401);
+    expect(missing.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const wrong = await app.request(ToolsDocument, {}, 'trk_not-a-real-key');
+    expect(wrong.status).toBe(401);
+    expect(wrong.data ?? null).toBeNull();
+  });
+
+  it('refuses a WebSocket connection without a valid key in connection_init', async () => {
+    const client = createClient({ url: app.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer trk_wrong' }, retryAttempts: 0 });
+    const outcome = await new Promise<string>((resolve) => {
+      client.subscribe({ query: '{ __typename }' }, { next: () => resolve('next'), error: (error) => resolve(`error:${(error as CloseEvent).code ?? ''}`), complete: () => resolve('complete') });
+    });
+    await client.dispose();
+    expect(outcome).toMatch(/^error:44\d\d/);
+  });
+
+  it("treats another tenant's ids exactly like ids that do not exist", async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'mine', tool: 'echo', args: {} }] });
+    const intruder = await app.newKey();
+
+    expect((await app.query(GetSessionDocument, { id: sessionId }, intruder)).session).toBeNull();
+    expect((await app.query(GetToolCallDocument, { callId: 'mine', sessionId }, intruder)).toolCall).toBeNull();
+    const foreign = await submit(app, { sessionId, calls: [{ tool: 'echo', args: {} }] }, intruder);
+    const missing = await submit(app, { sessionId: 'U2Vzc2lvbjowMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDA=', calls: [{ tool: 'echo', args: {} }] }, intruder);
+    expect(foreign.__typename).toBe('NotFoundError');
+    expect(missing.__typename).toBe('NotFoundError');
+
+    const nodeId = batch.calls[0]!.id;
+    const mine = await app.request(GetNodeDocument, { id: nodeId });
+    expect(mine.data?.node).toMatchObject({ __typename: 'ToolCall', callId: 'mine' });
+    const theirs = await app.request(GetNodeDocument, { id: nodeId }, intruder);
+    const nowhere = await app.request(GetNodeDocument, { id: Buffer.from('ToolCall:00000000-0000-0000-0000-000000000000').toString('base64') }, intruder);
+    expect(theirs.data?.node ?? null).toBeNull();
+    expect(theirs.errors?.map((error) => error.message.replace(/`[^`]*`/, '`id`'))).toEqual(nowhere.errors?.map((error) => error.message.replace(/`[^`]*`/, '`id`')));
+
+    const list = await app.query(ListSessionsDocument, { first: 50 }, intruder);
+    expect(list.sessions.nodes).toEqual([]);
+  });
+});
+
+describe('query cost', () => {
+  it('loads 20 batches with all their calls in as many SQL statements as 2 batches', async () => {
+    const sessionId = await createSession(app);
+    for (let i = 0; i < 20; i++) {
+      await submitBatch(app, { sessionId, calls: Array.from({ length: 3 }, (_, j) => ({ id: `b${i}c${j}`, tool: 'echo', args: { i, j } })) });
+    }
+    const count = async (first: number) => {
+      // Wait for the workers to go quiet, so only this query's statements are counted.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      app.resetQueries();
+      const result = await app.query(SessionBatchesDocument, { id: sessionId, first });
+      const statements = app.queries.filter((sql) => !/tool_call SET heartbeat_at|FROM tool_call\s+WHERE \(status = 'QUEUED'|DELETE FROM event/.test(sql)).length;
+      expect(result.session!.batches.nodes).toHaveLength(first);
+      expect(result.session!.batches.nodes.every((batch) => batch.calls.length === 3)).toBe(true);
+      return statements;
+    };
+    const two = await count(2);
+    const twenty = await count(20);
+    expect(twenty).toBe(two);
+    expect(twenty).toBeLessThanOrEqual(5);
+  });
+
+  it('submits a 100-call batch with the same number of statements as a 10-call batch', async () => {
+    const idle = await startToolrun({}, { worker: false });
+    try {
+      const sessionId = await createSession(idle);
+      const measure = async (n: number) => {
+        idle.resetQueries();
+        await submitBatch(idle, { sessionId, calls: Array.from({ length: n }, (_, i) => ({ tool: 'echo', args: { i } })) });
+        return idle.queries.length;
+      };
+      const ten = await measure(10);
+      const hundred = await measure(100);
+      expect(hundred).toBe(ten);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('bounds query depth, aliases and request size', async () => {
+    const deep = `{ sessions { nodes { batches { nodes { session { batches { nodes { session { batches { nodes { session { batches { nodes { calls { batch { session { id } } } } } } } } } } } } } } } } }`;
+    const tooDeep = await app.request(deep);
+    expect(tooDeep.errors?.[0]?.message).toMatch(/depth/i);
+    const aliases = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: tools { name }`).join(' ')} }`;
+    expect((await app.request(aliases)).errors?.[0]?.message).toMatch(/alias/i);
+    const huge = await fetch(app.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.apiKey}` },
+      body: JSON.stringify({ query: '{ tools { name } }', variables: { pad: 'x'.repeat(3 * 1024 * 1024) } }),
+    });
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe('http surface', () => {
+  it('serves liveness and readiness', async () => {
+    const base = app.url.replace('/graphql', '');
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ database: 'ok', redis: 'ok' });
+  });
+
+  it('serves GraphiQL to browsers', async () => {
+    const page = await fetch(app.url, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('toolrun');
+  });
+});
