@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
   /** A BullMQ job whose lock is not renewed for this long is considered stalled. */
   JOB_LOCK_MS: int(1000, 600_000).default(30_000),
   EVENT_RETENTION_HOURS: int(1, 24 * 365).default(24 * 7),
+  /** How often each worker re-enqueues calls that PostgreSQL says are waiting or lost (after a Redis restart, a dead worker), and prunes old events. */
+  RECONCILE_INTERVAL_MS: int(100, 600_000).default(5000),
   MAX_REQUEST_BYTES: int(1024, 64 * 1024 * 1024).default(2 * 1024 * 1024),
   MAX_QUERY_DEPTH: int(2, 100).default(16),
   MAX_QUERY_ALIASES: int(1, 1000).default(30),
@@ -50,6 +52,8 @@ const ConfigSchema = z.object({
   TASK_REAPER_INTERVAL_MS: int(100, 600_000).default(5000),
   /** Accept 6-field cron expressions (with seconds) in schedules. Off in production; tests use short intervals. */
   SCHEDULE_ALLOW_SECONDS: bool.default(false),
+  /** Adds the test-only tools of src/tools/testing (never in production). */
+  ENABLE_TEST_TOOLS: bool.default(false),
   /** Development convenience: create this tenant and print a key on `npm start`. */
   DEV_TENANT: z.string().default('dev'),
 });

@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export type Db = PrismaClient;
@@ -11,7 +12,13 @@ export interface DbOptions {
 }
 
 export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'. A pooled
+  // client can be between owners at that moment (node-postgres#2762), and an 'error' nobody hears
+  // ends the process. So every client listens from birth; the pool drops a broken client by
+  // itself, and a query that was using it fails (and is retried) on its own.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter });
 }
 

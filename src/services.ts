@@ -5,14 +5,19 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { ApiKeyService } from './domain/api-keys.js';
+import { BackgroundService } from './domain/background.js';
 import { BatchService } from './domain/batches.js';
+import { CallDecisionService } from './domain/call-decisions.js';
 import { EventLog } from './domain/event-log.js';
+import { RegisteredToolService } from './domain/registered-tools.js';
 import { SessionService } from './domain/sessions.js';
 import { JobQueues } from './jobs/queues.js';
+import { TaskWorkerRegistry } from './jobs/task-worker-registry.js';
 import type { Logger } from './logger.js';
 import { EventBus } from './realtime/event-bus.js';
 import { createRedis } from './redis.js';
 import { builtinTools } from './tools/builtin/index.js';
+import { testTools } from './tools/testing/index.js';
 import { ToolRegistry } from './tools/registry.js';
 
 export interface Services {
@@ -27,6 +32,10 @@ export interface Services {
   apiKeys: ApiKeyService;
   sessions: SessionService;
   batches: BatchService;
+  registeredTools: RegisteredToolService;
+  callDecisions: CallDecisionService;
+  background: BackgroundService;
+  taskWorkers: TaskWorkerRegistry;
   workerId: string;
 }
 
@@ -42,19 +51,35 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   }
   const bus = new EventBus(redis.command, redis.subscriber, config.REDIS_PREFIX, logger);
   const eventLog = new EventLog(db, bus, logger);
-  const registry = new ToolRegistry(builtinTools);
-  const queues = new JobQueues(redis.bullmq, config.REDIS_PREFIX);
+  const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
+    db,
+    http: {
+      allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
+      allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
+      maxResponseBytes: config.HTTP_TOOL_MAX_RESPONSE_BYTES,
+      maxRetryAfterMs: config.HTTP_TOOL_MAX_RETRY_AFTER_MS,
+    },
+  });
+  // Producers use the fail-fast connection: an enqueue while Redis is away errors within a second
+  // (the reconciler enqueues later) instead of holding a request until Redis is back.
+  const queues = new JobQueues(redis.command, config.REDIS_PREFIX);
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   const apiKeys = new ApiKeyService(db);
   const sessions = new SessionService(db);
   const batches = new BatchService({ config, db, eventLog, registry, queues, bus, logger });
-  return { config, logger, db, redis, bus, eventLog, registry, queues, apiKeys, sessions, batches, workerId };
+  const registeredTools = new RegisteredToolService({ config, db, registry });
+  const callDecisions = new CallDecisionService({ db, eventLog, batches, registry, logger });
+  const taskWorkers = new TaskWorkerRegistry(redis.command, config.REDIS_PREFIX);
+  const background = new BackgroundService({ config, db, eventLog, registry, queues, bus, workers: taskWorkers, logger });
+  return { config, logger, db, redis, bus, eventLog, registry, queues, apiKeys, sessions, batches, registeredTools, callDecisions, background, taskWorkers, workerId };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.queues.close().catch(() => undefined);
   await services.db.$disconnect().catch(() => undefined);
   for (const client of Object.values(services.redis)) {
-    await client.quit().catch(() => client.disconnect());
+    // quit() waits for Redis to answer, for ever when Redis is away: give it a second.
+    await Promise.race([client.quit(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]).catch(() => undefined);
+    client.disconnect();
   }
 }

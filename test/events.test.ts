@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetSessionDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from './gql/graphql.js';
 import { createSession, submitBatch } from './support/fixtures.js';
 import { startToolrun, type Toolrun } from './support/toolrun.js';
+import type { SessionEvent } from '../src/domain/event-log.js';
+import { sessionEventStream } from '../src/realtime/session-event-stream.js';
 
 type Event = ToolCallEventsSubscription['toolCallEvents'];
 
@@ -120,5 +122,42 @@ describe('cursors', () => {
     const event = (await expired.next(5000)).data!.toolCallEvents;
     expect(event).toMatchObject({ __typename: 'CursorExpired' });
     await expired.close();
+  });
+});
+
+describe('the event stream when database reads fail', () => {
+  it('retries them: it replays and then goes on live instead of ending', async () => {
+    const sessionId = await createSession(app);
+    const first = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'f1', tool: 'echo', args: {} }] });
+    const rowId = (await app.services.db.toolBatch.findFirst({ where: { batchId: first.batchId } }))!.sessionId;
+    // Every raw read fails while `failing` > 0, as on a connection the server just terminated.
+    let failing = 3;
+    const db = new Proxy(app.services.db, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property !== '$queryRawUnsafe') return value;
+        return (...args: unknown[]) =>
+          failing-- > 0 ? Promise.reject(new Error('terminating connection due to administrator command')) : (value as (...a: unknown[]) => unknown).apply(target, args);
+      },
+    });
+    const controller = new AbortController();
+    const stream = sessionEventStream(db, app.services.bus, { sessionId: rowId, afterSeq: 0, signal: controller.signal, catchUpIntervalMs: 100 });
+    const seen: SessionEvent[] = [];
+    const take = async (count: number) => {
+      while (seen.length < count) {
+        const next = await Promise.race([stream.next(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`only ${seen.length} events`)), 10_000))]);
+        if (next.done) throw new Error('the stream ended');
+        seen.push(next.value);
+      }
+    };
+    await take(3);
+    failing = 4;
+    await submitBatch(app, { sessionId, calls: [{ id: 'f2', tool: 'echo', args: {} }] });
+    await take(6);
+    controller.abort();
+    await stream.return(undefined);
+    expect(failing).toBeLessThanOrEqual(0);
+    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(seen.at(-1)).toMatchObject({ type: 'ToolBatchCompleted' });
   });
 });

@@ -22,13 +22,22 @@ export async function boot(options: { migrate: boolean }): Promise<{ config: Con
   return { config, logger, services: createServices(config, logger) };
 }
 
-/** Runs `stop` once on SIGTERM/SIGINT, then exits. */
+/**
+ * Runs `stop` once on SIGTERM/SIGINT, then exits. A stop that outlasts the workers' grace period
+ * by 10 s (a close held up by a dependency that is away) is given up: the process exits anyway,
+ * since every call is recorded in PostgreSQL and what it held is recovered by the others.
+ */
 export function onShutdown(services: Services, stop: () => Promise<void>): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     services.logger.info({ signal }, 'shutting down');
+    const deadlineMs = services.config.CANCEL_GRACE_MS * 5 + 10_000;
+    setTimeout(() => {
+      services.logger.error({ deadlineMs }, 'shutdown did not finish in time; exiting anyway');
+      process.exit(1);
+    }, deadlineMs).unref();
     stop()
       .then(() => closeServices(services))
       .then(

@@ -40,6 +40,15 @@ export class ApiKeyService {
     return { key, tenant, apiKeyId: row.id };
   }
 
+  /** Whether an approver may decide calls its own key submitted (off by default). */
+  async setAllowSelfApproval(tenantId: string, allow: boolean): Promise<Tenant> {
+    return this.db.tenant.update({ where: { id: tenantId }, data: { allowSelfApproval: allow } });
+  }
+
+  async tenant(tenantId: string): Promise<Tenant> {
+    return this.db.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+  }
+
   /** Resolves a bearer token to its viewer, or null for a missing, unknown or revoked key. */
   async authenticate(token: string | null | undefined): Promise<Viewer | null> {
     if (!token || !token.startsWith(KEY_PREFIX) || token.length > 200) return null;

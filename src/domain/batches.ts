@@ -20,7 +20,7 @@ import {
   TERMINAL_STATUSES,
 } from './call-transitions.js';
 import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from './errors.js';
-import { type EventLog, sessionEventsChannel, type PublishedEvents } from './event-log.js';
+import { type EventLog, sessionEventsChannel, type PublishedEvents, type Tx } from './event-log.js';
 import { newCallId, sha256Hex, stableJson } from './ids.js';
 import { callStatusOf, failure, outputs, type ToolCallOutput } from './outcome.js';
 
@@ -105,25 +105,22 @@ export class BatchService {
         },
       });
       const now = new Date();
-      const rows = planned.map((call, position) => ({
+      const inserted = await insertCalls(scope.tx, {
         sessionId: input.sessionId,
         batchRowId: batch.id,
-        callId: call.id,
-        position,
-        tool: call.tool,
-        args: call.args as object,
-        scheduling: call.plan.scheduling,
-        status: call.plan.initialOutput ? callStatusOf(call.plan.initialOutput) : call.plan.initialStatus,
-        output: (call.plan.initialOutput ?? undefined) as object | undefined,
-        completedAt: call.plan.initialOutput ? now : null,
-        durationMs: call.plan.initialOutput ? 0 : null,
-        attempt: 0,
-        maxAttempts: call.plan.maxAttempts,
-        timeoutMs: call.plan.timeoutMs,
         submittedBy: input.apiKeyId,
-        queuedAt: now,
-      }));
-      const inserted = await scope.tx.toolCall.createManyAndReturn({ data: rows, select: { id: true, callId: true, position: true } });
+        now,
+        calls: planned.map((call) => ({
+          callId: call.id,
+          tool: call.tool,
+          args: call.args,
+          scheduling: call.plan.scheduling,
+          status: call.plan.initialOutput ? callStatusOf(call.plan.initialOutput) : call.plan.initialStatus,
+          output: call.plan.initialOutput,
+          maxAttempts: call.plan.maxAttempts,
+          timeoutMs: call.plan.timeoutMs,
+        })),
+      });
       const idOf = new Map(inserted.map((row) => [row.position, row.id]));
 
       const jobs: JobRequest[] = [];
@@ -252,7 +249,12 @@ export class BatchService {
   private async cancelCalls(sessionId: string, callRowIds: string[]): Promise<void> {
     if (callRowIds.length === 0) return;
     await this.deps.eventLog.write(sessionId, async (scope) => {
-      await completeWaiting(scope, callRowIds, outputs.cancelled());
+      const cancelled = await completeWaiting(scope, callRowIds, outputs.cancelled());
+      // A serial call waiting for approval or a completion holds its lane: let the lane go on.
+      const lanes = new Set(cancelled.filter((call) => call.scheduling === 'SERIAL').map((call) => call.batchRowId));
+      if (lanes.size > 0) {
+        scope.afterCommit(() => this.enqueue([...lanes].map((batchRowId) => ({ name: 'run-serial-lane' as const, data: { sessionId, batchRowId } }))));
+      }
       const running = await requestCancel(scope, callRowIds);
       if (running.length > 0) {
         scope.afterCommit(() => this.deps.bus.publish(CANCEL_CHANNEL, { callRowIds: running } satisfies CancelSignal));
@@ -282,6 +284,48 @@ export class BatchService {
       await unsubscribe();
     }
   }
+}
+
+interface NewCall {
+  callId: string;
+  tool: string;
+  args: unknown;
+  scheduling: string;
+  status: string;
+  output: ToolCallOutput | null;
+  maxAttempts: number;
+  timeoutMs: number;
+}
+
+/** Inserts a batch's calls in one statement, whatever their number; positions follow input order. */
+async function insertCalls(
+  tx: Tx,
+  batch: { sessionId: string; batchRowId: string; submittedBy: string | null; now: Date; calls: NewCall[] },
+): Promise<Array<{ id: string; position: number }>> {
+  const { calls } = batch;
+  return tx.$queryRawUnsafe<Array<{ id: string; position: number }>>(
+    `INSERT INTO tool_call (id, session_id, batch_row_id, call_id, position, tool, args, scheduling, status, output,
+                            completed_at, duration_ms, attempt, max_attempts, timeout_ms, submitted_by, queued_at)
+     SELECT gen_random_uuid(), $1::uuid, $2::uuid, c.call_id, c.position, c.tool, c.args::jsonb, c.scheduling, c.status::call_status,
+            c.output::jsonb, CASE WHEN c.output IS NULL THEN NULL ELSE $4::timestamptz END,
+            CASE WHEN c.output IS NULL THEN NULL ELSE 0 END, 0, c.max_attempts, c.timeout_ms, $3::uuid, $4::timestamptz
+       FROM unnest($5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[])
+            AS c(call_id, position, tool, args, scheduling, status, output, max_attempts, timeout_ms)
+     RETURNING id::text AS id, position`,
+    batch.sessionId,
+    batch.batchRowId,
+    batch.submittedBy,
+    batch.now,
+    calls.map((call) => call.callId),
+    calls.map((_, position) => position),
+    calls.map((call) => call.tool),
+    calls.map((call) => JSON.stringify(call.args)),
+    calls.map((call) => call.scheduling),
+    calls.map((call) => call.status),
+    calls.map((call) => (call.output ? JSON.stringify(call.output) : null)),
+    calls.map((call) => call.maxAttempts),
+    calls.map((call) => call.timeoutMs),
+  );
 }
 
 interface CallPlan {

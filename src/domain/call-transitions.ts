@@ -3,7 +3,7 @@
 // caller saw, which fences out stale workers: a write from a superseded attempt changes nothing.
 import type { ToolCall } from '../generated/prisma/client.js';
 import type { EventDraft, WriteScope } from './event-log.js';
-import { callStatusOf, type ToolCallOutput, type ToolFailure } from './outcome.js';
+import { callStatusOf, failure, outputs, type ToolCallOutput, type ToolFailure } from './outcome.js';
 
 export type CallStatus = ToolCall['status'];
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
@@ -19,6 +19,7 @@ export const EVENT_TYPES = {
   callCompleted: 'ToolCallCompleted',
   callAwaitingApproval: 'ToolCallAwaitingApproval',
   callAwaitingCompletion: 'ToolCallAwaitingCompletion',
+  callApproved: 'ToolCallApproved',
   batchCompleted: 'ToolBatchCompleted',
 } as const;
 
@@ -60,18 +61,72 @@ async function updateCall(scope: WriteScope, set: string, where: string, params:
   return rows[0] ?? null;
 }
 
-/** QUEUED → RUNNING, or (with `expectedAttempt`) an interrupted RUNNING attempt re-run as the next one. */
+/**
+ * QUEUED → RUNNING, or (with `expectedAttempt`) an interrupted RUNNING attempt re-run as the next
+ * one. A lost worker is not the tool's failure, so that re-run may go past the retry policy's
+ * attempts: max_attempts then grows to match, and the record never shows attempt 2 of 1.
+ */
 export async function startAttempt(scope: WriteScope, callRowId: string, workerId: string, expectedAttempt?: number): Promise<CallRecord | null> {
   const condition =
     expectedAttempt === undefined ? `c.status = 'QUEUED'` : `c.status = 'RUNNING' AND c.attempt = ${Number(expectedAttempt)}`;
+  const raise = expectedAttempt === undefined ? '' : ', max_attempts = GREATEST(c.max_attempts, c.attempt + 1)';
   const call = await updateCall(
     scope,
-    `status = 'RUNNING', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()), heartbeat_at = now(), worker_id = $2`,
+    `status = 'RUNNING', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()), heartbeat_at = now(), worker_id = $2${raise}`,
     `c.id = $1::uuid AND ${condition}`,
     [callRowId, workerId],
   );
   if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString() }));
   return call;
+}
+
+/** QUEUED → RUNNING for many calls in one statement; returns the calls that were started, by id. */
+export async function startAttempts(scope: WriteScope, callRowIds: string[], workerId: string): Promise<Map<string, CallRecord>> {
+  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
+    `WITH updated AS (
+       UPDATE tool_call c SET status = 'RUNNING', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()),
+              heartbeat_at = now(), worker_id = $2
+        WHERE c.id = ANY($1::uuid[]) AND c.status = 'QUEUED'
+       RETURNING c.*)
+     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS}`,
+    callRowIds,
+    workerId,
+  );
+  const started = new Map(rows.map((call) => [call.id, call]));
+  const startedAt = new Date().toISOString();
+  for (const id of callRowIds) {
+    const call = started.get(id);
+    if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
+  }
+  return started;
+}
+
+/** RUNNING(attempt) → terminal for many calls in one statement; returns the completed calls, by id. */
+export async function completeAttempts(
+  scope: WriteScope,
+  items: Array<{ callRowId: string; attempt: number; output: ToolCallOutput }>,
+): Promise<Map<string, CallRecord>> {
+  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
+    `WITH d AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[]) AS d(id, attempt, status, output)),
+     updated AS (
+       UPDATE tool_call c SET status = d.status::call_status, output = d.output::jsonb, completed_at = now(), worker_id = NULL,
+              duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+         FROM d
+        WHERE c.id = d.id AND c.status = 'RUNNING' AND c.attempt = d.attempt
+       RETURNING c.*)
+     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS}`,
+    items.map((item) => item.callRowId),
+    items.map((item) => item.attempt),
+    items.map((item) => callStatusOf(item.output)),
+    items.map((item) => JSON.stringify(item.output)),
+  );
+  const completed = new Map(rows.map((call) => [call.id, call]));
+  for (const item of items) {
+    const call = completed.get(item.callRowId);
+    if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callCompleted, call, completedEventPayload(call, item.output)));
+  }
+  await settleBatches(scope, rows.map((call) => call.batchRowId));
+  return completed;
 }
 
 export async function recordProgress(scope: WriteScope, call: CallRecord, attempt: number, progress: Record<string, unknown>): Promise<boolean> {
@@ -140,11 +195,18 @@ export function startedWithoutRunning(call: Pick<CallRecord, 'batchId' | 'callId
   return callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString(), ran: false });
 }
 
-/** Accounts calls that just became terminal; emits ToolBatchCompleted for batches that finished. */
-export async function settleBatches(scope: WriteScope, batchRowIds: string[]): Promise<void> {
-  if (batchRowIds.length === 0) return;
-  const counts = new Map<string, number>();
+/**
+ * Accounts calls that just became terminal; emits ToolBatchCompleted for batches that finished.
+ * The accounting of a whole group commit is folded into one statement at its end.
+ */
+export function settleBatches(scope: WriteScope, batchRowIds: string[]): Promise<void> {
+  const counts = scope.atEnd('settle-batches', () => new Map<string, number>(), (pending) => settleNow(scope, pending));
   for (const id of batchRowIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return Promise.resolve();
+}
+
+async function settleNow(scope: WriteScope, counts: Map<string, number>): Promise<void> {
+  if (counts.size === 0) return;
   const finished = await scope.tx.$queryRawUnsafe<Array<{ id: string; sessionId: string; batchId: string; callCount: number }>>(
     `UPDATE tool_batch b
         SET pending_count = b.pending_count - d.n,
@@ -188,4 +250,115 @@ export async function requestCancel(scope: WriteScope, callRowIds: string[]): Pr
     callRowIds,
   );
   return rows.map((row) => row.id);
+}
+
+/** AWAITING_APPROVAL → QUEUED, recording who approved. The caller enqueues the call (or its lane). */
+export async function approveCall(scope: WriteScope, callRowId: string, apiKeyId: string): Promise<CallRecord | null> {
+  const call = await updateCall(
+    scope,
+    `status = 'QUEUED', decided_by = $2::uuid, decided_at = now()`,
+    `c.id = $1::uuid AND c.status = 'AWAITING_APPROVAL'`,
+    [callRowId, apiKeyId],
+  );
+  if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callApproved, call, { decidedAt: call.decidedAt?.toISOString() ?? new Date().toISOString() }));
+  return call;
+}
+
+/** AWAITING_APPROVAL → FAILED (the rejection `output`), recording who rejected. */
+export async function rejectCall(scope: WriteScope, callRowId: string, apiKeyId: string, output: ToolCallOutput): Promise<CallRecord | null> {
+  const [rejected] = await completeWaiting(scope, [callRowId], output, ['AWAITING_APPROVAL']);
+  if (!rejected) return null;
+  await scope.tx.$executeRawUnsafe(`UPDATE tool_call SET decided_by = $2::uuid, decided_at = now() WHERE id = $1::uuid`, callRowId, apiKeyId);
+  return { ...rejected, decidedBy: apiKeyId, decidedAt: new Date() };
+}
+
+/**
+ * QUEUED → PENDING_EXTERNAL (the next attempt of an external tool's call): the call now waits for
+ * a client to complete it until `deadline_at`, its timeout from now.
+ */
+export async function enterPendingExternal(scope: WriteScope, callRowId: string): Promise<CallRecord | null> {
+  const call = await updateCall(
+    scope,
+    `status = 'PENDING_EXTERNAL', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()), worker_id = NULL,
+     heartbeat_at = NULL, deadline_at = now() + c.timeout_ms * interval '1 millisecond'`,
+    `c.id = $1::uuid AND c.status = 'QUEUED'`,
+    [callRowId],
+  );
+  if (!call) return null;
+  const startedAt = (call.startedAt ?? new Date()).toISOString();
+  scope.emit(call.sessionId, callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
+  scope.emit(
+    call.sessionId,
+    callEvent(EVENT_TYPES.callAwaitingCompletion, call, {
+      args: call.args,
+      attempt: call.attempt,
+      maxAttempts: call.maxAttempts,
+      timeoutMs: call.timeoutMs,
+      deadline: call.deadlineAt!.toISOString(),
+    }),
+  );
+  return call;
+}
+
+/**
+ * Completes PENDING_EXTERNAL calls with `output`, on the extra condition `where` (on alias `c`,
+ * parameters from $4). Returns the calls that were completed.
+ */
+async function finishPendingExternal(scope: WriteScope, callRowIds: string[], output: ToolCallOutput, where: string, params: unknown[]): Promise<CallRecord[]> {
+  if (callRowIds.length === 0) return [];
+  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
+    `WITH updated AS (
+       UPDATE tool_call c SET status = $2::call_status, output = $3::jsonb, completed_at = now(), worker_id = NULL,
+              duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+        WHERE c.id = ANY($1::uuid[]) AND c.status = 'PENDING_EXTERNAL' AND ${where}
+       RETURNING c.*)
+     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS} ORDER BY c.position`,
+    callRowIds,
+    callStatusOf(output),
+    JSON.stringify(output),
+    ...params,
+  );
+  for (const call of rows) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callCompleted, call, completedEventPayload(call, output)));
+  await settleBatches(scope, rows.map((call) => call.batchRowId));
+  return rows;
+}
+
+/** PENDING_EXTERNAL(attempt) → terminal, only while its deadline has not passed (database clock). */
+export async function completeExternal(scope: WriteScope, call: CallRecord, attempt: number, output: ToolCallOutput): Promise<CallRecord | null> {
+  const [completed] = await finishPendingExternal(scope, [call.id], output, `c.attempt = $4 AND (c.deadline_at IS NULL OR c.deadline_at > now())`, [attempt]);
+  return completed ?? null;
+}
+
+/** PENDING_EXTERNAL(attempt) → QUEUED, to wait for a completion again as the next attempt after `delayMs`. */
+export async function scheduleExternalRetry(scope: WriteScope, call: CallRecord, attempt: number, failure: ToolFailure, delayMs: number): Promise<boolean> {
+  const updated = await updateCall(
+    scope,
+    `status = 'QUEUED', deadline_at = NULL`,
+    `c.id = $1::uuid AND c.status = 'PENDING_EXTERNAL' AND c.attempt = $2 AND (c.deadline_at IS NULL OR c.deadline_at > now())`,
+    [call.id, attempt],
+  );
+  if (!updated) return false;
+  scope.emit(call.sessionId, callEvent(EVENT_TYPES.callRetrying, call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
+  return true;
+}
+
+export const DEADLINE_EXCEEDED_CODE = 'deadline_exceeded';
+
+/** The failure of an external call whose deadline passed without a completion. */
+export function deadlineExceeded(call: Pick<CallRecord, 'tool' | 'timeoutMs'>): ToolCallOutput {
+  return outputs.failure(
+    failure('TIMEOUT', DEADLINE_EXCEEDED_CODE, `No completion for \`${call.tool}\` arrived within its deadline (${call.timeoutMs} ms)`),
+  );
+}
+
+/** Fails PENDING_EXTERNAL calls whose deadline has passed (database clock) with TIMEOUT; others are left alone. */
+export async function expirePendingExternal(scope: WriteScope, callRowIds: string[]): Promise<CallRecord[]> {
+  const expired: CallRecord[] = [];
+  // The output names the tool and timeout, so it is written call by call.
+  const calls = await scope.tx.$queryRawUnsafe<CallRecord[]>(
+    `SELECT ${CALL_COLUMNS} FROM tool_call c ${CALL_JOINS} WHERE c.id = ANY($1::uuid[]) AND c.status = 'PENDING_EXTERNAL' AND c.deadline_at <= now()`,
+    callRowIds,
+  );
+  for (const call of calls) expired.push(...(await finishPendingExternal(scope, [call.id], deadlineExceeded(call), `c.deadline_at <= now()`, [])));
+  return expired;
 }

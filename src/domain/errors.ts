@@ -73,3 +73,89 @@ export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
   override readonly code = 'FORBIDDEN';
 }
+
+/** A tool name a tenant cannot register: a built-in's, or one the tenant already registered. */
+export class ToolNameConflictError extends DomainError {
+  override name = 'ToolNameConflictError';
+  override readonly code = 'TOOL_NAME_CONFLICT';
+  constructor(
+    readonly toolName: string,
+    readonly builtin: boolean,
+  ) {
+    super(builtin ? `\`${toolName}\` is the name of a built-in tool` : `A tool named \`${toolName}\` is already registered`);
+  }
+}
+
+/** A completion for a call that already has its outcome; nothing was changed. */
+export class CallAlreadyCompletedError extends DomainError {
+  override name = 'CallAlreadyCompletedError';
+  override readonly code = 'ALREADY_COMPLETED';
+  constructor(
+    readonly callId: string,
+    readonly status: string,
+  ) {
+    super(`Call \`${callId}\` is already completed (${status})`);
+  }
+}
+
+/** A completion that arrived after the call's deadline; the call has failed with TIMEOUT. */
+export class DeadlinePassedError extends DomainError {
+  override name = 'DeadlinePassedError';
+  override readonly code = 'DEADLINE_PASSED';
+  constructor(
+    readonly callId: string,
+    readonly deadline: Date,
+  ) {
+    super(`The deadline of call \`${callId}\` passed at ${deadline.toISOString()}; the call failed with TIMEOUT`);
+  }
+}
+
+/** spawnBackground named a tool that does not exist for this tenant. */
+export class UnknownToolError extends DomainError {
+  override name = 'UnknownToolError';
+  override readonly code = 'UNKNOWN_TOOL';
+  constructor(readonly toolName: string) {
+    super(`Unknown tool \`${toolName}\``);
+  }
+}
+
+/** spawnBackground named a tool that cannot run in the background (or spawn_background itself). */
+export class BackgroundNotSupportedError extends DomainError {
+  override name = 'BackgroundNotSupportedError';
+  override readonly code: string;
+  constructor(
+    readonly toolName: string,
+    readonly reason: 'SELF' | 'NOT_BACKGROUND_CAPABLE',
+    message?: string,
+  ) {
+    super(
+      message ??
+        (reason === 'SELF' ? `\`${toolName}\` cannot run itself in the background` : `Tool \`${toolName}\` does not support background execution`),
+    );
+    this.code = reason === 'SELF' ? 'SPAWN_ITSELF' : 'NOT_BACKGROUND_CAPABLE';
+  }
+}
+
+/** The arguments of a background run: not a JSON object, or not valid for the tool's schema. */
+export class InvalidArgumentsError extends DomainError {
+  override name = 'InvalidArgumentsError';
+  override readonly code = 'INVALID_ARGUMENTS';
+  constructor(
+    message: string,
+    readonly toolName: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A schedule of a background run that cannot be used; `field` names the offending input. */
+export class InvalidScheduleError extends DomainError {
+  override name = 'InvalidScheduleError';
+  override readonly code = 'INVALID_SCHEDULE';
+  constructor(
+    message: string,
+    readonly field: 'schedule' | 'schedule.cronExpression' | 'schedule.scheduledAt' | 'schedule.timezone',
+  ) {
+    super(message);
+  }
+}

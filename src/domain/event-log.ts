@@ -35,6 +35,12 @@ export interface WriteScope {
   emit(sessionId: string, draft: EventDraft): void;
   /** Runs after the transaction committed (e.g. to enqueue jobs or signal workers). */
   afterCommit(fn: () => Promise<unknown> | unknown): void;
+  /**
+   * A value shared by every unit of this transaction under `key`, handed to `finish` once after
+   * the last unit ran (before the events are appended): lets units of a group commit fold their
+   * writes into one statement.
+   */
+  atEnd<T>(key: string, init: () => T, finish: (value: T) => Promise<void>): T;
 }
 
 interface Unit {
@@ -110,6 +116,7 @@ export class EventLog {
         drafts.clear();
         afterCommit.length = 0;
         results.length = 0;
+        const atEnd = new Map<string, { value: unknown; finish: (value: unknown) => Promise<void> }>();
         const sessionIds = [...new Set(group.flatMap((unit) => unit.sessionIds))].sort();
         await tx.$queryRawUnsafe(`SELECT id FROM session WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, sessionIds);
         for (const unit of group) {
@@ -121,9 +128,18 @@ export class EventLog {
               drafts.set(sessionId, list);
             },
             afterCommit: (fn) => afterCommit.push(fn),
+            atEnd: <T>(key: string, init: () => T, finish: (value: T) => Promise<void>): T => {
+              let entry = atEnd.get(key);
+              if (!entry) {
+                entry = { value: init(), finish: finish as (value: unknown) => Promise<void> };
+                atEnd.set(key, entry);
+              }
+              return entry.value as T;
+            },
           };
           results.push(await unit.run(scope));
         }
+        for (const { value, finish } of atEnd.values()) await finish(value);
         return this.append(tx, drafts, createdAt);
       },
       { timeout: 30_000, maxWait: 30_000 },

@@ -2,9 +2,13 @@
 // under its deadline and abort signal, streams progress, and records the outcome or a retry.
 import type { Config } from '../config.js';
 import type { Db } from '../db.js';
+import type { BackgroundService } from '../domain/background.js';
 import {
   type CallRecord,
+  callEvent,
   completeAttempt,
+  EVENT_TYPES,
+  enterPendingExternal,
   loadCall,
   recordProgress,
   scheduleRetry,
@@ -18,6 +22,7 @@ import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { RetryPolicy, ToolContext, ToolProgress } from '../tools/types.js';
 import { CallAbort } from './call-abort.js';
+import { CallStateWriter } from './call-state-writer.js';
 import type { CancelRegistry } from './cancel-registry.js';
 
 export interface CallRunnerDeps {
@@ -28,6 +33,8 @@ export interface CallRunnerDeps {
   cancels: CancelRegistry;
   logger: Logger;
   workerId: string;
+  /** Gives calls the spawn_background capability. */
+  background?: BackgroundService;
 }
 
 /** What the job should do next: nothing, or run again after a delay. */
@@ -35,17 +42,41 @@ export type RunVerdict = { kind: 'done' } | { kind: 'retry'; delayMs: number };
 
 const DONE: RunVerdict = { kind: 'done' };
 
+/**
+ * A lost attempt (its worker died) is not the tool's failure: an idempotent or readonly call gets
+ * at least this many attempts in all when its workers are lost, whatever its retry policy. The
+ * cap stops a call that brings down every worker it runs on from going round forever.
+ */
+const LOST_WORKER_ATTEMPTS = 3;
+
 export class CallRunner {
-  constructor(private readonly deps: CallRunnerDeps) {}
+  private readonly state: CallStateWriter;
+
+  constructor(private readonly deps: CallRunnerDeps) {
+    this.state = new CallStateWriter(deps.eventLog, deps.workerId);
+  }
 
   async run(sessionId: string, callRowId: string, jobSignal?: AbortSignal): Promise<RunVerdict> {
     const { db, eventLog, registry } = this.deps;
     const observed = await loadCall({ tx: db }, callRowId);
     if (!observed || (observed.status !== 'QUEUED' && observed.status !== 'RUNNING')) return DONE;
     const tool = await registry.resolve(observed.tenantId, observed.tool);
+    if (observed.status === 'QUEUED' && tool?.definition.kind === 'EXTERNAL') {
+      // External tools run outside toolrun: the call waits for a client's completion (or its deadline).
+      await eventLog.write(sessionId, (scope) => enterPendingExternal(scope, callRowId));
+      return DONE;
+    }
 
-    const started = await eventLog.write(sessionId, async (scope) => {
-      if (observed.status === 'QUEUED') return startAttempt(scope, callRowId, this.deps.workerId);
+    const started = observed.status === 'QUEUED' ? await this.state.start(sessionId, callRowId) : await this.recoverInterrupted(sessionId, observed, tool);
+    if (!started) return DONE;
+    if (!tool) return this.finish(started, outputs.unavailable(started.tool));
+    return this.execute(started, tool, jobSignal);
+  }
+
+  /** A RUNNING call picked up again: its earlier attempt was interrupted (its worker died or stalled). */
+  private recoverInterrupted(sessionId: string, observed: CallRecord, tool: ResolvedTool | null): Promise<CallRecord | null> {
+    const callRowId = observed.id;
+    return this.deps.eventLog.write(sessionId, async (scope) => {
       // RUNNING here means an earlier attempt was interrupted (its worker died or stalled).
       const current = await loadCall(scope, callRowId);
       if (!current || current.status !== 'RUNNING' || current.attempt !== observed.attempt) return null;
@@ -54,13 +85,14 @@ export class CallRunner {
         return null;
       }
       const rerunnable = tool && (tool.definition.hints.idempotent || tool.definition.hints.readonly);
-      if (rerunnable && current.attempt < current.maxAttempts) return startAttempt(scope, callRowId, this.deps.workerId, current.attempt);
+      if (rerunnable && current.attempt < Math.max(current.maxAttempts, LOST_WORKER_ATTEMPTS)) {
+        const lost = failure('EXECUTION', 'worker_lost', `The attempt running \`${current.tool}\` was interrupted (its worker was lost); the call runs again`, { retry: { kind: 'SAFE', afterMs: 0 } });
+        scope.emit(current.sessionId, callEvent(EVENT_TYPES.callRetrying, current, { attempt: current.attempt, failure: lost, delayMs: 0, nextAttempt: current.attempt + 1 }));
+        return startAttempt(scope, callRowId, this.deps.workerId, current.attempt);
+      }
       await completeAttempt(scope, current, current.attempt, workerLost(current, Boolean(rerunnable)));
       return null;
     });
-    if (!started) return DONE;
-    if (!tool) return this.finish(started, outputs.unavailable(started.tool));
-    return this.execute(started, tool, jobSignal);
   }
 
   private async execute(call: CallRecord, tool: ResolvedTool, jobSignal?: AbortSignal): Promise<RunVerdict> {
@@ -104,6 +136,7 @@ export class CallRunner {
         timeoutMs: config.WEB_FETCH_TIMEOUT_MS,
       },
       logger: logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }),
+      ...(this.deps.background ? { spawnBackground: (args) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, args) } : {}),
     };
 
     let settled: Settled;
@@ -127,7 +160,11 @@ export class CallRunner {
     let output: ToolCallOutput;
     if (reason === 'cancelled') output = outputs.cancelled();
     else if (reason === 'timeout') {
-      output = outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
+      // A tool that reports its own TIMEOUT failure at the deadline (an HTTP tool: safe to retry) decides its retry.
+      output =
+        settled.kind === 'error' && settled.error instanceof ToolFailureError && settled.error.failure.class === 'TIMEOUT'
+          ? outputs.failure(settled.error.failure)
+          : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
     } else output = this.outputOf(call, settled);
 
     if (output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE') {
@@ -143,7 +180,7 @@ export class CallRunner {
   }
 
   private async finish(call: CallRecord, output: ToolCallOutput): Promise<RunVerdict> {
-    await this.deps.eventLog.write(call.sessionId, (scope) => completeAttempt(scope, call, call.attempt, output));
+    await this.state.complete(call, call.attempt, output);
     return DONE;
   }
 
@@ -180,10 +217,10 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   return Math.min(delay, maxDelayMs);
 }
 
-type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };
+export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };
 
 /** Waits for the tool; once the signal fires, gives it `graceMs` to stop before abandoning it. */
-function settle(execution: Promise<unknown>, signal: AbortSignal, graceMs: number): Promise<Settled> {
+export function settle(execution: Promise<unknown>, signal: AbortSignal, graceMs: number): Promise<Settled> {
   return new Promise((resolve) => {
     let grace: NodeJS.Timeout | undefined;
     const startGrace = () => {

@@ -98,13 +98,14 @@ export class CallWorker {
 
   /** Stops taking jobs; running calls get `graceMs` to finish, then are handed back to the queue. */
   async close(graceMs: number): Promise<void> {
-    if (this.heartbeat) clearInterval(this.heartbeat);
     const closing = this.worker.close();
     const timer = setTimeout(() => this.worker.cancelAllJobs('worker shutting down'), graceMs);
     try {
       await closing;
     } finally {
       clearTimeout(timer);
+      // Calls still finishing during the grace period keep their heartbeat until they are done.
+      if (this.heartbeat) clearInterval(this.heartbeat);
     }
   }
 }

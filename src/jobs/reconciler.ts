@@ -1,9 +1,10 @@
 // PostgreSQL is the source of truth; Redis only carries the work. This loop makes sure every
 // call the database says is waiting to run, or running without a live heartbeat, has a job
 // (job ids are deterministic, so an existing job makes this a no-op) — which is what lets a
-// lost enqueue, a Redis restart or a dead worker delay work without losing any. It also prunes
-// events past their retention.
+// lost enqueue, a Redis restart or a dead worker delay work without losing any. It also fails
+// external calls whose completion deadline passed (TIMEOUT) and prunes events past their retention.
 import type { Config } from '../config.js';
+import type { CallDecisionService } from '../domain/call-decisions.js';
 import type { Db } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { JobQueues, JobRequest } from './queues.js';
@@ -13,6 +14,8 @@ export interface ReconcilerDeps {
   db: Db;
   queues: JobQueues;
   logger: Logger;
+  /** Expires external calls past their deadline. */
+  callDecisions?: CallDecisionService;
 }
 
 export class Reconciler {
@@ -33,6 +36,7 @@ export class Reconciler {
     this.running = true;
     try {
       await this.requeueOrphanedCalls();
+      await this.deps.callDecisions?.expireOverdue();
       await this.pruneEvents();
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'reconciler pass failed');

@@ -2,6 +2,8 @@
 // database after the cursor, then deliver live events in sequence order. A jump in `seq` (a lost
 // or reordered pub/sub message) is filled from the table; a periodic check and a Redis reconnect
 // catch up on anything whose announcement never arrived. Each event is yielded exactly once.
+// A failed read (a dropped connection, a restarting server) is retried with backoff, so a
+// stream outlasts a short database outage instead of ending.
 import type { Db } from '../db.js';
 import { type PublishedEvents, readEvents, type SessionEvent, sessionEventsChannel } from '../domain/event-log.js';
 import type { EventBus } from './event-bus.js';
@@ -39,15 +41,16 @@ export async function* sessionEventStream(db: Db, bus: EventBus, options: Stream
   const onAbort = () => wake?.();
   options.signal?.addEventListener('abort', onAbort);
   try {
-    let last = options.afterSeq ?? (await currentSeq(db, sessionId));
-    if (options.afterSeq !== undefined) await assertCursorRetained(db, sessionId, options.afterSeq);
+    const read = <T>(query: () => Promise<T>) => retrying(query, options.signal);
+    let last = options.afterSeq ?? (await read(() => currentSeq(db, sessionId)));
+    if (options.afterSeq !== undefined) await read(() => assertCursorRetained(db, sessionId, options.afterSeq!));
     while (!options.signal?.aborted) {
       if (live.length > 0) {
         const batch = live.splice(0).sort((a, b) => a.seq - b.seq);
         for (const event of batch) {
           if (event.seq <= last) continue;
           if (event.seq > last + 1) {
-            for (const missed of await readAll(db, sessionId, last, event.seq)) {
+            for (const missed of await read(() => readAll(db, sessionId, last, event.seq))) {
               yield missed;
               last = missed.seq;
             }
@@ -61,7 +64,7 @@ export async function* sessionEventStream(db: Db, bus: EventBus, options: Stream
       }
       if (dirty) {
         dirty = false;
-        for (const event of await readAll(db, sessionId, last)) {
+        for (const event of await read(() => readAll(db, sessionId, last))) {
           yield event;
           last = event.seq;
         }
@@ -78,6 +81,20 @@ export async function* sessionEventStream(db: Db, bus: EventBus, options: Stream
     offReconnect();
     options.signal?.removeEventListener('abort', onAbort);
     await unsubscribe();
+  }
+}
+
+const READ_ATTEMPTS = 8;
+
+/** Runs a read, retrying failures with backoff (about 10 s in all); an expired cursor is an answer, not a failure. */
+async function retrying<T>(query: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await query();
+    } catch (error) {
+      if (error instanceof CursorExpiredError || attempt >= READ_ATTEMPTS || signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
+    }
   }
 }
 

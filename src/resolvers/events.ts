@@ -11,33 +11,53 @@ export const CURSOR_EXPIRED = 'CursorExpired';
 const TOOL_CALL_EVENT_TYPES = new Set<string>(Object.values(EVENT_TYPES));
 
 /**
- * Subscribes to a session's events after an optional cursor. Argument problems are GraphQL
- * errors with a code (the stream has not started); an expired cursor is an event of its own.
+ * Subscribes to a session's tool call events (optionally one batch's) after an optional cursor.
  */
 export async function subscribeToolCallEvents(
   context: GraphQLContext,
   args: { sessionId: string; batchId?: string | null; after?: string | null },
 ): Promise<AsyncIterable<SessionEvent>> {
+  return subscribeSessionEvents(context, {
+    session: async () => {
+      const sessionId = localId(args.sessionId, 'Session');
+      await context.services.sessions.get(context.viewer.tenantId, sessionId);
+      return sessionId;
+    },
+    after: args.after,
+    matches: (event) => TOOL_CALL_EVENT_TYPES.has(event.type) && (!args.batchId || event.batchId === args.batchId),
+  });
+}
+
+/**
+ * Subscribes to the events of a session that `matches` accepts, after an optional cursor, then
+ * live. `session` resolves (and authorizes) the session id. Argument problems are GraphQL errors
+ * with a code (the stream has not started); an expired cursor is an event of its own.
+ */
+export async function subscribeSessionEvents(
+  context: GraphQLContext,
+  args: { session: () => Promise<string>; after?: string | null; matches: (event: SessionEvent) => boolean },
+): Promise<AsyncIterable<SessionEvent>> {
   let sessionId: string;
   let afterSeq: number | undefined;
   try {
-    sessionId = localId(args.sessionId, 'Session');
-    await context.services.sessions.get(context.viewer.tenantId, sessionId);
+    sessionId = await args.session();
     afterSeq = args.after ? decodeEventCursor(args.after, sessionId) : undefined;
   } catch (error) {
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   }
-  const matches = (event: SessionEvent) => TOOL_CALL_EVENT_TYPES.has(event.type) && (!args.batchId || event.batchId === args.batchId);
-  return filteredStream(context, sessionId, afterSeq, matches);
+  return filteredStream(context, sessionId, afterSeq, args.matches);
 }
 
 function filteredStream(context: GraphQLContext, sessionId: string, afterSeq: number | undefined, matches: (event: SessionEvent) => boolean): AsyncIterable<SessionEvent> {
   const controller = new AbortController();
   const { db, bus } = context.services;
+  // The stream ends when the client unsubscribes or when the server shuts down (the client then
+  // sees the subscription complete, and resumes elsewhere with its last cursor).
+  const signal = context.shutdown ? AbortSignal.any([controller.signal, context.shutdown]) : controller.signal;
   async function* run(): AsyncGenerator<SessionEvent> {
     try {
-      for await (const event of sessionEventStream(db, bus, { sessionId, afterSeq, signal: controller.signal })) {
+      for await (const event of sessionEventStream(db, bus, { sessionId, afterSeq, signal })) {
         if (matches(event)) yield event;
       }
     } catch (error) {

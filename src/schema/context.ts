@@ -5,4 +5,6 @@ export interface GraphQLContext {
   /** Always set for operations: unauthenticated requests are refused before execution. */
   viewer: Viewer;
   services: Services;
+  /** Aborted when the API process shuts down: live subscriptions complete. */
+  shutdown?: AbortSignal;
 }

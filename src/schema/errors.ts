@@ -1,13 +1,20 @@
 // The GraphQL side of the error catalogue (src/domain/errors.ts): an Error interface every
 // expected error implements, so clients can always select `... on Error { message code }`.
 import {
+  BackgroundNotSupportedError,
+  CallAlreadyCompletedError,
   CallIdConflictError,
+  DeadlinePassedError,
   DomainError,
   ForbiddenError,
   IdempotencyKeyReusedError,
+  InvalidArgumentsError,
+  InvalidScheduleError,
   InvalidStateError,
   LimitExceededError,
   NotFoundError,
+  ToolNameConflictError,
+  UnknownToolError,
   ValidationError,
 } from '../domain/errors.js';
 import { builder } from './builder.js';
@@ -59,4 +66,51 @@ builder.objectType(InvalidStateError, {
 
 builder.objectType(ForbiddenError, { name: 'ForbiddenError', interfaces: [ErrorInterface] });
 
+builder.objectType(ToolNameConflictError, {
+  name: 'ToolNameConflictError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    toolName: t.exposeString('toolName'),
+    builtin: t.exposeBoolean('builtin', { description: 'The name is a built-in tool’s (else the tenant already registered it)' }),
+  }),
+});
+
+builder.objectType(CallAlreadyCompletedError, {
+  name: 'CallAlreadyCompletedError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ callId: t.exposeString('callId'), callStatus: t.exposeString('status') }),
+});
+
+builder.objectType(DeadlinePassedError, {
+  name: 'DeadlinePassedError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ callId: t.exposeString('callId'), deadline: t.expose('deadline', { type: 'DateTime' }) }),
+});
+
 export const COMMON_ERRORS = [NotFoundError, ValidationError];
+
+// Refusals of spawnBackground (DESIGN.md §4); limits use LimitExceededError.
+export const UnknownToolErrorRef = builder.objectType(UnknownToolError, {
+  name: 'UnknownToolError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ toolName: t.exposeString('toolName') }),
+});
+
+export const BackgroundNotSupportedErrorRef = builder.objectType(BackgroundNotSupportedError, {
+  name: 'BackgroundNotSupportedError',
+  description: 'code SPAWN_ITSELF: the target is spawn_background; code NOT_BACKGROUND_CAPABLE: the tool does not support background runs',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ toolName: t.exposeString('toolName') }),
+});
+
+export const InvalidArgumentsErrorRef = builder.objectType(InvalidArgumentsError, {
+  name: 'InvalidArgumentsError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ toolName: t.exposeString('toolName') }),
+});
+
+export const InvalidScheduleErrorRef = builder.objectType(InvalidScheduleError, {
+  name: 'InvalidScheduleError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ field: t.exposeString('field') }),
+});

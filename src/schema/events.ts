@@ -29,7 +29,7 @@ const ToolCallEventRef = builder.interfaceRef<SessionEvent>('ToolCallEvent').imp
   }),
 });
 
-const ProgressRef = builder.objectRef<Record<string, unknown>>('ToolProgress').implement({
+export const ProgressRef = builder.objectRef<Record<string, unknown>>('ToolProgress').implement({
   fields: (t) => ({
     current: t.float({ nullable: true, resolve: (p) => (typeof p.current === 'number' ? p.current : null) }),
     total: t.float({ nullable: true, resolve: (p) => (typeof p.total === 'number' ? p.total : null) }),
@@ -87,6 +87,28 @@ builder.objectRef<SessionEvent>('ToolCallAwaitingApproval').implement({
   isTypeOf: (event) => isType(EVENT_TYPES.callAwaitingApproval)(event as SessionEvent),
   fields: (t) => ({
     args: t.field({ type: 'JSON', resolve: (event) => payload<unknown>(event, 'args') }),
+  }),
+});
+
+builder.objectRef<SessionEvent>('ToolCallApproved').implement({
+  interfaces: [SessionEventRef, ToolCallEventRef],
+  description: 'An approver approved the call; it runs next (a serial call in its turn).',
+  isTypeOf: (event) => isType(EVENT_TYPES.callApproved)(event as SessionEvent),
+  fields: (t) => ({
+    decidedAt: t.field({ type: 'DateTime', resolve: (event) => payload<string>(event, 'decidedAt') }),
+  }),
+});
+
+builder.objectRef<SessionEvent>('ToolCallAwaitingCompletion').implement({
+  interfaces: [SessionEventRef, ToolCallEventRef],
+  description: 'A call of an external tool waits for `completeToolCall` until `deadline`; past it the call fails TIMEOUT.',
+  isTypeOf: (event) => isType(EVENT_TYPES.callAwaitingCompletion)(event as SessionEvent),
+  fields: (t) => ({
+    args: t.field({ type: 'JSON', resolve: (event) => payload<unknown>(event, 'args') }),
+    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
+    maxAttempts: t.int({ resolve: (event) => payload<number>(event, 'maxAttempts') }),
+    timeoutMs: t.int({ resolve: (event) => payload<number>(event, 'timeoutMs') }),
+    deadline: t.field({ type: 'DateTime', resolve: (event) => payload<string>(event, 'deadline') }),
   }),
 });
 

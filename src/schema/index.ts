@@ -6,6 +6,10 @@ import './outcome.js';
 import './session.js';
 import './batch.js';
 import './events.js';
+import './tasks.js';
+import './task-events.js';
+import './call-decisions.js';
+import './tenant.js';
 
 builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
 builder.mutationType({});

@@ -20,7 +20,8 @@ export interface ApiServer {
 
 
 export function createApiServer(services: Services, options: { graphiqlApiKey?: string } = {}): ApiServer {
-  const yoga = createToolrunYoga(services, options);
+  const shutdown = new AbortController();
+  const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
   const sockets = new Set<Socket>();
   let closing = false;
 
@@ -96,6 +97,10 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       }),
     close: async () => {
       closing = true;
+      // Complete every live subscription first (SSE streams end with a `complete` event, graphql-ws
+      // sends `complete`), so clients see a clean end rather than a cut connection.
+      shutdown.abort();
+      await new Promise((resolve) => setTimeout(resolve, 100));
       await wsDisposable.dispose();
       wsServer.close();
       await new Promise<void>((resolve) => {

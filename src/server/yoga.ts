@@ -15,7 +15,7 @@ export interface ServerContext {
 
 export type ToolrunYoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
-export function createToolrunYoga(services: Services, options: { graphiqlApiKey?: string } = {}): ToolrunYoga {
+export function createToolrunYoga(services: Services, options: { graphiqlApiKey?: string; shutdown?: AbortSignal } = {}): ToolrunYoga {
   const { config, logger } = services;
   const armor = new EnvelopArmor({
     maxDepth: { n: config.MAX_QUERY_DEPTH, ignoreIntrospection: true },
@@ -43,9 +43,10 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     },
     plugins: [useRequestSizeLimit(config.MAX_REQUEST_BYTES), ...armor.protect().plugins],
     context: async (initial) => {
-      if (initial.viewer) return { viewer: initial.viewer, services };
+      const { shutdown } = options;
+      if (initial.viewer) return { viewer: initial.viewer, services, shutdown };
       if (!initial.request) throw unauthenticated();
-      return { viewer: await authenticateRequest(services, initial.request), services };
+      return { viewer: await authenticateRequest(services, initial.request), services, shutdown };
     },
   });
 }

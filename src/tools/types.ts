@@ -32,6 +32,8 @@ export interface ToolDefinition {
   timeoutMs: number;
   retry: RetryPolicy;
   kind: ToolKind;
+  /** HTTP tools: the endpoint the worker POSTs calls to. */
+  url?: string;
 }
 
 export interface ToolProgress {
@@ -71,6 +73,12 @@ export interface ToolContext {
   setTodos(todos: unknown[]): Promise<void>;
   webFetch: WebFetchSettings;
   logger: Logger;
+  /**
+   * Starts a background run (or schedules runs) in this session: the spawn_background tool.
+   * Resolves with the run's or the schedule's description; refusals reject with a ToolFailureError.
+   * Absent where runs cannot be spawned (inside a background run).
+   */
+  spawnBackground?(args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 export interface BuiltinTool {

@@ -108,6 +108,7 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
       await api.close();
       await worker?.stop(500);
       await services.queues.calls.obliterate({ force: true }).catch(() => undefined);
+      await services.queues.tasks.obliterate({ force: true }).catch(() => undefined);
       await closeServices(services);
     },
   };
@@ -161,7 +162,7 @@ class Inbox<T> {
   }
 }
 
-function wsSubscription<T>(client: Client, query: string, variables: unknown): Subscription<T> {
+export function wsSubscription<T>(client: Client, query: string, variables: unknown): Subscription<T> {
   const inbox = new Inbox<T>();
   const unsubscribe = client.subscribe<T>(
     { query, variables: variables as Record<string, unknown> },
@@ -178,7 +179,7 @@ function wsSubscription<T>(client: Client, query: string, variables: unknown): S
   };
 }
 
-function sseSubscription<T>(url: string, query: string, variables: unknown, apiKey: string): Subscription<T> {
+export function sseSubscription<T>(url: string, query: string, variables: unknown, apiKey: string): Subscription<T> {
   const inbox = new Inbox<T>();
   const controller = new AbortController();
   void (async () => {

@@ -143,7 +143,7 @@ export const grepFiles = defineBuiltinTool({
 
 export const deleteFile = defineBuiltinTool({
   name: 'delete_file',
-  description: 'Deletes a file or an empty directory from the session file store; `recursive` deletes a directory with everything below it.',
+  description: 'Deletes a file or an empty directory from the session file store; `recursive` deletes a directory with everything below it. Each call waits for an approver.',
   parametersSchema: {
     type: 'object',
     properties: { path: pathSchema, recursive: { type: 'boolean', default: false } },
@@ -152,6 +152,8 @@ export const deleteFile = defineBuiltinTool({
   },
   // Not idempotent: deleting again fails with file_not_found.
   hints: { destructive: true },
+  // Irreversible: a person approves each call (approveToolCall / rejectToolCall).
+  policy: 'REQUIRES_APPROVAL',
   scheduling: 'SERIAL',
   timeoutMs: 15_000,
   async execute(args, context) {

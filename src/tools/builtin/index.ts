@@ -1,5 +1,6 @@
 // Every built-in tool, in the order they are listed to clients.
 import type { BuiltinTool } from '../types.js';
+import { reportProgress, spawnBackground } from './background.js';
 import { echo } from './echo.js';
 import { failingTool } from './failing-tool.js';
 import { fileTools } from './files.js';
@@ -10,4 +11,4 @@ import { writeTodos } from './todos.js';
 import { weatherTools } from './weather.js';
 import { webFetch } from './web-fetch.js';
 
-export const builtinTools: BuiltinTool[] = [echo, getCurrentTime, ...mathTools, ...weatherTools, writeTodos, ...fileTools, webFetch, sleep, failingTool];
+export const builtinTools: BuiltinTool[] = [echo, getCurrentTime, ...mathTools, ...weatherTools, writeTodos, ...fileTools, webFetch, sleep, reportProgress, failingTool, spawnBackground];

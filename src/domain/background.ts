@@ -1,0 +1,445 @@
+// Background runs and their schedules (DESIGN.md §4), the API side: spawning (the mutation and
+// the spawn_background tool share `spawn`), cancelling, and firing schedules. Limits are taken
+// in the same transaction that creates the run, under the session row lock (per session) and a
+// transaction-scoped advisory lock (per worker capacity), so concurrent spawns in any number of
+// processes cannot overshoot them.
+import type { Config } from '../config.js';
+import type { Db } from '../db.js';
+import type { Schedule, Task } from '../generated/prisma/client.js';
+import type { JobQueues, JobRequest } from '../jobs/queues.js';
+import type { TaskWorkerRegistry } from '../jobs/task-worker-registry.js';
+import type { Logger } from '../logger.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
+import { validateArgs } from '../tools/validate-args.js';
+import { artifactDirOf, newRunArtifacts } from './background-output.js';
+import { CANCEL_CHANNEL, type CancelSignal } from './batches.js';
+import {
+  BackgroundNotSupportedError,
+  DomainError,
+  InvalidArgumentsError,
+  LimitExceededError,
+  NotFoundError,
+  UnknownToolError,
+  ValidationError,
+} from './errors.js';
+import type { EventLog, WriteScope } from './event-log.js';
+import { ToolFailureError } from './outcome.js';
+import { MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, type ParsedSchedule, parseSchedule } from './schedules.js';
+import {
+  type BackgroundSpec,
+  createTask,
+  finishTask,
+  requestTaskCancel,
+  setTaskStatus,
+  TASK_KINDS,
+} from './task-transitions.js';
+
+export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
+export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
+/** A run lost this many times is failed as orphaned instead of re-attached again. */
+export const MAX_RUN_ATTEMPTS = 5;
+const MAX_TITLE_LENGTH = 200;
+
+export const LIMITS = {
+  perSession: 'background_runs_per_session',
+  perWorker: 'background_runs_per_worker',
+  schedules: 'schedules_per_session',
+} as const;
+
+export interface SpawnInput {
+  tenantId: string;
+  sessionId: string;
+  tool: unknown;
+  args: unknown;
+  title?: unknown;
+  signalOnCompletion?: unknown;
+  /** `{cronExpression | scheduledAt, timezone?}`; absent or null for an immediate run. */
+  schedule?: unknown;
+}
+
+export type SpawnOutcome =
+  | { kind: 'RUN'; task: Task; signalOnCompletion: boolean }
+  | { kind: 'SCHEDULED'; schedule: Schedule; task: Task; signalOnCompletion: boolean };
+
+/** What a schedule remembers to start each time it fires. */
+export interface ScheduleSpec {
+  tool: string;
+  args: Record<string, unknown>;
+  title: string;
+  signalOnCompletion: boolean;
+}
+
+export interface BackgroundServiceDeps {
+  config: Config;
+  db: Db;
+  eventLog: EventLog;
+  registry: ToolRegistry;
+  queues: JobQueues;
+  bus: EventBus;
+  workers: TaskWorkerRegistry;
+  logger: Logger;
+}
+
+interface Target {
+  name: string;
+  tool: ResolvedTool;
+  args: Record<string, unknown>;
+}
+
+interface RunRequest {
+  sessionId: string;
+  target: Target;
+  title: string;
+  signalOnCompletion: boolean;
+  scheduleId?: string | null;
+  fireKey?: string | null;
+}
+
+type Admission = { task: Task; duplicate: boolean } | { refusal: LimitExceededError };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class BackgroundService {
+  constructor(private readonly deps: BackgroundServiceDeps) {}
+
+  /** Starts a background run now, or creates a schedule (with its monitor task) that starts them later. */
+  async spawn(input: SpawnInput): Promise<SpawnOutcome> {
+    const { config } = this.deps;
+    await this.assertSession(input.tenantId, input.sessionId);
+    const target = await this.checkTarget(input.tenantId, input.tool, input.args);
+    const title = normalizeTitle(input.title, target.tool.definition.displayName);
+    if (input.signalOnCompletion !== undefined && input.signalOnCompletion !== null && typeof input.signalOnCompletion !== 'boolean') {
+      throw new ValidationError('signalOnCompletion must be a boolean', 'signalOnCompletion');
+    }
+    const signalOnCompletion = (input.signalOnCompletion as boolean | null | undefined) ?? true;
+    if (input.schedule !== undefined && input.schedule !== null) {
+      const schedule = parseSchedule(input.schedule, { allowSeconds: config.SCHEDULE_ALLOW_SECONDS });
+      return this.createSchedule(input.sessionId, target, title, signalOnCompletion, schedule);
+    }
+    const capacity = await this.workerCapacity();
+    const admitted = await this.deps.eventLog.write(input.sessionId, (scope) => this.admitRun(scope, { sessionId: input.sessionId, target, title, signalOnCompletion }, capacity));
+    if ('refusal' in admitted) throw admitted.refusal;
+    return { kind: 'RUN', task: admitted.task, signalOnCompletion };
+  }
+
+  /** The spawn_background tool: the same spawn, with refusals as typed tool failures. */
+  async spawnFromTool(tenantId: string, sessionId: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    try {
+      const outcome = await this.spawn({
+        tenantId,
+        sessionId,
+        tool: args.tool,
+        args: args.args,
+        title: args.title,
+        signalOnCompletion: args.signalOnCompletion,
+        schedule: args.schedule,
+      });
+      return describeSpawn(outcome);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const cls = error instanceof LimitExceededError ? 'RESOURCE_LIMIT' : error instanceof UnknownToolError ? 'UNAVAILABLE' : 'INVALID_REQUEST';
+      throw new ToolFailureError({ class: cls, code: error.code.toLowerCase(), message: error.message });
+    }
+  }
+
+  /** The target of a run must exist, not be spawn_background, support background runs and get an arguments object its schema accepts. */
+  async checkTarget(tenantId: string, toolName: unknown, args: unknown): Promise<Target> {
+    if (typeof toolName !== 'string' || toolName.trim() === '') throw new ValidationError('tool must name a tool', 'tool');
+    const name = toolName.trim();
+    if (name === SPAWN_BACKGROUND_TOOL) throw new BackgroundNotSupportedError(name, 'SELF');
+    const tool = await this.deps.registry.resolve(tenantId, name);
+    if (!tool) throw new UnknownToolError(name);
+    if (!tool.definition.hints.supportsBackground) throw new BackgroundNotSupportedError(name, 'NOT_BACKGROUND_CAPABLE');
+    if (tool.definition.policy === 'REQUIRES_APPROVAL') {
+      throw new BackgroundNotSupportedError(name, 'NOT_BACKGROUND_CAPABLE', `Tool \`${name}\` requires approval, which a background run cannot wait for`);
+    }
+    if (!isObject(args)) throw new InvalidArgumentsError(`args must be a JSON object (the arguments of \`${name}\`)`, name);
+    const verdict = validateArgs(tool.definition, args);
+    if (!verdict.ok) throw new InvalidArgumentsError(`Invalid arguments for \`${name}\`: ${verdict.message}`, name);
+    return { name, tool, args };
+  }
+
+  /**
+   * Background-run slots of the deployment: the sum of the live task workers' concurrency, and
+   * at least one worker's worth (a run spawned while no worker is up waits for one).
+   */
+  async workerCapacity(): Promise<number> {
+    const perWorker = this.deps.config.BACKGROUND_RUNS_PER_WORKER;
+    try {
+      const live = await this.deps.workers.live();
+      return live.workers > 0 ? Math.max(1, live.capacity) : perWorker;
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'reading live task workers failed; assuming one worker');
+      return perWorker;
+    }
+  }
+
+  /** Takes the limits and creates the run's task; a refusal is returned (not thrown) so a grouped write is not rolled back. */
+  private async admitRun(scope: WriteScope, request: RunRequest, capacity: number): Promise<Admission> {
+    const { tx } = scope;
+    if (request.fireKey) {
+      const existing = await tx.task.findUnique({ where: { fireKey: request.fireKey } });
+      if (existing) return { task: existing, duplicate: true };
+    }
+    const active = { kind: TASK_KINDS.background, state: { in: ['QUEUED' as const, 'RUNNING' as const] } };
+    const inSession = await tx.task.count({ where: { ...active, sessionId: request.sessionId } });
+    if (inSession >= MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION) {
+      return {
+        refusal: new LimitExceededError(
+          LIMITS.perSession,
+          MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION,
+          `Maximum ${MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION} active background runs per session. Wait for an existing run to finish (or cancel one) before starting another.`,
+        ),
+      };
+    }
+    // Serialises admissions across sessions and processes until this transaction ends.
+    await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('toolrun:background-run-capacity'))::text AS locked`);
+    const everywhere = await tx.task.count({ where: active });
+    if (everywhere >= capacity) {
+      const perWorker = this.deps.config.BACKGROUND_RUNS_PER_WORKER;
+      return {
+        refusal: new LimitExceededError(
+          LIMITS.perWorker,
+          perWorker,
+          `Every live worker is already running the maximum ${perWorker} active background runs (${everywhere} active for ${capacity} slots). Try again after an existing run finishes.`,
+        ),
+      };
+    }
+    const artifacts = newRunArtifacts();
+    const spec: BackgroundSpec = {
+      tool: request.target.name,
+      args: request.target.args,
+      title: request.title,
+      signalOnCompletion: request.signalOnCompletion,
+      reattachable: request.target.tool.definition.hints.idempotent || request.target.tool.definition.hints.readonly,
+    };
+    const task = await createTask(scope, {
+      sessionId: request.sessionId,
+      kind: TASK_KINDS.background,
+      state: 'QUEUED',
+      runId: artifacts.runId,
+      title: request.title,
+      tool: request.target.name,
+      spec: spec as object,
+      stateDetail: 'Queued',
+      attempt: 1,
+      logPath: artifacts.logPath,
+      resultPath: artifacts.resultPath,
+      scheduleId: request.scheduleId ?? null,
+      fireKey: request.fireKey ?? null,
+    });
+    scope.afterCommit(() => this.enqueue([{ name: 'run-task', data: { sessionId: request.sessionId, taskId: task.id, attempt: 1 } }]));
+    return { task, duplicate: false };
+  }
+
+  private async createSchedule(sessionId: string, target: Target, title: string, signalOnCompletion: boolean, parsed: ParsedSchedule): Promise<SpawnOutcome> {
+    const created = await this.deps.eventLog.write(sessionId, async (scope) => {
+      const { tx } = scope;
+      const enabled = await tx.schedule.count({ where: { sessionId, enabled: true } });
+      if (enabled >= MAX_ACTIVE_SCHEDULES_PER_SESSION) {
+        return {
+          refusal: new LimitExceededError(
+            LIMITS.schedules,
+            MAX_ACTIVE_SCHEDULES_PER_SESSION,
+            `Maximum ${MAX_ACTIVE_SCHEDULES_PER_SESSION} active schedules per session. Cancel an existing schedule first.`,
+          ),
+        };
+      }
+      const spec: ScheduleSpec = { tool: target.name, args: target.args, title, signalOnCompletion };
+      const schedule = await tx.schedule.create({
+        data: {
+          sessionId,
+          type: parsed.type,
+          cronExpression: parsed.cronExpression,
+          scheduledAt: parsed.scheduledAt,
+          timezone: parsed.timezone,
+          spec: spec as object,
+          nextTriggerAt: parsed.nextTriggerAt,
+        },
+      });
+      const monitor = await createTask(scope, {
+        sessionId,
+        kind: TASK_KINDS.monitor,
+        state: 'RUNNING',
+        title,
+        tool: target.name,
+        spec: { ...spec, scheduleId: schedule.id, scheduleType: parsed.type, cronExpression: parsed.cronExpression, scheduledAt: parsed.scheduledAt?.toISOString() ?? null, timezone: parsed.timezone } as object,
+        stateDetail: `Scheduled; next trigger at ${parsed.nextTriggerAt.toISOString()}`,
+        scheduleId: schedule.id,
+        startedAt: new Date(),
+      });
+      const linked = await tx.schedule.update({ where: { id: schedule.id }, data: { taskId: monitor.id } });
+      scope.afterCommit(() => this.registerSchedule(linked));
+      return { schedule: linked, task: monitor };
+    });
+    if ('refusal' in created) throw created.refusal;
+    return { kind: 'SCHEDULED', schedule: created.schedule, task: created.task, signalOnCompletion };
+  }
+
+  /** Makes BullMQ fire a schedule: a job scheduler for cron, a delayed job for a one-shot. */
+  async registerSchedule(schedule: Schedule): Promise<void> {
+    if (!schedule.enabled) return;
+    const data = { sessionId: schedule.sessionId, scheduleId: schedule.id };
+    try {
+      if (schedule.type === 'CRON' && schedule.cronExpression) {
+        await this.deps.queues.upsertCronSchedule(data, schedule.cronExpression, schedule.timezone);
+      } else if (schedule.scheduledAt) {
+        await this.deps.queues.enqueue([{ name: 'fire-schedule', data, delayMs: Math.max(0, schedule.scheduledAt.getTime() - Date.now()) }]);
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error, scheduleId: schedule.id }, 'registering a schedule failed; workers register it again when they start');
+    }
+  }
+
+  /**
+   * Fires a schedule: starts its run under the same limits as a spawn, and records the firing on
+   * the schedule and its monitor. `fireKey` identifies the firing, so a re-delivered job starts
+   * nothing twice.
+   */
+  async fireSchedule(scheduleId: string, fireKey: string): Promise<Task | null> {
+    const { db, eventLog, logger } = this.deps;
+    const schedule = await db.schedule.findUnique({ where: { id: scheduleId }, include: { session: { select: { tenantId: true } } } });
+    if (!schedule || !schedule.enabled) {
+      await this.deps.queues.removeSchedule(scheduleId).catch(() => undefined);
+      return null;
+    }
+    const spec = schedule.spec as unknown as ScheduleSpec;
+    let refusal: DomainError | null = null;
+    let target: Target | null = null;
+    try {
+      target = await this.checkTarget(schedule.session.tenantId, spec.tool, spec.args);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      refusal = error;
+    }
+    const capacity = await this.workerCapacity();
+    return eventLog.write(schedule.sessionId, async (scope) => {
+      const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
+      if (!current?.enabled) return null;
+      let run: Task | null = null;
+      let why = refusal;
+      if (target && !why) {
+        const admitted = await this.admitRun(scope, { sessionId: schedule.sessionId, target, title: spec.title, signalOnCompletion: spec.signalOnCompletion, scheduleId, fireKey }, capacity);
+        if ('refusal' in admitted) why = admitted.refusal;
+        else if (admitted.duplicate) return admitted.task;
+        else run = admitted.task;
+      }
+      const now = new Date();
+      const once = current.type !== 'CRON';
+      const next = once || !current.cronExpression ? null : nextCronTrigger(current.cronExpression, current.timezone, now);
+      await scope.tx.schedule.update({ where: { id: scheduleId }, data: { lastTriggerAt: now, nextTriggerAt: next, ...(once ? { enabled: false } : {}) } });
+      const fired = run ? `Fired at ${now.toISOString()}: started ${run.runId}` : `Fired at ${now.toISOString()}: no run started: ${why?.message}`;
+      if (why) logger.info({ scheduleId, reason: why.message }, 'schedule fired without starting a run');
+      if (current.taskId) {
+        if (once) {
+          await finishTask(scope, current.taskId, { states: ['RUNNING'] }, { state: run ? 'SUCCEEDED' : 'FAILED', summary: fired, error: run ? null : (why?.message ?? null) });
+        } else {
+          await setTaskStatus(scope, current.taskId, `${fired}; next trigger at ${next!.toISOString()}`);
+        }
+      }
+      return run;
+    });
+  }
+
+  /** Cancels a task (idempotent): a queued run ends at once, a running one is signalled; a monitor cancels its schedule. */
+  async cancelTask(tenantId: string, taskId: string): Promise<Task> {
+    const task = await this.findTask(tenantId, taskId);
+    if (task.kind === TASK_KINDS.monitor) {
+      if (task.scheduleId && task.state === 'RUNNING') await this.cancelSchedule(tenantId, task.scheduleId);
+      return this.findTask(tenantId, taskId);
+    }
+    if (task.state !== 'QUEUED' && task.state !== 'RUNNING') return task;
+    await this.deps.eventLog.write(task.sessionId, async (scope) => {
+      const canceled = await finishTask(scope, task.id, { states: ['QUEUED'] }, { state: 'CANCELED', summary: 'Canceled by request.' });
+      if (canceled) return;
+      await requestTaskCancel(scope, task.id);
+      // Signalled on every request (not only the first), so a lost message is made good by asking again.
+      scope.afterCommit(() => this.deps.bus.publish(CANCEL_CHANNEL, { taskIds: [task.id] } satisfies CancelSignal));
+    });
+    return this.findTask(tenantId, taskId);
+  }
+
+  /** Disables a schedule (idempotent) and ends its monitor task; runs it already started go on. */
+  async cancelSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
+    const schedule = await this.findSchedule(tenantId, scheduleId);
+    if (!schedule.enabled) return schedule;
+    const updated = await this.deps.eventLog.write(schedule.sessionId, async (scope) => {
+      const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
+      if (!current?.enabled) return current;
+      const canceled = await scope.tx.schedule.update({ where: { id: scheduleId }, data: { enabled: false, canceledAt: new Date(), nextTriggerAt: null } });
+      if (canceled.taskId) await finishTask(scope, canceled.taskId, { states: ['QUEUED', 'RUNNING'] }, { state: 'CANCELED', summary: 'Schedule canceled.' });
+      scope.afterCommit(() => this.deps.queues.removeSchedule(scheduleId));
+      return canceled;
+    });
+    return updated ?? schedule;
+  }
+
+  async findTask(tenantId: string, taskId: string): Promise<Task> {
+    const task = await this.deps.db.task.findFirst({ where: { id: taskId, session: { tenantId } } });
+    if (!task) throw new NotFoundError('Task', taskId);
+    return task;
+  }
+
+  async findSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
+    const schedule = await this.deps.db.schedule.findFirst({ where: { id: scheduleId, session: { tenantId } } });
+    if (!schedule) throw new NotFoundError('Schedule', scheduleId);
+    return schedule;
+  }
+
+  async assertSession(tenantId: string, sessionId: string): Promise<void> {
+    const session = await this.deps.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } });
+    if (!session) throw new NotFoundError('Session', sessionId);
+  }
+
+  /** Enqueues jobs; when Redis is away the tasks stay QUEUED in PostgreSQL and the task reaper enqueues them later. */
+  async enqueue(jobs: JobRequest[]): Promise<void> {
+    try {
+      await this.deps.queues.enqueue(jobs);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the task reaper will retry');
+    }
+  }
+}
+
+function normalizeTitle(title: unknown, fallback: string): string {
+  if (title === undefined || title === null) return fallback;
+  if (typeof title !== 'string') throw new ValidationError('title must be a string', 'title');
+  const trimmed = title.trim();
+  if (trimmed.length > MAX_TITLE_LENGTH) throw new ValidationError(`title must be at most ${MAX_TITLE_LENGTH} characters`, 'title');
+  return trimmed === '' ? fallback : trimmed;
+}
+
+/** The model-facing description of a spawn (what the spawn_background tool returns). */
+export function describeSpawn(outcome: SpawnOutcome): Record<string, unknown> {
+  const { task } = outcome;
+  if (outcome.kind === 'RUN') {
+    return {
+      status: 'started',
+      runId: task.runId,
+      taskId: task.id,
+      title: task.title,
+      tool: task.tool,
+      state: task.state,
+      signalOnCompletion: outcome.signalOnCompletion,
+      artifactDir: artifactDirOf(task.runId!),
+      logPath: task.logPath,
+      resultPath: task.resultPath,
+    };
+  }
+  const { schedule } = outcome;
+  return {
+    status: 'scheduled',
+    scheduleId: schedule.id,
+    scheduleType: schedule.type,
+    cronExpression: schedule.cronExpression,
+    scheduledAt: schedule.scheduledAt?.toISOString() ?? null,
+    timezone: schedule.timezone,
+    nextTriggerAt: schedule.nextTriggerAt?.toISOString() ?? null,
+    enabled: schedule.enabled,
+    taskId: task.id,
+    title: task.title,
+    tool: task.tool,
+    signalOnCompletion: outcome.signalOnCompletion,
+  };
+}

@@ -1,0 +1,216 @@
+// People and clients in the loop of a call: approving or rejecting a call that waits in
+// AWAITING_APPROVAL, completing (or expiring) a call of an external tool that waits in
+// PENDING_EXTERNAL. Every decision is one conditional transition in an EventLog write, so two
+// racing decisions (or a decision racing the deadline, a cancel or another process) cannot both
+// take effect; the loser gets a typed error and changes nothing.
+import type { Db } from '../db.js';
+import type { JobRequest } from '../jobs/queues.js';
+import { backoffDelay } from '../jobs/call-runner.js';
+import type { Logger } from '../logger.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Viewer } from './api-keys.js';
+import type { BatchService } from './batches.js';
+import {
+  approveCall,
+  type CallRecord,
+  completeExternal,
+  DEADLINE_EXCEEDED_CODE,
+  expirePendingExternal,
+  loadCall,
+  rejectCall,
+  scheduleExternalRetry,
+  TERMINAL_STATUSES,
+} from './call-transitions.js';
+import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, InvalidStateError, ValidationError } from './errors.js';
+import type { EventLog } from './event-log.js';
+import { FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, type ToolCallOutput } from './outcome.js';
+import { decodeToolValue, MalformedToolValueError } from './tool-value.js';
+
+/** What a client reports for a call of an external tool: exactly one of `value` and `failure`. */
+export interface CompletionInput {
+  value?: unknown;
+  failure?: {
+    class: FailureClass;
+    code: string;
+    message: string;
+    retry?: { kind: 'NEVER' | 'SAFE'; afterMs?: number | null } | null;
+  } | null;
+}
+
+const MAX_REASON_CHARS = 2000;
+const MAX_FAILURE_MESSAGE_CHARS = 16_000;
+const FAILURE_CODE_PATTERN = /^[a-z][a-z0-9_]{0,99}$/;
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+export interface CallDecisionServiceDeps {
+  db: Db;
+  eventLog: EventLog;
+  batches: BatchService;
+  registry: ToolRegistry;
+  logger: Logger;
+}
+
+type CompletionVerdict =
+  | { kind: 'completed' }
+  | { kind: 'retry'; jobs: JobRequest[] }
+  | { kind: 'late'; deadline: Date; jobs: JobRequest[] }
+  | { kind: 'refused'; call: CallRecord };
+
+export class CallDecisionService {
+  constructor(private readonly deps: CallDecisionServiceDeps) {}
+
+  /** Lets a call that waits for approval run. */
+  async approve(viewer: Viewer, callId: string, sessionId?: string | null): Promise<CallRecord> {
+    const call = await this.decidable(viewer, callId, sessionId);
+    const approved = await this.deps.eventLog.write(call.sessionId, (scope) => approveCall(scope, call.id, viewer.apiKeyId));
+    if (!approved) throw await this.notAwaitingApproval(call);
+    await this.deps.batches.enqueue([runJob(approved)]);
+    return approved;
+  }
+
+  /** Fails a call that waits for approval: PERMISSION_DENIED from source POLICY, with the reason. */
+  async reject(viewer: Viewer, callId: string, reason: string, sessionId?: string | null): Promise<CallRecord> {
+    const text = reason.trim();
+    if (text.length > MAX_REASON_CHARS) throw new ValidationError(`reason must be at most ${MAX_REASON_CHARS} characters`, 'reason');
+    const call = await this.decidable(viewer, callId, sessionId);
+    const output = outputs.failure(
+      failure('PERMISSION_DENIED', 'approval_rejected', text ? `The call was rejected: ${text}` : 'The call was rejected', { source: 'POLICY' }),
+    );
+    const rejected = await this.deps.eventLog.write(call.sessionId, (scope) => rejectCall(scope, call.id, viewer.apiKeyId, output));
+    if (!rejected) throw await this.notAwaitingApproval(call);
+    // A rejected serial call no longer holds its lane.
+    if (rejected.scheduling === 'SERIAL') await this.deps.batches.enqueue([laneJob(rejected)]);
+    return rejected;
+  }
+
+  /** Reports the outcome of one call of an external tool. */
+  async complete(viewer: Viewer, callId: string, result: CompletionInput, sessionId?: string | null): Promise<CallRecord> {
+    const output = completionOutput(result);
+    const call = await this.deps.batches.findCall(viewer.tenantId, callId, sessionId);
+    const retryable = output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE';
+    const tool = retryable ? await this.deps.registry.resolve(call.tenantId, call.tool) : null;
+    const verdict = await this.deps.eventLog.write(call.sessionId, async (scope): Promise<CompletionVerdict> => {
+      const current = (await loadCall(scope, call.id))!;
+      if (current.status !== 'PENDING_EXTERNAL') return { kind: 'refused', call: current };
+      const attempt = current.attempt;
+      let final = output;
+      if (output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE') {
+        if (attempt < current.maxAttempts) {
+          const delayMs = output.failure.retry.afterMs ?? (tool ? backoffDelay(tool.definition.retry, attempt) : 0);
+          if (await scheduleExternalRetry(scope, current, attempt, output.failure, delayMs)) return { kind: 'retry', jobs: [{ ...runJob(current), delayMs }] };
+        } else final = outputs.failure({ ...output.failure, retry: { kind: 'EXHAUSTED', attempts: attempt } });
+      }
+      if (await completeExternal(scope, current, attempt, final)) return { kind: 'completed' };
+      // Still pending, so its deadline has passed: expire it now rather than waiting for the reconciler.
+      const [expired] = await expirePendingExternal(scope, [current.id]);
+      return { kind: 'late', deadline: current.deadlineAt ?? new Date(), jobs: expired?.scheduling === 'SERIAL' ? [laneJob(expired)] : [] };
+    });
+    switch (verdict.kind) {
+      case 'refused':
+        throw refusal(verdict.call);
+      case 'late':
+        await this.deps.batches.enqueue(verdict.jobs);
+        throw new DeadlinePassedError(call.callId, verdict.deadline);
+      case 'retry':
+        await this.deps.batches.enqueue(verdict.jobs);
+        break;
+      case 'completed':
+        if (call.scheduling === 'SERIAL') await this.deps.batches.enqueue([laneJob(call)]);
+        break;
+    }
+    return this.deps.batches.findCall(viewer.tenantId, call.callId, call.sessionId);
+  }
+
+  /**
+   * Fails every PENDING_EXTERNAL call whose deadline has passed with TIMEOUT (the reconciler's
+   * pass; safe on any number of processes at once: each expiry is conditional on the state).
+   */
+  async expireOverdue(limit = 500): Promise<number> {
+    const { db, eventLog, batches } = this.deps;
+    const rows = await db.$queryRawUnsafe<Array<{ id: string; sessionId: string }>>(
+      `SELECT id::text AS id, session_id::text AS "sessionId" FROM tool_call
+        WHERE status = 'PENDING_EXTERNAL' AND deadline_at <= now() ORDER BY deadline_at LIMIT $1`,
+      limit,
+    );
+    const bySession = new Map<string, string[]>();
+    for (const row of rows) bySession.set(row.sessionId, [...(bySession.get(row.sessionId) ?? []), row.id]);
+    let expired = 0;
+    for (const [sessionId, ids] of bySession) {
+      const calls = await eventLog.write(sessionId, (scope) => expirePendingExternal(scope, ids));
+      expired += calls.length;
+      const lanes = new Map(calls.filter((call) => call.scheduling === 'SERIAL').map((call) => [call.batchRowId, laneJob(call)]));
+      await batches.enqueue([...lanes.values()]);
+    }
+    return expired;
+  }
+
+  /** Finds a call the viewer may approve or reject, or says why not. */
+  private async decidable(viewer: Viewer, callId: string, sessionId?: string | null): Promise<CallRecord> {
+    if (!viewer.roles.includes('approver')) throw new ForbiddenError('Approving or rejecting a call needs an API key with the approver role');
+    const call = await this.deps.batches.findCall(viewer.tenantId, callId, sessionId);
+    if (call.status !== 'AWAITING_APPROVAL') throw await this.notAwaitingApproval(call);
+    if (call.submittedBy === viewer.apiKeyId) {
+      const tenant = await this.deps.db.tenant.findUnique({ where: { id: viewer.tenantId }, select: { allowSelfApproval: true } });
+      if (!tenant?.allowSelfApproval) {
+        throw new ForbiddenError('The API key that submitted a call cannot approve or reject it (this tenant does not allow self-approval)');
+      }
+    }
+    return call;
+  }
+
+  private async notAwaitingApproval(call: CallRecord): Promise<Error> {
+    const current = await this.deps.batches.findCall(call.tenantId, call.callId, call.sessionId);
+    return new InvalidStateError(`Call \`${call.callId}\` is not awaiting approval (it is ${current.status})`, current.status);
+  }
+}
+
+/** The typed error for a completion of a call that is not PENDING_EXTERNAL. */
+function refusal(call: CallRecord): Error {
+  if (TERMINAL_STATUSES.includes(call.status)) {
+    const output = parseOutput(call.output);
+    const expired = output?.status === 'FAILURE' && output.failure.code === DEADLINE_EXCEEDED_CODE && output.failure.source === 'RUNTIME';
+    if (expired && call.deadlineAt) return new DeadlinePassedError(call.callId, call.deadlineAt);
+    return new CallAlreadyCompletedError(call.callId, call.status);
+  }
+  return new InvalidStateError(`Call \`${call.callId}\` is not waiting for a completion (it is ${call.status})`, call.status);
+}
+
+/** Validates a client's completion and turns it into the call's output. */
+export function completionOutput(result: CompletionInput): ToolCallOutput {
+  const hasValue = 'value' in result && result.value !== undefined;
+  const hasFailure = result.failure !== undefined && result.failure !== null;
+  if (hasValue === hasFailure) throw new ValidationError('result needs exactly one of `value` and `failure`', 'result');
+  if (hasValue) {
+    try {
+      return outputs.success(decodeToolValue(result.value));
+    } catch (error) {
+      if (error instanceof MalformedToolValueError) throw new ValidationError(`result.value is not a valid tool value: ${error.message}`, 'result.value');
+      throw error;
+    }
+  }
+  const given = result.failure!;
+  if (!FAILURE_CLASSES.includes(given.class)) throw new ValidationError(`result.failure.class must be one of ${FAILURE_CLASSES.join(', ')}`, 'result.failure.class');
+  if (!FAILURE_CODE_PATTERN.test(given.code)) throw new ValidationError(`result.failure.code must match ${FAILURE_CODE_PATTERN.source}`, 'result.failure.code');
+  if (given.message.length > MAX_FAILURE_MESSAGE_CHARS) {
+    throw new ValidationError(`result.failure.message must be at most ${MAX_FAILURE_MESSAGE_CHARS} characters`, 'result.failure.message');
+  }
+  const retry = given.retry ?? { kind: 'NEVER' };
+  const afterMs = retry.afterMs ?? undefined;
+  if (afterMs !== undefined && (!Number.isInteger(afterMs) || afterMs < 0 || afterMs > MAX_RETRY_AFTER_MS)) {
+    throw new ValidationError(`result.failure.retry.afterMs must be an integer from 0 to ${MAX_RETRY_AFTER_MS}`, 'result.failure.retry.afterMs');
+  }
+  return outputs.failure(
+    failure(given.class, given.code, given.message, {
+      source: 'TOOL',
+      retry: retry.kind === 'SAFE' ? (afterMs === undefined ? { kind: 'SAFE' } : { kind: 'SAFE', afterMs }) : { kind: 'NEVER' },
+    }),
+  );
+}
+
+function laneJob(call: Pick<CallRecord, 'sessionId' | 'batchRowId'>): JobRequest {
+  return { name: 'run-serial-lane', data: { sessionId: call.sessionId, batchRowId: call.batchRowId } };
+}
+
+function runJob(call: Pick<CallRecord, 'sessionId' | 'batchRowId' | 'id' | 'scheduling'>): JobRequest {
+  return call.scheduling === 'SERIAL' ? laneJob(call) : { name: 'run-call', data: { sessionId: call.sessionId, callRowId: call.id } };
+}

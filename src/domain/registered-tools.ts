@@ -1,0 +1,233 @@
+// Tools a tenant registers at run time: HTTP tools (a signed POST per call) and external tools
+// (a client completes each call). Registration, update and removal need the admin role; every
+// definition is validated before it is stored, and a name never shadows a built-in.
+import type { Config } from '../config.js';
+import type { Db } from '../db.js';
+import type { RegisteredTool } from '../generated/prisma/client.js';
+import { AddressNotAllowedError, checkHostLiteral } from '../tools/address-guard.js';
+import { newSigningSecret } from '../tools/http-tool.js';
+import { definitionOfRow, displayNameOf, REGISTERED_DEFAULTS, type RegisteredKind, type StoredDefinition } from '../tools/registered-definition.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { type RetryPolicy, TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../tools/types.js';
+import { compileSchemaOrError } from '../tools/validate-args.js';
+import type { Viewer } from './api-keys.js';
+import { ForbiddenError, NotFoundError, ToolNameConflictError, ValidationError } from './errors.js';
+
+export interface ToolSpecPatch {
+  displayName?: string | null;
+  description?: string | null;
+  parametersSchema?: unknown;
+  hints?: Partial<Record<keyof ToolHints, boolean | null>> | null;
+  policy?: ToolPolicy | null;
+  scheduling?: ToolScheduling | null;
+  timeoutMs?: number | null;
+  retry?: {
+    maxAttempts?: number | null;
+    backoff?: { type?: RetryPolicy['backoff']['type'] | null; delayMs?: number | null; maxDelayMs?: number | null } | null;
+  } | null;
+}
+
+export interface RegisterToolInput extends ToolSpecPatch {
+  name: string;
+  description: string;
+}
+
+export interface RegisterHttpToolInput extends RegisterToolInput {
+  url: string;
+}
+
+export interface UpdateToolInput extends ToolSpecPatch {
+  url?: string | null;
+}
+
+export const LIMITS = {
+  displayName: 128,
+  description: 4096,
+  schemaBytes: 64 * 1024,
+  urlLength: 2048,
+  minTimeoutMs: 100,
+  maxAttempts: 10,
+  maxBackoffDelayMs: 600_000,
+  maxBackoffMaxDelayMs: 3_600_000,
+} as const;
+
+/** A registered tool as the API returns it; `signingSecret` only when just created or rotated. */
+export interface RegisteredToolResult {
+  tool: ToolDefinition;
+  signingSecret?: string;
+}
+
+export interface RegisteredToolServiceDeps {
+  config: Config;
+  db: Db;
+  registry: ToolRegistry;
+}
+
+export class RegisteredToolService {
+  constructor(private readonly deps: RegisteredToolServiceDeps) {}
+
+  registerHttp(viewer: Viewer, input: RegisterHttpToolInput): Promise<RegisteredToolResult> {
+    return this.register(viewer, 'HTTP', input, this.checkUrl(input.url));
+  }
+
+  registerExternal(viewer: Viewer, input: RegisterToolInput): Promise<RegisteredToolResult> {
+    return this.register(viewer, 'EXTERNAL', input, null);
+  }
+
+  private async register(viewer: Viewer, kind: RegisteredKind, input: RegisterToolInput, url: string | null): Promise<RegisteredToolResult> {
+    requireAdmin(viewer);
+    const name = input.name;
+    if (!TOOL_NAME_PATTERN.test(name)) throw new ValidationError(`name must match ${TOOL_NAME_PATTERN.source}`, 'name');
+    if (this.deps.registry.isBuiltin(name)) throw new ToolNameConflictError(name, true);
+    const definition = this.validated(kind, base(kind, name), input);
+    const signingSecret = kind === 'HTTP' ? newSigningSecret() : null;
+    let row: RegisteredTool;
+    try {
+      row = await this.deps.db.registeredTool.create({
+        data: { tenantId: viewer.tenantId, name, kind, definition: definition as object, url, signingSecret },
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'P2002') throw new ToolNameConflictError(name, false);
+      throw error;
+    }
+    return { tool: definitionOfRow(row), ...(signingSecret ? { signingSecret } : {}) };
+  }
+
+  async update(viewer: Viewer, name: string, patch: UpdateToolInput): Promise<RegisteredToolResult> {
+    requireAdmin(viewer);
+    const row = await this.deps.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+        `SELECT id::text AS id FROM registered_tool WHERE tenant_id = $1::uuid AND name = $2 FOR UPDATE`,
+        viewer.tenantId,
+        name,
+      );
+      if (locked.length === 0) throw this.notRegistered(name);
+      const current = (await tx.registeredTool.findUnique({ where: { id: locked[0]!.id } }))!;
+      const kind: RegisteredKind = current.kind === 'HTTP' ? 'HTTP' : 'EXTERNAL';
+      if (kind !== 'HTTP' && patch.url != null) throw new ValidationError('Only HTTP tools have a url', 'url');
+      const { kind: _kind, name: _name, url: _url, ...stored } = definitionOfRow(current);
+      const definition = this.validated(kind, stored, patch);
+      const url = kind === 'HTTP' && patch.url != null ? this.checkUrl(patch.url) : current.url;
+      return tx.registeredTool.update({ where: { id: current.id }, data: { definition: definition as object, url } });
+    });
+    return { tool: definitionOfRow(row) };
+  }
+
+  /** Gives an HTTP tool a new signing secret, returned this once; the old one stops working at once. */
+  async rotateSigningSecret(viewer: Viewer, name: string): Promise<RegisteredToolResult> {
+    requireAdmin(viewer);
+    const current = await this.deps.db.registeredTool.findUnique({ where: { tenantId_name: { tenantId: viewer.tenantId, name } } });
+    if (!current) throw this.notRegistered(name);
+    if (current.kind !== 'HTTP') throw new ValidationError(`\`${name}\` is an external tool; only HTTP tools have a signing secret`, 'name');
+    const signingSecret = newSigningSecret();
+    const row = await this.deps.db.registeredTool.update({ where: { id: current.id }, data: { signingSecret } });
+    return { tool: definitionOfRow(row), signingSecret };
+  }
+
+  /** Removes a registered tool. Calls already waiting on it are unaffected; new calls find it unavailable. */
+  async remove(viewer: Viewer, name: string): Promise<RegisteredToolResult> {
+    requireAdmin(viewer);
+    try {
+      const row = await this.deps.db.registeredTool.delete({ where: { tenantId_name: { tenantId: viewer.tenantId, name } } });
+      return { tool: definitionOfRow(row) };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'P2025') throw this.notRegistered(name);
+      throw error;
+    }
+  }
+
+  private notRegistered(name: string): Error {
+    if (this.deps.registry.isBuiltin(name)) return new ValidationError(`\`${name}\` is a built-in tool; only registered tools can be changed`, 'name');
+    return new NotFoundError('RegisteredTool', name);
+  }
+
+  private checkUrl(value: string): string {
+    if (value.length > LIMITS.urlLength) throw new ValidationError(`url must be at most ${LIMITS.urlLength} characters`, 'url');
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ValidationError('url is not a valid absolute URL', 'url');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`url must use http or https, not ${url.protocol}`, 'url');
+    if (url.username || url.password) throw new ValidationError('url must not contain credentials', 'url');
+    const { config } = this.deps;
+    try {
+      checkHostLiteral(url, { allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE, allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK }, 'HTTP tools');
+    } catch (error) {
+      if (error instanceof AddressNotAllowedError) throw new ValidationError(`url: ${error.message}`, 'url');
+      throw error;
+    }
+    return url.href;
+  }
+
+  /** Applies `patch` to `current` and validates the result as a whole. */
+  private validated(kind: RegisteredKind, current: StoredDefinition, patch: ToolSpecPatch): StoredDefinition {
+    const { config } = this.deps;
+    const next: StoredDefinition = {
+      displayName: patch.displayName ?? current.displayName,
+      description: patch.description ?? current.description,
+      parametersSchema: (patch.parametersSchema ?? current.parametersSchema) as StoredDefinition['parametersSchema'],
+      hints: { ...current.hints, ...withoutNulls(patch.hints ?? {}) },
+      policy: patch.policy ?? current.policy,
+      scheduling: patch.scheduling ?? current.scheduling,
+      timeoutMs: patch.timeoutMs ?? current.timeoutMs,
+      retry: {
+        maxAttempts: patch.retry?.maxAttempts ?? current.retry.maxAttempts,
+        backoff: { ...current.retry.backoff, ...withoutNulls(patch.retry?.backoff ?? {}) },
+      },
+    };
+    const displayName = next.displayName.trim();
+    if (displayName.length === 0 || displayName.length > LIMITS.displayName) {
+      throw new ValidationError(`displayName must be 1 to ${LIMITS.displayName} characters`, 'displayName');
+    }
+    next.displayName = displayName;
+    if (next.description.trim().length === 0 || next.description.length > LIMITS.description) {
+      throw new ValidationError(`description must be 1 to ${LIMITS.description} characters`, 'description');
+    }
+    const schemaError = compileSchemaOrError(next.parametersSchema);
+    if (schemaError) throw new ValidationError(`parametersSchema is not a usable JSON Schema: ${schemaError}`, 'parametersSchema');
+    if (Buffer.byteLength(JSON.stringify(next.parametersSchema)) > LIMITS.schemaBytes) {
+      throw new ValidationError(`parametersSchema must be at most ${LIMITS.schemaBytes} bytes of JSON`, 'parametersSchema');
+    }
+    if (kind === 'EXTERNAL' && next.hints.supportsBackground) {
+      throw new ValidationError('External tools cannot run in the background (their calls wait for a completion)', 'hints.supportsBackground');
+    }
+    const maxTimeout = config.MAX_CALL_TIMEOUT_MS;
+    if (!Number.isInteger(next.timeoutMs) || next.timeoutMs < LIMITS.minTimeoutMs || next.timeoutMs > maxTimeout) {
+      throw new ValidationError(`timeoutMs must be an integer from ${LIMITS.minTimeoutMs} to ${maxTimeout}${kind === 'EXTERNAL' ? ' (the completion deadline)' : ''}`, 'timeoutMs');
+    }
+    const { maxAttempts, backoff } = next.retry;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > LIMITS.maxAttempts) {
+      throw new ValidationError(`retry.maxAttempts must be an integer from 1 to ${LIMITS.maxAttempts}`, 'retry.maxAttempts');
+    }
+    if (!Number.isInteger(backoff.delayMs) || backoff.delayMs < 0 || backoff.delayMs > LIMITS.maxBackoffDelayMs) {
+      throw new ValidationError(`retry.backoff.delayMs must be an integer from 0 to ${LIMITS.maxBackoffDelayMs}`, 'retry.backoff.delayMs');
+    }
+    if (!Number.isInteger(backoff.maxDelayMs) || backoff.maxDelayMs < backoff.delayMs || backoff.maxDelayMs > LIMITS.maxBackoffMaxDelayMs) {
+      throw new ValidationError(`retry.backoff.maxDelayMs must be an integer from delayMs to ${LIMITS.maxBackoffMaxDelayMs}`, 'retry.backoff.maxDelayMs');
+    }
+    return next;
+  }
+}
+
+function base(kind: RegisteredKind, name: string): StoredDefinition {
+  return {
+    displayName: displayNameOf(name),
+    description: '',
+    parametersSchema: { type: 'object' },
+    hints: { ...REGISTERED_DEFAULTS.hints },
+    policy: REGISTERED_DEFAULTS.policy,
+    scheduling: REGISTERED_DEFAULTS.scheduling,
+    timeoutMs: REGISTERED_DEFAULTS.timeoutMs[kind],
+    retry: { maxAttempts: REGISTERED_DEFAULTS.retry.maxAttempts, backoff: { ...REGISTERED_DEFAULTS.retry.backoff } },
+  };
+}
+
+function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== null && entry !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+export function requireAdmin(viewer: Viewer): void {
+  if (!viewer.roles.includes('admin')) throw new ForbiddenError('Managing tools needs an API key with the admin role');
+}

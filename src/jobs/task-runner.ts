@@ -1,0 +1,212 @@
+// Runs one attempt of a background run on a worker: claims it (fenced by attempt), executes the
+// tool with a sink for status, progress and output, heartbeats, honours cancellation (the cancel
+// channel, or the durable flag read on each heartbeat) and finalizes the run's artifacts. A job
+// that finds its attempt still RUNNING was handed back by BullMQ's stalled-job check: once the
+// heartbeat is stale the run is recovered (task-recovery.ts).
+import type { Config } from '../config.js';
+import type { Db } from '../db.js';
+import { MAX_RUN_ATTEMPTS } from '../domain/background.js';
+import type { OutputStream } from '../domain/background-output.js';
+import type { EventLog } from '../domain/event-log.js';
+import { INTERNAL_ERROR_MESSAGE, outputs, ToolFailureError } from '../domain/outcome.js';
+import { PrismaSessionFiles } from '../domain/session-files.js';
+import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbeat, specOf } from '../domain/task-transitions.js';
+import { MalformedToolValueError } from '../domain/tool-value.js';
+import type { Task } from '../generated/prisma/client.js';
+import type { Logger } from '../logger.js';
+import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/types.js';
+import { type Settled, settle } from './call-runner.js';
+import type { CancelRegistry } from './cancel-registry.js';
+import type { JobCatalogue } from './queues.js';
+import { staleAfterMs, type TaskRecovery } from './task-recovery.js';
+import { TaskSink } from './task-sink.js';
+
+export interface TaskRunnerDeps {
+  config: Config;
+  db: Db;
+  eventLog: EventLog;
+  registry: ToolRegistry;
+  cancels: CancelRegistry;
+  recovery: TaskRecovery;
+  logger: Logger;
+  workerId: string;
+}
+
+/** What the job does next: nothing, or look again after a delay (a run whose worker may still be alive). */
+export type TaskVerdict = { kind: 'done' } | { kind: 'recheck'; delayMs: number };
+const DONE: TaskVerdict = { kind: 'done' };
+
+/** Why a background run's signal fired. */
+export class TaskAbort extends Error {
+  override name = 'TaskAbort';
+  constructor(readonly kind: 'cancelled' | 'timeout' | 'shutdown' | 'superseded') {
+    super(
+      {
+        cancelled: 'background run cancelled',
+        timeout: 'background run timed out',
+        shutdown: 'worker shutting down',
+        superseded: 'background run attempt superseded',
+      }[kind],
+    );
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class TaskRunner {
+  /** Tasks whose attempt runs in this process. */
+  private readonly running = new Set<string>();
+
+  constructor(private readonly deps: TaskRunnerDeps) {}
+
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  async run(data: JobCatalogue['run-task'], jobSignal?: AbortSignal): Promise<TaskVerdict> {
+    const { db, eventLog, registry, workerId } = this.deps;
+    const task = await db.task.findUnique({ where: { id: data.taskId }, include: { session: { select: { tenantId: true } } } });
+    if (!task || task.attempt !== data.attempt) return DONE;
+    if (task.state === 'RUNNING') {
+      if (this.running.has(task.id)) return DONE;
+      const lastSign = (task.heartbeatAt ?? task.startedAt ?? task.createdAt).getTime();
+      const wait = lastSign + staleAfterMs(this.deps.config) - Date.now();
+      // The previous holder may be alive (it lost its job lock, not its process): look again once its heartbeat would be stale.
+      if (wait > 0) return { kind: 'recheck', delayMs: wait + 100 };
+      await this.deps.recovery.recover(task.id, task.attempt, 'the worker running it was lost', { requireStale: true });
+      return DONE;
+    }
+    if (task.state !== 'QUEUED') return DONE;
+    const tool = task.tool ? await registry.resolve(task.session.tenantId, task.tool) : null;
+    const claimed = await eventLog.write(task.sessionId, (scope) => claimTask(scope, task.id, data.attempt, workerId));
+    if (!claimed) return DONE;
+    if (!tool || !tool.definition.hints.supportsBackground) {
+      const error = `Tool \`${task.tool}\` is no longer available for background runs`;
+      await this.finish(claimed, { state: 'FAILED', summary: error, error });
+      return DONE;
+    }
+    await this.execute(claimed, task.session.tenantId, tool, jobSignal);
+    return DONE;
+  }
+
+  private async execute(task: Task, tenantId: string, tool: ResolvedTool, jobSignal?: AbortSignal): Promise<void> {
+    const { config, eventLog, logger } = this.deps;
+    const attempt = task.attempt;
+    const spec = specOf(task);
+    const controller = new AbortController();
+    const abort = (kind: TaskAbort['kind']) => {
+      if (!controller.signal.aborted) controller.abort(new TaskAbort(kind));
+    };
+    const timeoutMs = tool.definition.timeoutMs;
+    const timer = setTimeout(() => abort('timeout'), timeoutMs);
+    const unregister = this.deps.cancels.register(task.id, () => abort('cancelled'));
+    const onJobAbort = () => abort('shutdown');
+    jobSignal?.addEventListener('abort', onJobAbort);
+    this.running.add(task.id);
+    const runLogger = logger.child({ taskId: task.id, runId: task.runId, sessionId: task.sessionId, tool: task.tool, attempt });
+    const sink = new TaskSink(
+      (update) => eventLog.write(task.sessionId, (scope) => recordActivity(scope, task.id, attempt, update)),
+      () => abort('superseded'),
+      runLogger,
+    );
+    const heartbeat = setInterval(() => {
+      eventLog.write(task.sessionId, (scope) => recordHeartbeat(scope, task.id, attempt)).then(
+        (beat) => {
+          if (beat === null) abort('superseded');
+          else if (beat.cancelRequested) abort('cancelled');
+        },
+        (error: unknown) => runLogger.warn({ err: error }, 'background run heartbeat failed'),
+      );
+    }, config.HEARTBEAT_INTERVAL_MS);
+    if (task.cancelRequestedAt) abort('cancelled');
+
+    const context: ToolContext = {
+      tenantId,
+      sessionId: task.sessionId,
+      callId: task.runId ?? task.id,
+      tool: tool.definition.name,
+      attempt,
+      maxAttempts: MAX_RUN_ATTEMPTS,
+      // Stable across re-attached attempts, so an idempotent tool can recognise its own side effects.
+      replayKey: `${task.sessionId}:${task.id}:${tool.definition.name}`,
+      signal: controller.signal,
+      deadline: new Date(Date.now() + timeoutMs),
+      reportProgress: (progress) => sink.progress(progress),
+      output: (stream: OutputStream, text: string) => sink.output(stream, text),
+      status: (text) => sink.status(text),
+      files: new PrismaSessionFiles(this.deps.db, task.sessionId),
+      setTodos: async (todos) => {
+        await this.deps.db.session.update({ where: { id: task.sessionId }, data: { todos: todos as object[] } });
+      },
+      webFetch: {
+        allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,
+        allowLoopback: config.WEB_FETCH_ALLOW_LOOPBACK,
+        maxBytes: config.WEB_FETCH_MAX_BYTES,
+        timeoutMs: config.WEB_FETCH_TIMEOUT_MS,
+      },
+      logger: runLogger,
+    };
+
+    sink.status('Running');
+    let settled: Settled;
+    let reason: TaskAbort['kind'] | null;
+    try {
+      settled = await settle(tool.execute(spec.args ?? {}, context), controller.signal, config.CANCEL_GRACE_MS);
+      reason = controller.signal.aborted ? (controller.signal.reason as TaskAbort).kind : null;
+    } finally {
+      clearTimeout(timer);
+      unregister();
+      jobSignal?.removeEventListener('abort', onJobAbort);
+    }
+    // Until the outcome is recorded the attempt keeps heartbeating and counts as running here, so
+    // no reaper takes a run that is merely finishing for a lost one.
+    try {
+      await sink.flush();
+      if (reason === 'superseded') {
+        runLogger.info('attempt superseded (re-attached or finished elsewhere); stopped without finalizing');
+      } else if (reason === 'shutdown') {
+        await this.deps.recovery.recover(task.id, attempt, 'the worker running it shut down', { requireStale: false });
+      } else {
+        await this.finish(task, this.outcomeOf(task, tool, reason, settled, timeoutMs, runLogger));
+      }
+    } finally {
+      clearInterval(heartbeat);
+      this.running.delete(task.id);
+    }
+  }
+
+  private outcomeOf(task: Task, tool: ResolvedTool, reason: 'cancelled' | 'timeout' | null, settled: Settled, timeoutMs: number, logger: Logger): FinishInput {
+    if (reason === 'cancelled') return { state: 'CANCELED', summary: 'Canceled by request.' };
+    if (reason === 'timeout') {
+      const error = `Background run of \`${tool.definition.name}\` timed out after ${timeoutMs} ms`;
+      return { state: 'FAILED', summary: error, error };
+    }
+    if (settled.kind === 'value') {
+      try {
+        const output = outputs.success(settled.value);
+        const value = output.status === 'SUCCESS' ? output.value : null;
+        return { state: 'SUCCEEDED', summary: summaryOf(settled.value, task.title ?? tool.definition.displayName), result: value };
+      } catch (error) {
+        if (!(error instanceof MalformedToolValueError)) throw error;
+        const message = `Tool \`${tool.definition.name}\` returned an invalid value: ${error.message}`;
+        return { state: 'FAILED', summary: message, error: message };
+      }
+    }
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) {
+      return { state: 'FAILED', summary: settled.error.failure.message, error: settled.error.failure.message };
+    }
+    logger.error({ err: settled.kind === 'error' ? settled.error : undefined }, 'background tool failed with an internal error');
+    return { state: 'FAILED', summary: INTERNAL_ERROR_MESSAGE, error: INTERNAL_ERROR_MESSAGE };
+  }
+
+  private async finish(task: Task, input: FinishInput): Promise<void> {
+    await this.deps.eventLog.write(task.sessionId, (scope) => finishTask(scope, task.id, { attempt: task.attempt }, input));
+  }
+}
+
+/** A tool may say what it did (`summary` in its value); otherwise the run's title says it completed. */
+function summaryOf(value: unknown, title: string): string {
+  if (isObject(value) && typeof value.summary === 'string' && value.summary.trim() !== '') return value.summary.trim().slice(0, 2000);
+  return `${title} completed`;
+}

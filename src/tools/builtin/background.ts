@@ -1,0 +1,79 @@
+// The background-run tools: `spawn_background` (the same spawn as the spawnBackground mutation,
+// reached through the call's context) and `report_progress` (deterministic steps that report
+// status, output and progress — a background-capable tool to watch and test against).
+import { ToolFailureError } from '../../domain/outcome.js';
+import { defineBuiltinTool } from '../types.js';
+import { abortableDelay } from './delay.js';
+
+export const spawnBackground = defineBuiltinTool({
+  name: 'spawn_background',
+  description:
+    'Runs a background-capable tool asynchronously and returns at once with a run handle (runId, taskId, artifact paths); with `schedule`, creates a scheduled monitor that starts such runs later instead. The session gets a message when a run finishes (unless signalOnCompletion is false). At most 5 active runs and 10 active schedules per session.',
+  parametersSchema: {
+    type: 'object',
+    properties: {
+      tool: { type: 'string', minLength: 1, description: 'Name of the background-capable tool to run' },
+      args: { type: 'object', description: 'Arguments of that tool' },
+      title: { type: 'string', maxLength: 200, description: 'Human-readable label of the run' },
+      signalOnCompletion: { type: 'boolean', default: true, description: 'Add a session message when the run finishes' },
+      schedule: {
+        type: 'object',
+        description: 'Start runs on a schedule instead of now: exactly one of cronExpression or scheduledAt',
+        properties: {
+          cronExpression: { type: 'string', description: "5-field cron expression for recurring runs, e.g. '*/10 * * * *'" },
+          scheduledAt: { type: 'string', description: "RFC 3339 date-time of a one-shot run, e.g. '2026-04-16T15:30:00Z'" },
+          timezone: { type: 'string', description: 'IANA timezone of the schedule (default UTC)' },
+        },
+        additionalProperties: false,
+      },
+    },
+    required: ['tool', 'args'],
+    additionalProperties: false,
+  },
+  async execute(args, context) {
+    if (!context.spawnBackground) {
+      throw new ToolFailureError({ class: 'UNAVAILABLE', code: 'background_unavailable', message: 'spawn_background is not available here (a background run cannot spawn further runs)' });
+    }
+    return context.spawnBackground(args);
+  },
+});
+
+export const reportProgress = defineBuiltinTool({
+  name: 'report_progress',
+  description:
+    'Works through `steps` deterministic steps, `intervalMs` apart: for each it sets its status text, writes a line of output (plus `outputChars` filler characters, to exercise output caps) and reports progress. `failAtStep` makes it fail at that step. Honours cancellation. Can run in the background.',
+  parametersSchema: {
+    type: 'object',
+    properties: {
+      steps: { type: 'integer', minimum: 1, maximum: 10_000, default: 5 },
+      intervalMs: { type: 'integer', minimum: 0, maximum: 60_000, default: 100 },
+      label: { type: 'string', minLength: 1, maxLength: 200, default: 'step' },
+      stream: { type: 'string', enum: ['stdout', 'stderr'], default: 'stdout' },
+      outputChars: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0, description: 'Filler characters of output per step' },
+      failAtStep: { type: 'integer', minimum: 1, description: 'Fail (EXECUTION, step_failed) at this step' },
+      summary: { type: 'string', maxLength: 2000, description: 'Summary of the result' },
+    },
+    additionalProperties: false,
+  },
+  hints: { readonly: true, idempotent: true, supportsBackground: true },
+  timeoutMs: 3_600_000,
+  async execute(args, context) {
+    const steps = (args.steps as number | undefined) ?? 5;
+    const intervalMs = (args.intervalMs as number | undefined) ?? 100;
+    const label = (args.label as string | undefined) ?? 'step';
+    const stream = args.stream === 'stderr' ? 'stderr' : 'stdout';
+    const filler = (args.outputChars as number | undefined) ?? 0;
+    for (let step = 1; step <= steps; step++) {
+      if (context.signal.aborted) throw context.signal.reason;
+      context.status(`${label} ${step}/${steps}`);
+      context.output(stream, `${label} ${step}/${steps}\n`);
+      if (filler > 0) context.output(stream, `${'0123456789'.repeat(Math.ceil(filler / 10)).slice(0, filler)}\n`);
+      context.reportProgress({ current: step, total: steps, unit: 'steps', label });
+      if (args.failAtStep === step) {
+        throw new ToolFailureError({ class: 'EXECUTION', code: 'step_failed', message: `${label} ${step}/${steps} failed as requested` });
+      }
+      if (step < steps && intervalMs > 0) await abortableDelay(intervalMs, context.signal);
+    }
+    return { steps, summary: (args.summary as string | undefined) ?? `Completed ${steps} ${label}${steps === 1 ? '' : 's'}` };
+  },
+});

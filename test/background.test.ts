@@ -1,0 +1,619 @@
+// Background runs (DESIGN.md §4, issue 3) through the public API against real PostgreSQL and
+// Redis: runs that succeed, fail and are cancelled with their artifacts, messages and events;
+// the output cap; limits under concurrent spawns; schedules; every refusal; heartbeat fencing;
+// and, with real worker processes, SIGKILL recovery and cross-process cancellation.
+//
+// One file on purpose: the per-worker limit counts the active runs of the whole database, so
+// the tests that start runs must not overlap.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../src/domain/background.js';
+import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../src/domain/background-output.js';
+import { claimTask, finishTask, recordActivity, recordHeartbeat } from '../src/domain/task-transitions.js';
+import { TaskRecovery } from '../src/jobs/task-recovery.js';
+import { createLogger } from '../src/logger.js';
+import { closeServices, createServices } from '../src/services.js';
+import {
+  CancelScheduleDocument,
+  CancelTaskDocument,
+  ExecuteToolBatchDocument,
+  GetTaskDocument,
+  ListSchedulesDocument,
+  ListTasksDocument,
+  SessionFilesDocument,
+  SessionMessagesDocument,
+  SpawnBackgroundDocument,
+  type SpawnBackgroundMutationVariables,
+  TaskEventsDocument,
+  type TaskEventsSubscription,
+} from './gql/graphql.js';
+import { cursorAt, newSession } from './support/events.js';
+import { WorkerProcesses } from './support/processes.js';
+import { eventually, type GraphQLResponse, sleep, startToolrun, type Toolrun } from './support/toolrun.js';
+
+type TaskEvent = TaskEventsSubscription['taskEvents'];
+const eventsOf = (items: Array<GraphQLResponse<TaskEventsSubscription>>) =>
+  items.map((item) => {
+    if (!item.data) throw new Error(`subscription error: ${JSON.stringify(item.errors)}`);
+    return item.data.taskEvents;
+  });
+const finishedEvent = (taskId: string) => (item: GraphQLResponse<TaskEventsSubscription>) =>
+  item.data?.taskEvents.__typename === 'TaskFinished' && item.data.taskEvents.taskId === taskId;
+
+async function spawn(app: Toolrun, variables: SpawnBackgroundMutationVariables) {
+  return (await app.query(SpawnBackgroundDocument, variables)).spawnBackground;
+}
+
+async function spawnRun(app: Toolrun, variables: SpawnBackgroundMutationVariables) {
+  const result = await spawn(app, variables);
+  if (result.__typename !== 'BackgroundRun') throw new Error(`expected a run, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+async function getTask(app: Toolrun, id: string) {
+  const { task } = await app.query(GetTaskDocument, { id });
+  if (!task) throw new Error(`no task ${id}`);
+  return task;
+}
+
+async function waitForTask(app: Toolrun, id: string, done: (task: Awaited<ReturnType<typeof getTask>>) => boolean, timeoutMs = 15_000) {
+  return eventually(async () => {
+    const task = await getTask(app, id);
+    return done(task) ? task : null;
+  }, timeoutMs);
+}
+
+const finished = (task: { state: string }) => ['SUCCEEDED', 'FAILED', 'CANCELED'].includes(task.state);
+
+async function fileContent(app: Toolrun, sessionId: string, path: string): Promise<string | null> {
+  const { sessionFiles } = await app.query(SessionFilesDocument, { sessionId, path });
+  return sessionFiles.find((file) => file.path === path)?.content ?? null;
+}
+
+async function messages(app: Toolrun, sessionId: string) {
+  return (await app.query(SessionMessagesDocument, { sessionId })).sessionMessages;
+}
+
+async function activeRuns(app: Toolrun): Promise<number> {
+  return app.services.db.task.count({ where: { kind: 'background_tool', state: { in: ['QUEUED', 'RUNNING'] } } });
+}
+
+describe('background runs (in-process worker)', () => {
+  let app: Toolrun;
+  beforeAll(async () => {
+    app = await startToolrun({
+      ENABLE_TEST_TOOLS: true,
+      SCHEDULE_ALLOW_SECONDS: true,
+      CANCEL_GRACE_MS: 300,
+      // Long, so that a prompt cancel can only have come through the cancel channel.
+      HEARTBEAT_INTERVAL_MS: 5000,
+      TASK_REAPER_INTERVAL_MS: 500,
+    });
+  });
+  afterAll(async () => app?.close());
+
+  it('runs to success: progress and output stream to a subscriber; artifacts, task fields and the session message', async () => {
+    const session = await newSession(app);
+    const subscription = app.sse(TaskEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+    const run = await spawnRun(app, {
+      sessionId: session.id,
+      tool: 'report_progress',
+      args: { steps: 4, intervalMs: 40, summary: 'all four steps done' },
+      title: 'Four steps',
+    });
+    expect(run.runId).toMatch(/^bg_[0-9a-f]{32}$/);
+    expect(run).toMatchObject({
+      title: 'Four steps',
+      tool: 'report_progress',
+      status: 'QUEUED',
+      signalOnCompletion: true,
+      artifactDir: `/.background/${run.runId}`,
+      logPath: `/.background/${run.runId}/output.log`,
+      resultPath: `/.background/${run.runId}/result.json`,
+    });
+
+    const events = eventsOf(await subscription.until(finishedEvent(run.taskId)));
+    await subscription.close();
+    const seqs = events.map((event) => event.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    const types = events.map((event) => event.__typename);
+    expect(types[0]).toBe('TaskCreated');
+    expect(types).toContain('TaskStarted');
+    expect(types).toContain('TaskStatus');
+    expect(types.at(-1)).toBe('TaskFinished');
+    expect(types.indexOf('TaskStarted')).toBeLessThan(types.indexOf('TaskProgress'));
+    const progress = events.filter((event) => event.__typename === 'TaskProgress');
+    expect(progress.at(-1)).toMatchObject({ progress: { current: 4, total: 4, unit: 'steps', label: 'step' } });
+    const output = events
+      .filter((event): event is Extract<TaskEvent, { __typename: 'TaskOutput' }> => event.__typename === 'TaskOutput')
+      .map((event) => event.text)
+      .join('');
+    expect(output).toBe('step 1/4\nstep 2/4\nstep 3/4\nstep 4/4\n');
+    expect(events.at(-1)).toMatchObject({
+      state: 'SUCCEEDED',
+      summary: 'all four steps done',
+      error: null,
+      resultPath: run.resultPath,
+      logPath: run.logPath,
+      runId: run.runId,
+    });
+
+    const task = await getTask(app, run.taskId);
+    expect(task).toMatchObject({
+      taskId: run.taskId,
+      kind: 'background_tool',
+      state: 'SUCCEEDED',
+      stateDetail: 'Completed',
+      title: 'Four steps',
+      tool: 'report_progress',
+      args: { steps: 4, intervalMs: 40, summary: 'all four steps done' },
+      runId: run.runId,
+      attempt: 1,
+      summary: 'all four steps done',
+      error: null,
+      progress: { current: 4, total: 4 },
+      outputTruncated: false,
+      cancelRequestedAt: null,
+    });
+    expect(task.workerId).toBe(app.services.workerId);
+    expect(task.heartbeatAt).not.toBeNull();
+    expect(task.startedAt).not.toBeNull();
+    expect(task.finishedAt).not.toBeNull();
+    const log = '[stdout] step 1/4\n[stdout] step 2/4\n[stdout] step 3/4\n[stdout] step 4/4\n';
+    expect(task.outputTail).toBe(log);
+    expect(task.outputSize).toBe(log.length);
+
+    expect(await fileContent(app, session.id, run.logPath)).toBe(log);
+    expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ steps: 4, summary: 'all four steps done' });
+    const listed = await app.query(SessionFilesDocument, { sessionId: session.id, path: run.artifactDir });
+    expect(listed.sessionFiles.map((file) => file.path)).toEqual([run.artifactDir, run.logPath, run.resultPath]);
+
+    const [message, ...more] = await messages(app, session.id);
+    expect(more).toHaveLength(0);
+    expect(message!.kind).toBe('background_run');
+    expect(message!.text).toBe(
+      [
+        'Background run completed.',
+        `- run_id: ${run.runId}`,
+        '- title: Four steps',
+        '- tool: report_progress',
+        '- summary: all four steps done',
+        `- result_path: ${run.resultPath}`,
+        `- log_path: ${run.logPath}`,
+      ].join('\n'),
+    );
+
+    // Replay: a client that saw only the first event gets exactly the rest, in order.
+    const replay = app.ws(TaskEventsDocument, { taskId: run.taskId, after: events[0]!.cursor });
+    const replayed = eventsOf(await replay.until(finishedEvent(run.taskId)));
+    await replay.close();
+    expect(replayed.map((event) => event.seq)).toEqual(events.slice(1).map((event) => event.seq));
+  });
+
+  it('fails with the failure in result.json, the log so far and a "failed" message', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 3, intervalMs: 20, failAtStep: 2 } });
+    const task = await waitForTask(app, run.taskId, finished);
+    expect(task).toMatchObject({ state: 'FAILED', error: 'step 2/3 failed as requested', summary: 'step 2/3 failed as requested', title: 'Report Progress' });
+    expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ status: 'failed', error: 'step 2/3 failed as requested' });
+    expect(await fileContent(app, session.id, run.logPath)).toBe('[stdout] step 1/3\n[stdout] step 2/3\n');
+    const [message] = await messages(app, session.id);
+    expect(message!.text.split('\n')[0]).toBe('Background run failed.');
+    expect(message!.text).toContain('- summary: step 2/3 failed as requested');
+  });
+
+  it('still ends a run whose artifacts cannot be written (the session made /.background a file)', async () => {
+    const session = await newSession(app);
+    await app.query(ExecuteToolBatchDocument, { sessionId: session.id, waitMs: 5000, calls: [{ id: 'w', tool: 'write_file', args: { path: '/.background', content: 'mine' } }] });
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 2, intervalMs: 10 } });
+    const task = await waitForTask(app, run.taskId, finished);
+    expect(task).toMatchObject({ state: 'SUCCEEDED', outputTail: '[stdout] step 1/2\n[stdout] step 2/2\n' });
+    expect(await fileContent(app, session.id, '/.background')).toBe('mine');
+    expect(await messages(app, session.id)).toHaveLength(1);
+  });
+
+  it('cancels a running run fast through the cancel channel; the log ends "Canceled by request."; cancelTask is idempotent', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 30_000, progressIntervalMs: 50 }, title: 'long nap' });
+    await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) > 0);
+    const asked = Date.now();
+    const canceled = await app.query(CancelTaskDocument, { id: run.taskId });
+    expect(canceled.cancelTask).toMatchObject({ __typename: 'Task', state: expect.stringMatching(/^(RUNNING|CANCELED)$/) });
+    expect((canceled.cancelTask as { cancelRequestedAt: string | null }).cancelRequestedAt).not.toBeNull();
+    const task = await waitForTask(app, run.taskId, finished, 5000);
+    // Well under the 5 s heartbeat (which also checks for cancellation): the cancel channel reached the running tool.
+    expect(Date.now() - asked).toBeLessThan(2500);
+    expect(task).toMatchObject({ state: 'CANCELED', summary: 'Canceled by request.', error: null });
+    const log = (await fileContent(app, session.id, run.logPath))!;
+    expect(log.endsWith(`${CANCELED_LINE}\n`)).toBe(true);
+    expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ status: 'canceled' });
+    const [message] = await messages(app, session.id);
+    expect(message!.text.split('\n')[0]).toBe('Background run canceled.');
+
+    const again = await app.query(CancelTaskDocument, { id: run.taskId });
+    expect(again.cancelTask).toMatchObject({ __typename: 'Task', state: 'CANCELED', finishedAt: task.finishedAt });
+    expect(await messages(app, session.id)).toHaveLength(1);
+  });
+
+  it('caps the output log at 262,144 characters with the truncation line; outputTail keeps the last 2,048', async () => {
+    const session = await newSession(app);
+    const subscription = app.sse(TaskEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 3, intervalMs: 0, outputChars: 100_000 }, signalOnCompletion: false });
+    const events = eventsOf(await subscription.until(finishedEvent(run.taskId), 30_000));
+    await subscription.close();
+    const task = await getTask(app, run.taskId);
+    expect(task).toMatchObject({ state: 'SUCCEEDED', outputTruncated: true, outputSize: MAX_OUTPUT_LOG_CHARS });
+    const log = (await fileContent(app, session.id, run.logPath))!;
+    const suffix = `\n${TRUNCATION_LINE}\n`;
+    expect(TRUNCATION_LINE).toBe('[system] background output truncated at 262144 characters');
+    expect(log.endsWith(suffix)).toBe(true);
+    expect(charLength(log)).toBe(MAX_OUTPUT_LOG_CHARS + charLength(suffix));
+    expect(log.startsWith('[stdout] step 1/3\n[stdout] 0123456789')).toBe(true);
+    expect(task.outputTail).toHaveLength(2048);
+    expect(task.outputTail.endsWith('0123456789\n')).toBe(true);
+    expect(events.filter((event) => event.__typename === 'TaskOutput' && event.truncated)).toHaveLength(1);
+    // signalOnCompletion: false leaves no message.
+    expect(await messages(app, session.id)).toHaveLength(0);
+  });
+
+  it('refuses every invalid spawn with a typed error', async () => {
+    const session = await newSession(app);
+    const sessionId = session.id;
+    const refusal = async (variables: Omit<SpawnBackgroundMutationVariables, 'sessionId'>, sid = sessionId) => spawn(app, { sessionId: sid, ...variables });
+    expect(await refusal({ tool: 'no_such_tool', args: {} })).toMatchObject({ __typename: 'UnknownToolError', code: 'UNKNOWN_TOOL', toolName: 'no_such_tool' });
+    expect(await refusal({ tool: 'spawn_background', args: { tool: 'sleep', args: { ms: 1 } } })).toMatchObject({
+      __typename: 'BackgroundNotSupportedError',
+      code: 'SPAWN_ITSELF',
+      toolName: 'spawn_background',
+    });
+    expect(await refusal({ tool: 'echo', args: { text: 'x' } })).toMatchObject({
+      __typename: 'BackgroundNotSupportedError',
+      code: 'NOT_BACKGROUND_CAPABLE',
+      message: 'Tool `echo` does not support background execution',
+    });
+    expect(await refusal({ tool: 'sleep', args: [1, 2] })).toMatchObject({ __typename: 'InvalidArgumentsError', code: 'INVALID_ARGUMENTS', toolName: 'sleep' });
+    expect(await refusal({ tool: 'sleep', args: 'ms=5' })).toMatchObject({ __typename: 'InvalidArgumentsError' });
+    expect(await refusal({ tool: 'sleep', args: { ms: -1 } })).toMatchObject({ __typename: 'InvalidArgumentsError', message: expect.stringContaining('Invalid arguments for `sleep`') });
+    const schedule = (value: SpawnBackgroundMutationVariables['schedule']) => refusal({ tool: 'sleep', args: { ms: 1 }, schedule: value });
+    expect(await schedule({})).toMatchObject({ __typename: 'InvalidScheduleError', code: 'INVALID_SCHEDULE', field: 'schedule' });
+    expect(await schedule({ cronExpression: '* * * * *', scheduledAt: '2030-01-01T00:00:00Z' })).toMatchObject({
+      __typename: 'InvalidScheduleError',
+      field: 'schedule',
+      message: expect.stringContaining('provide exactly one'),
+    });
+    expect(await schedule({ scheduledAt: 'tomorrow at noon' })).toMatchObject({ __typename: 'InvalidScheduleError', field: 'schedule.scheduledAt' });
+    expect(await schedule({ scheduledAt: '2030-02-30T10:00:00Z' })).toMatchObject({ __typename: 'InvalidScheduleError', field: 'schedule.scheduledAt' });
+    expect(await schedule({ cronExpression: '61 * * * *' })).toMatchObject({ __typename: 'InvalidScheduleError', field: 'schedule.cronExpression' });
+    expect(await schedule({ cronExpression: '* * * *' })).toMatchObject({ __typename: 'InvalidScheduleError', field: 'schedule.cronExpression', message: expect.stringContaining('5 fields') });
+    expect(await schedule({ cronExpression: '*/5 * * * *', timezone: 'Mars/Olympus_Mons' })).toMatchObject({ __typename: 'InvalidScheduleError', field: 'schedule.timezone' });
+    expect(await refusal({ tool: 'sleep', args: { ms: 1 } }, '00000000-0000-4000-8000-000000000000')).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    // A session of another tenant is not found either.
+    const other = await app.newKey();
+    const foreign = await app.query(SpawnBackgroundDocument, { sessionId, tool: 'sleep', args: { ms: 1 } }, other);
+    expect(foreign.spawnBackground).toMatchObject({ __typename: 'NotFoundError' });
+    expect(await app.services.db.task.count({ where: { sessionId: session.rowId } })).toBe(0);
+  });
+
+  it('starts exactly 5 of 20 concurrent spawns for one session from several clients and processes', async () => {
+    const session = await newSession(app);
+    const { name: tenantName } = (await app.services.db.tenant.findUnique({ where: { id: app.tenantId } }))!;
+    const keys = [app.apiKey, await app.newKey(tenantName), await app.newKey(tenantName)];
+    // A second, independent set of services (its own event log and connection pool) stands in
+    // for another API process: its transactions race this process's ones in PostgreSQL.
+    const second = createServices({ ...app.services.config }, createLogger({ LOG_LEVEL: 'silent' }));
+    try {
+      const viaHttp = Array.from({ length: 12 }, (_, index) =>
+        app.query(SpawnBackgroundDocument, { sessionId: session.id, tool: 'sleep', args: { ms: 20_000 }, title: `http ${index}` }, keys[index % keys.length]).then(
+          (result) => result.spawnBackground,
+        ),
+      );
+      const viaProcess = Array.from({ length: 8 }, (_, index) =>
+        second.background
+          .spawn({ tenantId: app.tenantId, sessionId: session.rowId, tool: 'sleep', args: { ms: 20_000 }, title: `direct ${index}` })
+          .then(
+            (outcome) => ({ __typename: 'BackgroundRun', taskId: outcome.task.id }),
+            (error: { name: string; limit?: string; max?: number }) => ({ __typename: error.name, limit: error.limit, max: error.max }),
+          ),
+      );
+      const results = (await Promise.all([...viaHttp, ...viaProcess])) as Array<{ __typename: string; limit?: string; max?: number; taskId?: string }>;
+      const started = results.filter((result) => result.__typename === 'BackgroundRun');
+      const refused = results.filter((result) => result.__typename === 'LimitExceededError');
+      expect(started).toHaveLength(MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION);
+      expect(refused).toHaveLength(15);
+      for (const refusal of refused) expect(refusal).toMatchObject({ limit: LIMITS.perSession, max: 5 });
+      expect(await app.services.db.task.count({ where: { sessionId: session.rowId, state: { in: ['QUEUED', 'RUNNING'] } } })).toBe(5);
+
+      // A finished run frees its slot.
+      await app.query(CancelTaskDocument, { id: started[0]!.taskId! });
+      await waitForTask(app, started[0]!.taskId!, finished);
+      await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 20_000 } });
+    } finally {
+      await closeServices(second);
+    }
+    const { tasks } = await app.query(ListTasksDocument, { sessionId: session.id, state: 'RUNNING', first: 50 });
+    const { tasks: queued } = await app.query(ListTasksDocument, { sessionId: session.id, state: 'QUEUED', first: 50 });
+    for (const task of [...tasks.nodes, ...queued.nodes]) await app.query(CancelTaskDocument, { id: task.id });
+    await eventually(async () => (await app.services.db.task.count({ where: { sessionId: session.rowId, state: { in: ['QUEUED', 'RUNNING'] } } })) === 0);
+  });
+
+  it('refuses a spawn beyond the per-worker limit (64 slots of the one live worker)', async () => {
+    const capacity = await app.services.background.workerCapacity();
+    expect(capacity).toBe(64);
+    const baseline = await activeRuns(app);
+    const sessions = await Promise.all(Array.from({ length: 14 }, () => newSession(app)));
+    const taskIds: string[] = [];
+    let refusal: unknown = null;
+    outer: for (const session of sessions) {
+      for (let index = 0; index < MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION; index++) {
+        const result = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 60_000, progressIntervalMs: 1000 }, signalOnCompletion: false });
+        if (result.__typename !== 'BackgroundRun') {
+          refusal = result;
+          break outer;
+        }
+        taskIds.push(result.taskId);
+      }
+    }
+    expect(refusal).toMatchObject({ __typename: 'LimitExceededError', limit: LIMITS.perWorker, max: 64 });
+    expect(taskIds.length + baseline).toBe(64);
+    await Promise.all(taskIds.map((id) => app.query(CancelTaskDocument, { id })));
+    await eventually(async () => (await activeRuns(app)) === baseline, 15_000);
+  });
+
+  it('spawn_background inside a batch shares the implementation: a run handle, or a typed failure', async () => {
+    const session = await newSession(app);
+    const { executeToolBatch: batch } = await app.query(ExecuteToolBatchDocument, {
+      sessionId: session.id,
+      waitMs: 10_000,
+      calls: [
+        { id: 'spawn', tool: 'spawn_background', args: { tool: 'report_progress', args: { steps: 2, intervalMs: 10 }, title: 'from a batch' } },
+        { id: 'bad', tool: 'spawn_background', args: { tool: 'echo', args: { text: 'x' } } },
+        { id: 'self', tool: 'spawn_background', args: { tool: 'spawn_background', args: {} } },
+      ],
+    });
+    if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
+    const [spawned, bad, self] = batch.calls;
+    expect(spawned!.output).toMatchObject({ __typename: 'ToolSuccess', value: { status: 'started', title: 'from a batch', tool: 'report_progress', state: 'QUEUED' } });
+    const value = (spawned!.output as { value: { taskId: string; runId: string; resultPath: string } }).value;
+    expect(value.runId).toMatch(/^bg_/);
+    expect(bad!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'not_background_capable', message: 'Tool `echo` does not support background execution' });
+    expect(self!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'spawn_itself' });
+    const task = await waitForTask(app, value.taskId, finished);
+    expect(task).toMatchObject({ state: 'SUCCEEDED', title: 'from a batch', summary: 'Completed 2 steps' });
+    expect(JSON.parse((await fileContent(app, session.id, value.resultPath))!)).toEqual({ steps: 2, summary: 'Completed 2 steps' });
+  });
+
+  it('fires a cron schedule (seconds allowed in tests) under a monitor task, and stops once cancelled', async () => {
+    const session = await newSession(app);
+    const created = await spawn(app, {
+      sessionId: session.id,
+      tool: 'report_progress',
+      args: { steps: 1, intervalMs: 0 },
+      title: 'every second',
+      schedule: { cronExpression: '* * * * * *', timezone: 'Europe/Paris' },
+    });
+    if (created.__typename !== 'ScheduledMonitor') throw new Error(JSON.stringify(created));
+    expect(created).toMatchObject({ type: 'CRON', cronExpression: '* * * * * *', timezone: 'Europe/Paris', enabled: true, title: 'every second', tool: 'report_progress', scheduledAt: null });
+    expect(new Date(created.nextTriggerAt!).getTime()).toBeGreaterThan(Date.now() - 1000);
+    const monitor = await getTask(app, created.taskId);
+    expect(monitor).toMatchObject({ kind: 'monitor', state: 'RUNNING', schedule: { scheduleId: created.scheduleId } });
+
+    const fired = await eventually(async () => {
+      const [schedule] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules;
+      return schedule && schedule.runs.filter((run) => run.state === 'SUCCEEDED').length >= 2 ? schedule : null;
+    }, 15_000);
+    expect(fired.lastTriggerAt).not.toBeNull();
+    expect(fired.task!.stateDetail).toMatch(/^Fired at .*: started bg_.*; next trigger at /);
+
+    const canceled = await app.query(CancelScheduleDocument, { id: created.scheduleId });
+    expect(canceled.cancelSchedule).toMatchObject({ __typename: 'Schedule', enabled: false, nextTriggerAt: null, task: { state: 'CANCELED', summary: 'Schedule canceled.' } });
+    await sleep(300);
+    const runsAfterCancel = await app.services.db.task.count({ where: { scheduleId: created.scheduleId, kind: 'background_tool' } });
+    await sleep(2500);
+    expect(await app.services.db.task.count({ where: { scheduleId: created.scheduleId, kind: 'background_tool' } })).toBe(runsAfterCancel);
+    const again = await app.query(CancelScheduleDocument, { id: created.scheduleId });
+    expect(again.cancelSchedule).toMatchObject({ __typename: 'Schedule', enabled: false });
+    expect(await app.query(ListSchedulesDocument, { sessionId: session.id, enabled: true })).toEqual({ schedules: [] });
+    const scheduler = await app.services.queues.tasks.getJobScheduler(`schedule-${created.scheduleId}`);
+    expect(scheduler).toBeFalsy();
+  });
+
+  it('fires a one-shot schedule once; its monitor then succeeds', async () => {
+    const session = await newSession(app);
+    const at = new Date(Date.now() + 800).toISOString();
+    const created = await spawn(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 1, intervalMs: 0 }, schedule: { scheduledAt: at } });
+    if (created.__typename !== 'ScheduledMonitor') throw new Error(JSON.stringify(created));
+    expect(created).toMatchObject({ type: 'ONCE', scheduledAt: at, timezone: 'UTC', cronExpression: null });
+    const monitor = await waitForTask(app, created.taskId, finished);
+    expect(monitor.state).toBe('SUCCEEDED');
+    expect(monitor.summary).toMatch(/^Fired at .*: started bg_/);
+    const [schedule] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules;
+    expect(schedule).toMatchObject({ enabled: false, runs: [{ state: expect.any(String) }] });
+    await waitForTask(app, schedule!.runs[0]!.taskId, finished);
+  });
+
+  it('refuses an 11th active schedule in a session', async () => {
+    const session = await newSession(app);
+    const ids: string[] = [];
+    for (let index = 0; index < 10; index++) {
+      const created = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1 }, schedule: { cronExpression: '0 3 * * *' } });
+      if (created.__typename !== 'ScheduledMonitor') throw new Error(JSON.stringify(created));
+      ids.push(created.scheduleId);
+    }
+    expect(await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1 }, schedule: { cronExpression: '0 3 * * *' } })).toMatchObject({
+      __typename: 'LimitExceededError',
+      limit: LIMITS.schedules,
+      max: 10,
+    });
+    // Cancelling a monitor task cancels its schedule.
+    const [first] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules;
+    const monitor = await app.query(CancelTaskDocument, { id: first!.taskId! });
+    expect(monitor.cancelTask).toMatchObject({ __typename: 'Task', kind: 'monitor', state: 'CANCELED' });
+    expect((await app.query(ListSchedulesDocument, { sessionId: session.id, enabled: false })).schedules.map((schedule) => schedule.scheduleId)).toEqual([ids[0]]);
+    const eleventh = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1 }, schedule: { cronExpression: '0 3 * * *' } });
+    expect(eleventh.__typename).toBe('ScheduledMonitor');
+    if (eleventh.__typename === 'ScheduledMonitor') ids.push(eleventh.scheduleId);
+    for (const id of ids) await app.query(CancelScheduleDocument, { id });
+  });
+
+  it('stops a superseded attempt: once re-attached, the old attempt writes nothing and the new one completes', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1500, progressIntervalMs: 50 } });
+    await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING');
+    // Attempt 1 is declared lost while this process's worker still runs it.
+    expect(await app.worker!.taskRecovery.recover(run.taskId, 1, 'test: declared lost', { requireStale: false })).toBe('reattached');
+    const seqAfterReattach = (await app.services.db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq;
+
+    const done = await waitForTask(app, run.taskId, finished);
+    expect(done).toMatchObject({ state: 'SUCCEEDED', attempt: 2 });
+    expect(done.runId).not.toBe(run.runId);
+    // Attempt 1 kept sleeping for a while, but none of its progress, heartbeats or its finish got through.
+    const fromOld = await app.services.db.event.count({
+      where: { sessionId: session.rowId, seq: { gt: seqAfterReattach }, taskId: run.taskId, payload: { path: ['attempt'], equals: 1 } },
+    });
+    expect(fromOld).toBe(0);
+    expect(await app.services.db.event.count({ where: { taskId: run.taskId, type: 'TaskFinished' } })).toBe(1);
+    expect(await fileContent(app, session.id, run.logPath)).toContain(`re-attached as ${done.runId} (attempt 2)`);
+    expect(await fileContent(app, session.id, run.resultPath)).toBeNull();
+    expect(JSON.parse((await fileContent(app, session.id, done.resultPath!))!)).toEqual({ sleptMs: 1500 });
+  });
+});
+
+describe('background runs on worker processes', () => {
+  let app: Toolrun;
+  let workers: WorkerProcesses;
+  beforeAll(async () => {
+    // The API runs here without a worker; workers are real child processes.
+    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
+    workers = new WorkerProcesses(app.services.config);
+  });
+  // Every test stops the workers it started, whatever happened (a leftover worker would take the next test's runs).
+  afterEach(async () => workers?.stopAll());
+  afterAll(async () => app?.close());
+
+  it('cancels a queued run at once, with its artifacts', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 10_000 } });
+    const canceled = await app.query(CancelTaskDocument, { id: run.taskId });
+    expect(canceled.cancelTask).toMatchObject({ __typename: 'Task', state: 'CANCELED', summary: 'Canceled by request.' });
+    expect(await fileContent(app, session.id, run.logPath)).toBe(`\n${CANCELED_LINE}\n`);
+    expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ status: 'canceled' });
+    expect((await messages(app, session.id))[0]!.text.split('\n')[0]).toBe('Background run canceled.');
+  });
+
+  it('rejects a heartbeat (and every other write) from a superseded attempt: nothing changes', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 10_000 } });
+    const { eventLog, db, config, registry, queues, logger } = app.services;
+    const write = <T>(fn: Parameters<typeof eventLog.write<T>>[1]) => eventLog.write(session.rowId, fn);
+    // No worker runs here: the test plays two workers, attempt 1 and (after re-attach) attempt 2.
+    expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toMatchObject({ state: 'RUNNING', attempt: 1 });
+    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toEqual({ cancelRequested: false });
+    const recovery = new TaskRecovery({ config, db, eventLog, registry, queues, logger });
+    expect(await recovery.recover(run.taskId, 1, 'test: lost', { requireStale: false })).toBe('reattached');
+    expect(await write((scope) => claimTask(scope, run.taskId, 2, 'test-worker-2'))).toMatchObject({ state: 'RUNNING', attempt: 2, workerId: 'test-worker-2' });
+    await sleep(20);
+    const before = await db.task.findUniqueOrThrow({ where: { id: run.taskId } });
+    const seqBefore = (await db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq;
+
+    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toBeNull();
+    expect(await write((scope) => recordActivity(scope, run.taskId, 1, { stateDetail: 'stale', progress: { current: 99 } }))).toBe(false);
+    expect(await write((scope) => finishTask(scope, run.taskId, { attempt: 1 }, { state: 'SUCCEEDED', summary: 'stale' }))).toBeNull();
+    expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toBeNull();
+    expect(await db.task.findUniqueOrThrow({ where: { id: run.taskId } })).toEqual(before);
+    expect((await db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq).toBe(seqBefore);
+
+    // The current attempt's heartbeat is accepted.
+    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 2))).toEqual({ cancelRequested: false });
+    expect((await db.task.findUniqueOrThrow({ where: { id: run.taskId } })).heartbeatAt!.getTime()).toBeGreaterThan(before.heartbeatAt!.getTime());
+    await write((scope) => finishTask(scope, run.taskId, { attempt: 2 }, { state: 'CANCELED', summary: 'Canceled by request.' }));
+  });
+
+  it('delivers a cancel to the worker process running the run, without waiting for its heartbeat', async () => {
+    // This worker heartbeats every 10 s, so only the cancel channel can stop the run quickly.
+    const slow = await workers.start('slow-heartbeat', { HEARTBEAT_INTERVAL_MS: '10000' });
+    try {
+      const session = await newSession(app);
+      const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 30_000, progressIntervalMs: 100 } });
+      await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) > 0);
+      expect((await getTask(app, run.taskId)).workerId).toBe(slow.workerId);
+      const asked = Date.now();
+      await app.query(CancelTaskDocument, { id: run.taskId });
+      const task = await waitForTask(app, run.taskId, finished, 8000);
+      expect(task.state).toBe('CANCELED');
+      expect(Date.now() - asked).toBeLessThan(3000);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('re-attaches an idempotent run whose worker is SIGKILLed, and it completes on another worker', async () => {
+    const [a, b] = await Promise.all([workers.start('a'), workers.start('b')]);
+    expect(await app.services.background.workerCapacity()).toBe(128);
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 15, intervalMs: 100, summary: 'survived' } });
+    const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 3);
+    const victim = running.workerId === a.workerId ? a : b;
+    const survivor = victim === a ? b : a;
+    await victim.kill();
+
+    const task = await waitForTask(app, run.taskId, finished, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${workers.output()}`);
+    });
+    expect(task).toMatchObject({ state: 'SUCCEEDED', attempt: 2, summary: 'survived', workerId: survivor.workerId });
+    expect(task.runId).not.toBe(run.runId);
+    expect(task.logPath).toBe(`/.background/${task.runId}/output.log`);
+    const oldLog = (await fileContent(app, session.id, run.logPath))!;
+    expect(oldLog).toContain('[stdout] step 3/15');
+    expect(oldLog).toMatch(/\[system\] the worker running it (was lost|stopped sending heartbeats) \(last heartbeat .*\); re-attached as bg_\w+ \(attempt 2\)/);
+    expect(await fileContent(app, session.id, task.logPath!)).toContain('[stdout] step 15/15');
+    expect(JSON.parse((await fileContent(app, session.id, task.resultPath!))!)).toEqual({ steps: 15, summary: 'survived' });
+    const reattached = await app.services.db.event.findFirst({ where: { taskId: run.taskId, type: 'TaskReattached' } });
+    expect(reattached?.payload).toMatchObject({ attempt: 2, previousRunId: run.runId, runId: task.runId });
+    const [message, ...more] = await messages(app, session.id);
+    expect(more).toHaveLength(0);
+    expect(message!.text).toContain(`- run_id: ${task.runId}`);
+    await survivor.stop();
+  });
+
+  it('hands a run back when its worker shuts down (SIGTERM): re-attached at once, it completes elsewhere', async () => {
+    const [a, b] = await Promise.all([workers.start('e'), workers.start('f')]);
+    const session = await newSession(app);
+    // Longer than the worker's shutdown grace (5 × CANCEL_GRACE_MS = 1.5 s), so it is handed back rather than finished.
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 60, intervalMs: 50 } });
+    const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
+    const leaving = running.workerId === a.workerId ? a : b;
+    const staying = leaving === a ? b : a;
+    expect(await leaving.stop()).toMatchObject({ code: 0 });
+    const task = await waitForTask(app, run.taskId, finished, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${workers.output()}`);
+    });
+    expect(task).toMatchObject({ state: 'SUCCEEDED', attempt: 2, workerId: staying.workerId });
+    const reattached = await app.services.db.event.findFirst({ where: { taskId: run.taskId, type: 'TaskReattached' } });
+    expect(reattached?.payload).toMatchObject({ attempt: 2, reason: expect.stringContaining('the worker running it shut down') });
+    await staying.stop();
+  });
+
+  it('fails a non-idempotent run whose worker is SIGKILLed as orphaned', async () => {
+    const worker = await workers.start('c');
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'test_ticker', args: { ticks: 100, intervalMs: 100 } });
+    await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
+    await worker.kill();
+    // A fresh worker finds the stale heartbeat (its reaper, or BullMQ handing back the stalled job).
+    const rescuer = await workers.start('d');
+    const task = await waitForTask(app, run.taskId, finished, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${workers.output()}`);
+    });
+    expect(task.state).toBe('FAILED');
+    expect(task.attempt).toBe(1);
+    expect(task.error).toMatch(/^Background run orphaned: the worker running it .*; `test_ticker` is not idempotent or readonly, so it was not run again\.$/);
+    expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ status: 'failed', error: task.error });
+    expect(await fileContent(app, session.id, run.logPath)).toContain('[stdout] tick 2');
+    const [message] = await messages(app, session.id);
+    expect(message!.text.split('\n')[0]).toBe('Background run failed.');
+    // The ticks written before the kill stay; nothing ran it again.
+    const ticks = (await fileContent(app, session.id, '/ticks.log'))!;
+    expect(ticks).not.toContain('attempt 2');
+    await rescuer.stop();
+  });
+});

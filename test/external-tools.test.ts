@@ -1,0 +1,242 @@
+// External tools: calls wait in PENDING_EXTERNAL until a client completes them with
+// completeToolCall, or their deadline passes (real PostgreSQL, Redis, API and worker).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEvents } from '../src/domain/event-log.js';
+import { encodeEventCursor } from '../src/resolvers/cursors.js';
+import { localId } from '../src/resolvers/ids.js';
+import {
+  CancelToolCallDocument,
+  CompleteToolCallDocument,
+  type CompleteToolCallMutationVariables,
+  GetToolBatchDocument,
+  GetWaitingCallDocument,
+  RegisterExternalToolDocument,
+  type RegisterExternalToolInput,
+  type WaitingCallEventsSubscription,
+  WaitingCallEventsDocument,
+} from './gql/graphql.js';
+import { createSession, outputOf, submitBatch, waitForBatch } from './support/fixtures.js';
+import { eventually, sleep, startToolrun, type Toolrun } from './support/toolrun.js';
+
+let app: Toolrun;
+beforeAll(async () => {
+  app = await startToolrun({ CANCEL_GRACE_MS: 300 });
+  await register({ name: 'ask_human', parametersSchema: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'] } });
+  await register({ name: 'ask_quickly', timeoutMs: 400 });
+  await register({ name: 'ask_twice', retry: { maxAttempts: 2, backoff: { type: 'FIXED', delayMs: 10, maxDelayMs: 10 } } });
+  await register({ name: 'ask_in_turn', scheduling: 'SERIAL' });
+});
+afterAll(async () => app?.close());
+
+async function register(input: Partial<RegisterExternalToolInput> & { name: string }) {
+  const result = await app.query(RegisterExternalToolDocument, { input: { description: `external ${input.name}`, parametersSchema: { type: 'object' }, ...input } });
+  if (result.registerExternalTool.__typename !== 'ToolDefinition') throw new Error(JSON.stringify(result));
+  expect(result.registerExternalTool).toMatchObject({ kind: 'EXTERNAL', url: null });
+}
+
+async function complete(variables: CompleteToolCallMutationVariables, apiKey?: string) {
+  return (await app.query(CompleteToolCallDocument, variables, apiKey)).completeToolCall;
+}
+
+async function callOf(callId: string, sessionId: string) {
+  const { toolCall } = await app.query(GetWaitingCallDocument, { callId, sessionId });
+  return toolCall!;
+}
+
+const waitForStatus = (callId: string, sessionId: string, status: string, timeoutMs = 10_000) =>
+  eventually(async () => {
+    const call = await callOf(callId, sessionId);
+    return call.status === status ? call : null;
+  }, timeoutMs);
+
+async function lastSeq(sessionId: string) {
+  const events = await readEvents(app.services.db, localId(sessionId, 'Session'), 0, 10_000);
+  return events.at(-1)?.seq ?? 0;
+}
+
+describe('external tools', () => {
+  it('wait in PENDING_EXTERNAL without blocking their batch, announce what to do, and complete one at a time in any order', async () => {
+    const sessionId = await createSession(app);
+    const rawSessionId = localId(sessionId, 'Session');
+    // From the first event on, so nothing is missed whatever the timing.
+    const subscription = app.ws(WaitingCallEventsDocument, { sessionId, after: encodeEventCursor(rawSessionId, 0) });
+    const batch = await submitBatch(app, {
+      sessionId,
+      calls: [
+        { id: 'q1', tool: 'ask_human', args: { question: 'colour?' } },
+        { id: 'sum', tool: 'add', args: { a: 2, b: 2 } },
+        { id: 'q2', tool: 'ask_human', args: { question: 'size?' } },
+      ],
+    });
+    type Event = WaitingCallEventsSubscription['toolCallEvents'];
+    const awaiting = (items: Array<{ data?: WaitingCallEventsSubscription | null }>) =>
+      items.map((item) => item.data!.toolCallEvents).filter((event): event is Extract<Event, { __typename: 'ToolCallAwaitingCompletion' }> => event.__typename === 'ToolCallAwaitingCompletion');
+    const seen = await subscription.until((_item, all) => awaiting(all).length === 2);
+    const announced = awaiting(seen);
+    expect(announced.map((event) => event.callId).sort()).toEqual(['q1', 'q2']);
+    const q1Event = announced.find((event) => event.callId === 'q1')!;
+    expect(q1Event).toMatchObject({ tool: 'ask_human', args: { question: 'colour?' }, attempt: 1, maxAttempts: 1, timeoutMs: 300_000 });
+    expect(Date.parse(q1Event.deadline) - Date.now()).toBeGreaterThan(250_000);
+
+    // The batch's other call is not held up by the waiting ones.
+    const sum = await waitForStatus('sum', sessionId, 'SUCCEEDED');
+    expect(outputOf(sum)).toMatchObject({ value: { result: 4 } });
+    const q1 = await callOf('q1', sessionId);
+    expect(q1).toMatchObject({ status: 'PENDING_EXTERNAL', attempt: 1 });
+    expect(q1.deadlineAt).toBe(new Date(q1Event.deadline).toISOString());
+
+    // The second call first, with a value; then the first, with a failure.
+    const second = await complete({ callId: 'q2', sessionId, result: { value: { answer: 'large', sizes: [1, 2] } } });
+    expect(second).toMatchObject({ __typename: 'ToolCall', status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { answer: 'large', sizes: [1, 2] } } });
+    expect((await app.query(GetToolBatchDocument, { sessionId, batchId: batch.batchId })).toolBatch).toMatchObject({ status: 'RUNNING', pendingCount: 1 });
+    const first = await complete({
+      callId: 'q1',
+      sessionId,
+      result: { failure: { class: 'EXECUTION', code: 'nobody_knows', message: 'Nobody could tell the colour' } },
+    });
+    expect(first).toMatchObject({ __typename: 'ToolCall', status: 'FAILED' });
+    expect(outputOf(first.__typename === 'ToolCall' ? first : undefined)).toMatchObject({
+      class: 'EXECUTION',
+      code: 'nobody_knows',
+      message: 'Nobody could tell the colour',
+      source: 'TOOL',
+      retry: { kind: 'NEVER' },
+    });
+    const done = await waitForBatch(app, sessionId, batch.batchId);
+    expect(done.calls.map((call) => call.status)).toEqual(['FAILED', 'SUCCEEDED', 'SUCCEEDED']);
+    const end = await subscription.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted');
+    expect(end.at(-1)!.data!.toolCallEvents).toMatchObject({ succeeded: 2, failed: 1, cancelled: 0 });
+    await subscription.close();
+  });
+
+  it('refuses a second completion with a typed error that changes nothing', async () => {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'once', tool: 'ask_human', args: { question: 'ok?' } }] });
+    await waitForStatus('once', sessionId, 'PENDING_EXTERNAL');
+    expect(await complete({ callId: 'once', sessionId, result: { value: 'yes' } })).toMatchObject({ __typename: 'ToolCall', status: 'SUCCEEDED' });
+    const before = await lastSeq(sessionId);
+    for (const result of [{ value: 'no' }, { failure: { class: 'EXTERNAL' as const, code: 'late', message: 'x' } }]) {
+      expect(await complete({ callId: 'once', sessionId, result })).toMatchObject({
+        __typename: 'CallAlreadyCompletedError',
+        code: 'ALREADY_COMPLETED',
+        callId: 'once',
+        callStatus: 'SUCCEEDED',
+      });
+    }
+    const after = await callOf('once', sessionId);
+    expect(outputOf(after)).toEqual({ __typename: 'ToolSuccess', value: 'yes' });
+    expect(await lastSeq(sessionId)).toBe(before);
+    // A call that is not an external tool's is no target either.
+    await submitBatch(app, { sessionId, calls: [{ id: 'plain', tool: 'add', args: { a: 1, b: 1 } }], waitMs: 10_000 });
+    expect(await complete({ callId: 'plain', sessionId, result: { value: 3 } })).toMatchObject({ __typename: 'CallAlreadyCompletedError' });
+    expect((await complete({ callId: 'missing', sessionId, result: { value: 3 } })).__typename).toBe('NotFoundError');
+  });
+
+  it('validates the result: exactly one of value and failure, a well-formed value and failure', async () => {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'v', tool: 'ask_human', args: { question: 'valid?' } }] });
+    await waitForStatus('v', sessionId, 'PENDING_EXTERNAL');
+    const invalid: CompleteToolCallMutationVariables['result'][] = [
+      {},
+      { value: 1, failure: { class: 'EXTERNAL', code: 'x', message: 'x' } },
+      { value: { $toolrun_value: 'attachment' } },
+      { failure: { class: 'EXTERNAL', code: 'Not A Code', message: 'x' } },
+      { failure: { class: 'EXTERNAL', code: 'x', message: 'x', retry: { kind: 'SAFE', afterMs: -5 } } },
+    ];
+    for (const result of invalid) expect((await complete({ callId: 'v', sessionId, result })).__typename).toBe('ValidationError');
+    expect((await callOf('v', sessionId)).status).toBe('PENDING_EXTERNAL');
+    // A null value is a value.
+    expect(await complete({ callId: 'v', sessionId, result: { value: null } })).toMatchObject({ status: 'SUCCEEDED', output: { value: null } });
+  });
+
+  it('fails TIMEOUT at the deadline; a late completion is a typed error', async () => {
+    const sessionId = await createSession(app);
+    const submitted = await submitBatch(app, {
+      sessionId,
+      calls: [
+        { id: 'late', tool: 'ask_quickly', args: {} },
+        { id: 'never', tool: 'ask_quickly', args: {} },
+      ],
+    });
+    const pending = await waitForStatus('late', sessionId, 'PENDING_EXTERNAL');
+    await sleep(Math.max(0, Date.parse(pending.deadlineAt!) - Date.now()) + 50);
+    const late = await complete({ callId: 'late', sessionId, result: { value: 'too late' } });
+    expect(late).toMatchObject({ __typename: 'DeadlinePassedError', code: 'DEADLINE_PASSED', callId: 'late', deadline: pending.deadlineAt });
+    const failed = await callOf('late', sessionId);
+    expect(failed.status).toBe('FAILED');
+    expect(outputOf(failed)).toMatchObject({ class: 'TIMEOUT', code: 'deadline_exceeded', source: 'RUNTIME', retry: { kind: 'NEVER' } });
+    expect(await complete({ callId: 'late', sessionId, result: { value: 'still late' } })).toMatchObject({ __typename: 'DeadlinePassedError' });
+
+    // Nobody completes the other one: the reconciler expires it.
+    const expired = await waitForStatus('never', sessionId, 'FAILED', 10_000);
+    expect(outputOf(expired)).toMatchObject({ class: 'TIMEOUT', code: 'deadline_exceeded' });
+    expect(expired.durationMs).toBeGreaterThanOrEqual(350);
+    expect((await waitForBatch(app, sessionId, submitted.batchId)).calls.map((call) => call.status)).toEqual(['FAILED', 'FAILED']);
+  });
+
+  it('waits again as the next attempt when a completion says the failure is safe to retry', async () => {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'retry', tool: 'ask_twice', args: {} }] });
+    await waitForStatus('retry', sessionId, 'PENDING_EXTERNAL');
+    const failed = await complete({
+      callId: 'retry',
+      sessionId,
+      result: { failure: { class: 'UNAVAILABLE', code: 'busy', message: 'Try again', retry: { kind: 'SAFE', afterMs: 50 } } },
+    });
+    expect(failed).toMatchObject({ __typename: 'ToolCall' });
+    const again = await eventually(async () => {
+      const call = await callOf('retry', sessionId);
+      return call.status === 'PENDING_EXTERNAL' && call.attempt === 2 ? call : null;
+    });
+    expect(again.maxAttempts).toBe(2);
+    const exhausted = await complete({ callId: 'retry', sessionId, result: { failure: { class: 'UNAVAILABLE', code: 'busy', message: 'Still busy', retry: { kind: 'SAFE' } } } });
+    expect(exhausted).toMatchObject({ status: 'FAILED', attempt: 2, output: { code: 'busy', retry: { kind: 'EXHAUSTED', attempts: 2 } } });
+    const types = (await readEvents(app.services.db, localId(sessionId, 'Session'), 0)).map((event) => event.type);
+    expect(types).toEqual([
+      'ToolCallStarted',
+      'ToolCallAwaitingCompletion',
+      'ToolCallRetrying',
+      'ToolCallStarted',
+      'ToolCallAwaitingCompletion',
+      'ToolCallCompleted',
+      'ToolBatchCompleted',
+    ]);
+  });
+
+  it('runs serial external calls in turn: the next waits until the one before is completed', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      calls: [
+        { id: 's1', tool: 'ask_in_turn', args: {} },
+        { id: 's2', tool: 'ask_in_turn', args: {} },
+      ],
+    });
+    await waitForStatus('s1', sessionId, 'PENDING_EXTERNAL');
+    await sleep(200);
+    expect((await callOf('s2', sessionId)).status).toBe('QUEUED');
+    expect(await complete({ callId: 's1', sessionId, result: { value: 1 } })).toMatchObject({ status: 'SUCCEEDED' });
+    await waitForStatus('s2', sessionId, 'PENDING_EXTERNAL');
+    await complete({ callId: 's2', sessionId, result: { value: 2 } });
+    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+  });
+
+  it('can be cancelled while waiting for a completion; a completion afterwards changes nothing', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      calls: [
+        { id: 'w1', tool: 'ask_in_turn', args: {} },
+        { id: 'w2', tool: 'ask_in_turn', args: {} },
+      ],
+    });
+    await waitForStatus('w1', sessionId, 'PENDING_EXTERNAL');
+    const cancelled = (await app.query(CancelToolCallDocument, { callId: 'w1', sessionId })).cancelToolCall;
+    expect(cancelled).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED', output: { __typename: 'ToolCancellation' } });
+    expect(await complete({ callId: 'w1', sessionId, result: { value: 'x' } })).toMatchObject({ __typename: 'CallAlreadyCompletedError', callStatus: 'CANCELLED' });
+    // The lane moves on to the next serial call at once.
+    await waitForStatus('w2', sessionId, 'PENDING_EXTERNAL', 3000);
+    await app.query(CancelToolCallDocument, { callId: 'w2', sessionId });
+    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
+  });
+});

@@ -1,0 +1,419 @@
+// Real child processes for multi-process tests: API processes (`src/bin/api.ts`) and worker
+// processes (`src/bin/worker.ts`) sharing a database of their own and one fresh Redis prefix,
+// plus a private `redis-server` for tests that restart Redis. Every process's output is kept
+// (the last lines; all of it in TEST_CHILD_LOG_DIR when set) so that a failing test can say what
+// the processes said.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { print } from 'graphql';
+import { createClient, type Client } from 'graphql-ws';
+import { WebSocket } from 'ws';
+import { createDb, type Db } from '../../src/db.js';
+import { ApiKeyService } from '../../src/domain/api-keys.js';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
+import { type GraphQLResponse, sseSubscription, type Toolrun, wsSubscription } from './toolrun.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Node arguments for a toolrun entry point started by a test: TypeScript, and exit with the test process. */
+export const TOOLRUN_NODE_ARGS = ['--import', 'tsx', '--import', './test/support/exit-with-parent.ts'];
+const OUTPUT_LINES = 400;
+
+/** A port nobody listens on right now (bind port 0, read it, release it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await delay(intervalMs);
+  }
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A child process whose output is kept and whose exit can be awaited. */
+export class Child {
+  readonly process: ChildProcess;
+  readonly exited: Promise<Exit>;
+  private readonly lines: string[] = [];
+  private readonly watchers = new Set<(line: string) => void>();
+  private exit: Exit | null = null;
+
+  constructor(
+    readonly name: string,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.process = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Never outlive the test process, whatever happens to its afterAll.
+    const killOnExit = () => this.process.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    this.process.once('exit', () => process.removeListener('exit', killOnExit));
+    for (const stream of [this.process.stdout!, this.process.stderr!]) {
+      let partial = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop() ?? '';
+        for (const line of parts) this.record(line);
+      });
+    }
+    this.exited = new Promise((resolve) => {
+      this.process.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      });
+      this.process.once('error', (error) => {
+        this.record(`spawn failed: ${error.message}`);
+        this.exit = { code: -1, signal: null };
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.exit === null;
+  }
+
+  get pid(): number {
+    return this.process.pid ?? -1;
+  }
+
+  private record(line: string): void {
+    if (!line) return;
+    // TEST_CHILD_LOG_DIR keeps every line of every process, for debugging.
+    if (process.env.TEST_CHILD_LOG_DIR) appendFileSync(`${process.env.TEST_CHILD_LOG_DIR}/${this.name}-${this.pid}.log`, `${line}\n`);
+    this.lines.push(line);
+    if (this.lines.length > OUTPUT_LINES) this.lines.shift();
+    for (const watcher of this.watchers) watcher(line);
+  }
+
+  /** The last lines the process wrote (stdout and stderr). */
+  output(): string {
+    return `--- ${this.name} (pid ${this.pid}${this.exit ? `, exited ${JSON.stringify(this.exit)}` : ''}) ---\n${this.lines.join('\n')}`;
+  }
+
+  /** Resolves when the process writes a line matching `pattern`; rejects if it exits first. */
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<string> {
+    const seen = this.lines.find((line) => pattern.test(line));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const done = (error: Error | null, line?: string) => {
+        clearTimeout(timer);
+        this.watchers.delete(watch);
+        if (error) reject(error);
+        else resolve(line!);
+      };
+      const watch = (line: string) => pattern.test(line) && done(null, line);
+      const timer = setTimeout(() => done(new Error(`${this.name}: no line matching ${pattern} within ${timeoutMs} ms\n${this.output()}`)), timeoutMs);
+      this.watchers.add(watch);
+      void this.exited.then(() => done(new Error(`${this.name} exited before writing ${pattern}\n${this.output()}`)));
+    });
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.running) this.process.kill(signal);
+  }
+
+  /** SIGTERM, then SIGKILL if the process is still there after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<Exit> {
+    if (!this.running) return this.exited;
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** A private Redis on a spare port, so a test may stop and restart it without touching the shared one. */
+export class RedisServer {
+  private child: Child | null = null;
+  readonly url: string;
+
+  private constructor(readonly port: number) {
+    this.url = `redis://127.0.0.1:${port}`;
+  }
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.restart();
+    return server;
+  }
+
+  /** Starts the server (again), empty: it never saves anything. */
+  async restart(): Promise<void> {
+    if (this.child?.running) throw new Error('redis-server is already running');
+    this.child = new Child(`redis-server:${this.port}`, 'redis-server', [
+      '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no',
+    ], process.env);
+    const child = this.child;
+    await until(`redis-server on ${this.port}`, async () => {
+      if (!child.running) throw new Error(`redis-server exited\n${child.output()}`);
+      const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        return (await client.ping()) === 'PONG';
+      } finally {
+        client.disconnect();
+      }
+    }, 10_000, 50);
+  }
+
+  /** Kills the server at once (SIGKILL): every key, job and subscription is gone. */
+  async kill(): Promise<void> {
+    if (!this.child?.running) return;
+    this.child.signal('SIGKILL');
+    await this.child.exited;
+  }
+
+  output(): string {
+    return this.child?.output() ?? '';
+  }
+}
+
+export type GraphQLClient = Pick<Toolrun, 'url' | 'wsUrl' | 'apiKey' | 'request' | 'query' | 'sse' | 'ws'> & { close(): Promise<void> };
+
+/** HTTP, SSE and graphql-ws clients for one API process. */
+export function graphqlClient(url: string, wsUrl: string, apiKey: string): GraphQLClient {
+  const wsClients: Client[] = [];
+  const request: Toolrun['request'] = async (document, variables, key = apiKey) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify({ query: typeof document === 'string' ? document : print(document), variables }),
+    });
+    const body = (await response.json()) as GraphQLResponse<never>;
+    return { ...body, status: response.status };
+  };
+  return {
+    url,
+    wsUrl,
+    apiKey,
+    request,
+    query: async (document, variables, key) => {
+      const result = await request(document, variables, key);
+      if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
+      return result.data as never;
+    },
+    sse: (document, variables, key = apiKey) => sseSubscription(url, print(document), variables, key),
+    ws: (document, variables, key = apiKey) => {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: true });
+      wsClients.push(client);
+      return wsSubscription(client, print(document), variables);
+    },
+    close: async () => {
+      for (const client of wsClients.splice(0)) await client.dispose();
+    },
+  };
+}
+
+export interface ApiProcess extends GraphQLClient {
+  child: Child;
+  port: number;
+  /** GET a path of this process (`/health`, `/ready`). */
+  get(path: string): Promise<{ status: number; body: unknown }>;
+}
+
+export interface WorkerProcess {
+  child: Child;
+  /** The WORKER_ID the process runs as (what `tool_call.worker_id` says). */
+  workerId: string;
+}
+
+export interface ClusterOptions {
+  /** Redis for every process (default: the test Redis). */
+  redisUrl?: string;
+  /** Environment for every process, on top of the cluster's defaults. */
+  env?: Record<string, string>;
+}
+
+/**
+ * A set of toolrun processes sharing one database of their own and one Redis prefix. The
+ * database is private because every worker's reconciler acts on every call in its database:
+ * the in-process instances of other test files (each with its own Redis prefix) would otherwise
+ * run this cluster's waiting calls, and this cluster theirs. The processes' connections carry
+ * `application_name = <cluster.appName>`, so a test can cut exactly those.
+ */
+export class Cluster {
+  readonly id = randomUUID().replaceAll('-', '').slice(0, 12);
+  readonly prefix = `toolrun-cluster-${this.id}`;
+  readonly appName = `toolrun-cluster-${this.id}`;
+  readonly databaseName = `toolrun_test_cluster_${this.id}`;
+  /** What the processes connect with (the private database, tagged with `appName`). */
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  /** The test's own client of the cluster's database (not one of the processes' connections). */
+  readonly db: Db;
+  apiKey = '';
+  tenantId = '';
+  private readonly children: Child[] = [];
+  private readonly clients: GraphQLClient[] = [];
+  /** The cluster's database, for the test's own connections (no `application_name` tag). */
+  readonly plainDatabaseUrl: string;
+
+  private constructor(private readonly options: ClusterOptions = {}) {
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${this.databaseName}`;
+    this.plainDatabaseUrl = url.toString();
+    url.searchParams.set('application_name', this.appName);
+    this.databaseUrl = url.toString();
+    this.redisUrl = options.redisUrl ?? TEST_REDIS_URL;
+    this.db = createDb(this.plainDatabaseUrl, { poolSize: 4 });
+  }
+
+  /** Creates and migrates the cluster's database and a tenant with an API key; starts no process yet. */
+  static async start(options: ClusterOptions = {}): Promise<Cluster> {
+    const cluster = new Cluster(options);
+    const migrate = new Child(`migrate ${cluster.databaseName}`, process.execPath, ['--import', 'tsx', 'scripts/migrate.ts', 'deploy'], {
+      ...process.env,
+      DATABASE_URL: cluster.plainDatabaseUrl,
+    });
+    const exit = await migrate.exited;
+    if (exit.code !== 0) throw new Error(`migrating ${cluster.databaseName} failed\n${migrate.output()}`);
+    const { key, tenant } = await new ApiKeyService(cluster.db).createKey(`cluster-${cluster.id}`, { roles: ['submitter', 'approver', 'admin'] });
+    cluster.apiKey = key;
+    cluster.tenantId = tenant.id;
+    return cluster;
+  }
+
+  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL ?? 'info',
+      DATABASE_URL: this.databaseUrl,
+      DATABASE_POOL_SIZE: '5',
+      REDIS_URL: this.redisUrl,
+      REDIS_PREFIX: this.prefix,
+      HOST: '127.0.0.1',
+      // Short enough that lost workers and stalled jobs are noticed within seconds, long enough
+      // that a process starved of CPU on a busy machine does not lose its jobs.
+      JOB_LOCK_MS: '4000',
+      HEARTBEAT_INTERVAL_MS: '250',
+      RECONCILE_INTERVAL_MS: '1000',
+      ...this.options.env,
+      ...extra,
+    };
+  }
+
+  private spawn(name: string, script: string, env: NodeJS.ProcessEnv): Child {
+    const child = new Child(name, process.execPath, [...TOOLRUN_NODE_ARGS, script], env);
+    this.children.push(child);
+    return child;
+  }
+
+  /** Starts an API process on a free port and waits until `/ready` answers 200. */
+  async startApi(name: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+    const port = await freePort();
+    const child = this.spawn(name, 'src/bin/api.ts', this.env({ PORT: String(port), ...env }));
+    const base = `http://127.0.0.1:${port}`;
+    const get = async (path: string) => {
+      const response = await fetch(`${base}${path}`);
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    try {
+      await until(`${name} /ready`, async () => {
+        if (!child.running) throw new Error('exited');
+        return (await get('/ready')).status === 200;
+      }, 30_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${child.output()}`);
+    }
+    const client = graphqlClient(`${base}/graphql`, `ws://127.0.0.1:${port}/graphql`, this.apiKey);
+    this.clients.push(client);
+    return { ...client, child, port, get };
+  }
+
+  /** Starts a worker process and waits until it says it is running. */
+  async startWorker(name: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+    const workerId = `${this.prefix}:${name}`;
+    const child = this.spawn(name, 'src/bin/worker.ts', this.env({ WORKER_ID: workerId, ...env }));
+    await child.waitForLine(/worker running/, 30_000);
+    return { child, workerId };
+  }
+
+  /** Terminates every backend connection of this cluster's processes (and only those). */
+  async cutDatabaseConnections(): Promise<number> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ ok: boolean }>>(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1`,
+      this.appName,
+    );
+    return rows.filter((row) => row.ok).length;
+  }
+
+  /** What every process said, for failure messages. */
+  output(): string {
+    return this.children.map((child) => child.output()).join('\n');
+  }
+
+  /** Wraps a test body so that its failure message ends with the processes' last output lines. */
+  explained(body: () => Promise<void>, more: () => string = () => ''): () => Promise<void> {
+    return async () => {
+      try {
+        await body();
+      } catch (error) {
+        if (error instanceof Error) error.message += `\n\n${this.output().split('\n').slice(-200).join('\n')}\n${more()}`;
+        throw error;
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.clients) await client.close().catch(() => undefined);
+    await Promise.all(this.children.map((child) => child.stop(5000)));
+    const redis = new Redis(this.redisUrl, { maxRetriesPerRequest: 1, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+    } catch {
+      // A private Redis may already be gone.
+    } finally {
+      redis.disconnect();
+    }
+    await this.db.$disconnect();
+    const admin = new URL(TEST_DATABASE_URL);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  }
+}

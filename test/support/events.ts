@@ -1,0 +1,51 @@
+// Helpers for tests that check a session's event stream as clients receive it.
+import { expect } from 'vitest';
+import { CreateSessionDocument, type ToolCallEventsSubscription } from '../gql/graphql.js';
+import type { GraphQLResponse, Toolrun } from './toolrun.js';
+
+export type StreamEvent = ToolCallEventsSubscription['toolCallEvents'];
+
+/** A session: its GraphQL id (for the API) and its row id (for cursors and SQL). */
+export async function newSession(app: Pick<Toolrun, 'query'>): Promise<{ id: string; rowId: string }> {
+  const result = await app.query(CreateSessionDocument, { title: 'scale-out' });
+  if (result.createSession.__typename !== 'Session') throw new Error(`createSession failed: ${JSON.stringify(result)}`);
+  return { id: result.createSession.id, rowId: result.createSession.sessionId };
+}
+
+/** The cursor right after event `seq` of a session (`0`: from the very beginning). */
+export const cursorAt = (sessionRowId: string, seq: number) => Buffer.from(`evt:${sessionRowId}:${seq}`).toString('base64url');
+
+export const eventsOf = (items: Array<GraphQLResponse<ToolCallEventsSubscription>>) =>
+  items.map((item) => {
+    if (!item.data) throw new Error(`subscription error: ${JSON.stringify(item.errors)}`);
+    return item.data.toolCallEvents;
+  });
+
+/** A predicate for `Subscription.until`: true once `count` ToolBatchCompleted events arrived. */
+export function batchesCompleted(count: number) {
+  return (_item: unknown, all: Array<GraphQLResponse<ToolCallEventsSubscription>>) =>
+    all.filter((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted').length >= count;
+}
+
+/**
+ * The events are exactly seq first..first+n-1 (dense: no gap, no duplicate, in order), and
+ * every call's ToolCallStarted comes before its ToolCallCompleted, which comes once.
+ */
+export function expectCompleteSequence(events: StreamEvent[], first = 1): void {
+  const seqs = events.map((event) => event.seq);
+  const expected = Array.from({ length: events.length }, (_, index) => first + index);
+  if (seqs.some((seq, index) => seq !== expected[index])) {
+    const at = seqs.findIndex((seq, index) => seq !== expected[index]);
+    expect.fail(`event ${at} has seq ${seqs[at]}, expected ${expected[at]} (around: ${seqs.slice(Math.max(0, at - 3), at + 3).join(', ')})`);
+  }
+  const started = new Set<string>();
+  const completed = new Set<string>();
+  for (const event of events) {
+    if (event.__typename === 'ToolCallStarted') started.add(event.callId);
+    if (event.__typename === 'ToolCallCompleted') {
+      expect(started.has(event.callId), `Started before Completed of ${event.callId}`).toBe(true);
+      expect(completed.has(event.callId), `one Completed of ${event.callId}`).toBe(false);
+      completed.add(event.callId);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+// Worker processes that die or are told to stop mid-batch: nothing is lost, idempotent work is
+// re-run, non-idempotent work fails with `worker_lost`, and a graceful stop finishes what it
+// runs and hands the rest to another worker. Also: an API process's own graceful stop.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetToolBatchDocument, ToolCallEventsDocument } from './gql/graphql.js';
+import { type ApiProcess, Cluster, type WorkerProcess } from './support/cluster.js';
+import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from './support/events.js';
+import { submitBatch, waitForBatch } from './support/fixtures.js';
+import { eventually } from './support/toolrun.js';
+
+// Small worker slots make it certain which calls run and which wait; a short grace keeps the
+// graceful-stop test short (a worker's grace is 5 × CANCEL_GRACE_MS: 3 s, for 1 s and 6 s sleeps).
+const WORKER_ENV = { WORKER_CONCURRENCY: '4', CANCEL_GRACE_MS: '600' };
+
+let cluster: Cluster;
+let api: ApiProcess;
+
+/** A failing test says what the processes said. */
+const explained = (body: () => Promise<void>) => () => cluster.explained(body)();
+
+beforeAll(async () => {
+  cluster = await Cluster.start({ env: WORKER_ENV });
+  api = await cluster.startApi('api');
+}, 90_000);
+
+afterAll(async () => {
+  await cluster?.close();
+}, 60_000);
+
+async function runningCalls(sessionRowId: string) {
+  return cluster.db.toolCall.findMany({ where: { sessionId: sessionRowId, status: 'RUNNING' }, select: { callId: true, workerId: true, attempt: true } });
+}
+
+let survivor: WorkerProcess;
+
+describe('a worker killed mid-batch (SIGKILL)', () => {
+  it(
+    'leaves every call terminal: idempotent calls run again and succeed, a non-idempotent one fails worker_lost',
+    explained(async () => {
+      const [workerA, workerB] = await Promise.all([cluster.startWorker('kill-a'), cluster.startWorker('kill-b')]);
+      const session = await newSession(api);
+      const setup = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'setup', tool: 'write_file', args: { path: '/notes.txt', content: 'version 1' } }] });
+      expect(setup.status).toBe('COMPLETED');
+
+      // edit_file is not idempotent. Holding its file's row lock keeps it RUNNING (blocked in
+      // its own transaction) until the worker running it is killed.
+      const locker = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
+      await locker.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query(`SELECT 1 FROM session_file WHERE session_id = $1::uuid AND path = '/notes.txt' FOR UPDATE`, [session.rowId]);
+        const editBatch = await submitBatch(api, {
+          sessionId: session.id,
+          calls: [{ id: 'edit', tool: 'edit_file', args: { path: '/notes.txt', oldString: 'version 1', newString: 'version 2' } }],
+        });
+        await eventually(async () => (await runningCalls(session.rowId)).some((row) => row.callId === 'edit'), 20_000);
+        const batch = await submitBatch(api, {
+          sessionId: session.id,
+          calls: Array.from({ length: 10 }, (_, n) => ({ id: `sleep-${n}`, tool: 'sleep', args: { ms: 3000, progressIntervalMs: 500 } })),
+        });
+        const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+
+        // Both workers are full (4 slots each: the edit and seven sleeps); three sleeps wait.
+        const running = await eventually(async () => {
+          const rows = await runningCalls(session.rowId);
+          return rows.length === 8 ? rows : null;
+        }, 20_000);
+        const victimId = running.find((row) => row.callId === 'edit')!.workerId!;
+        const victim = victimId === workerA.workerId ? workerA : workerB;
+        survivor = victim === workerA ? workerB : workerA;
+        const interrupted = running.filter((row) => row.workerId === victimId && row.callId !== 'edit').map((row) => row.callId);
+        expect(interrupted.length).toBeGreaterThan(0);
+
+        victim.child.signal('SIGKILL');
+        expect((await victim.child.exited).signal).toBe('SIGKILL');
+
+        const done = await waitForBatch(api, session.id, batch.batchId, 60_000);
+        const edited = await waitForBatch(api, session.id, editBatch.batchId, 60_000);
+        const byId = new Map([...done.calls, ...edited.calls].map((call) => [call.callId, call]));
+        expect(done.calls).toHaveLength(10);
+        expect(byId.get('edit')).toMatchObject({
+          status: 'FAILED',
+          output: { __typename: 'ToolFailure', code: 'worker_lost', class: 'EXECUTION' },
+        });
+        for (let n = 0; n < 10; n++) {
+          const call = byId.get(`sleep-${n}`)!;
+          expect(call, `sleep-${n}`).toMatchObject({ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { sleptMs: 3000 } } });
+          expect(call.attempt, `attempt of sleep-${n}`).toBe(interrupted.includes(`sleep-${n}`) ? 2 : 1);
+        }
+
+        // Subscribers saw the loss, the re-runs and every completion, in order.
+        const seen = eventsOf(await events.until(batchesCompleted(3), 30_000));
+        await events.close();
+        expectCompleteSequence(seen);
+        const retried = seen.filter((event) => event.__typename === 'ToolCallRetrying');
+        expect(retried.map((event) => 'callId' in event && event.callId).sort()).toEqual([...interrupted].sort());
+        expect(retried.every((event) => event.__typename === 'ToolCallRetrying' && event.failure.code === 'worker_lost')).toBe(true);
+        const completions = seen.filter((event) => event.__typename === 'ToolBatchCompleted');
+        expect(completions.find((event) => event.batchId === batch.batchId)).toMatchObject({ total: 10, succeeded: 10, failed: 0 });
+        expect(completions.find((event) => event.batchId === editBatch.batchId)).toMatchObject({ total: 1, succeeded: 0, failed: 1 });
+      } finally {
+        await locker.query('ROLLBACK').catch(() => undefined);
+        await locker.end();
+      }
+      // The killed attempt's edit never landed (its transaction died with its worker, even once
+      // the lock was free), and nothing ran it again.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const file = await cluster.db.sessionFile.findFirst({ where: { sessionId: session.rowId, path: '/notes.txt' } });
+      expect(file?.content).toBe('version 1');
+    }),
+    120_000,
+  );
+});
+
+describe('a worker told to stop (SIGTERM)', () => {
+  it(
+    'finishes the calls it runs, hands a call longer than its grace back, and the queued calls run on another worker',
+    explained(async () => {
+      // Only `survivor` runs now: it takes the first four calls, the other four wait.
+      const session = await newSession(api);
+      const calls = [
+        { id: 'long', tool: 'sleep', args: { ms: 6000, progressIntervalMs: 500 } },
+        ...Array.from({ length: 7 }, (_, n) => ({ id: `short-${n}`, tool: 'sleep', args: { ms: 1000, progressIntervalMs: 500 } })),
+      ];
+      const batch = await submitBatch(api, { sessionId: session.id, calls });
+      const running = await eventually(async () => {
+        const rows = await runningCalls(session.rowId);
+        return rows.length === 4 && rows.some((row) => row.callId === 'long') ? rows : null;
+      }, 20_000);
+      expect(new Set(running.map((row) => row.workerId))).toEqual(new Set([survivor.workerId]));
+      const finishing = running.filter((row) => row.callId !== 'long').map((row) => row.callId);
+
+      survivor.child.signal('SIGTERM');
+      const successor = await cluster.startWorker('successor');
+      // Which worker ran what: sample the running calls until the batch is done.
+      const ranOn = new Map<string, Set<string>>();
+      const sampler = setInterval(() => {
+        void runningCalls(session.rowId).then((rows) => {
+          for (const row of rows) {
+            const set = ranOn.get(row.callId) ?? new Set<string>();
+            set.add(`${row.workerId}#${row.attempt}`);
+            ranOn.set(row.callId, set);
+          }
+        }, () => undefined);
+      }, 100);
+      let done;
+      try {
+        done = await waitForBatch(api, session.id, batch.batchId, 60_000);
+      } finally {
+        clearInterval(sampler);
+      }
+      const exit = await survivor.child.exited;
+      expect(exit).toEqual({ code: 0, signal: null });
+
+      const byId = new Map(done.calls.map((call) => [call.callId, call]));
+      expect(done.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+      // Running calls that fit in the grace period finished where they ran, on their first attempt.
+      for (const callId of finishing) expect(byId.get(callId)!.attempt, callId).toBe(1);
+      // The long one was handed back and ran again, from the start, on the other worker.
+      expect(byId.get('long')).toMatchObject({ attempt: 2, output: { value: { sleptMs: 6000 } } });
+      expect(ranOn.get('long')).toContain(`${successor.workerId}#2`);
+      // Everything that waited ran on the other worker.
+      for (const call of done.calls.filter((c) => !finishing.includes(c.callId) && c.callId !== 'long')) {
+        expect(call.attempt, call.callId).toBe(1);
+        expect([...(ranOn.get(call.callId) ?? [])], call.callId).toEqual([`${successor.workerId}#1`]);
+      }
+      survivor = successor;
+    }),
+    90_000,
+  );
+});
+
+describe('an API process told to stop (SIGTERM)', () => {
+  it(
+    'ends its subscriptions and exits; a client resumes on another API process with its cursor and misses nothing',
+    explained(async () => {
+      const leaving = await cluster.startApi('api-leaving');
+      expect(await leaving.get('/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
+      expect(await leaving.get('/ready')).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok' } });
+
+      const session = await newSession(api);
+      const first = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'one', tool: 'echo', args: {} }] });
+      expect(first.status).toBe('COMPLETED');
+      const overWs = leaving.ws(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+      const overSse = leaving.sse(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+      const seenWs = eventsOf(await overWs.until(batchesCompleted(1), 10_000));
+      const seenSse = eventsOf(await overSse.until(batchesCompleted(1), 10_000));
+
+      leaving.child.signal('SIGTERM');
+      // Both subscriptions complete (a clean end, not a cut connection) and the process exits.
+      await expect(overWs.next(10_000)).rejects.toThrow('subscription ended');
+      await expect(overSse.next(10_000)).rejects.toThrow('subscription ended');
+      expect(await leaving.child.exited).toEqual({ code: 0, signal: null });
+
+      const second = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'two', tool: 'echo', args: {} }] });
+      expect(second.status).toBe('COMPLETED');
+      for (const seen of [seenWs, seenSse]) {
+        const resumed = api.ws(ToolCallEventsDocument, { sessionId: session.id, after: seen.at(-1)!.cursor });
+        const rest = eventsOf(await resumed.until(batchesCompleted(1), 10_000));
+        await resumed.close();
+        expectCompleteSequence([...seen, ...rest]);
+        expect(rest.at(-1)).toMatchObject({ __typename: 'ToolBatchCompleted', batchId: second.batchId });
+      }
+      const { toolBatch } = await api.query(GetToolBatchDocument, { sessionId: session.id, batchId: second.batchId });
+      expect(toolBatch?.status).toBe('COMPLETED');
+    }),
+    60_000,
+  );
+});
