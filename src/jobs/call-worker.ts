@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { CallRunner, RunVerdict } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import { type JobCatalogue, QUEUES } from './queues.js';
+import { logWorkerProblems, workerOptions } from './worker-options.js';
 
 export interface CallWorkerDeps {
   config: Config;
@@ -26,20 +27,8 @@ export class CallWorker {
 
   constructor(private readonly deps: CallWorkerDeps) {
     const { config, connection } = deps;
-    this.worker = new Worker(QUEUES.calls, (job, token, signal) => this.process(job, token, signal), {
-      connection,
-      prefix: `${config.REDIS_PREFIX}:bull`,
-      concurrency: config.WORKER_CONCURRENCY,
-      lockDuration: config.JOB_LOCK_MS,
-      stalledInterval: Math.max(1000, Math.floor(config.JOB_LOCK_MS / 2)),
-      // Stalls are resolved against the database (re-run if idempotent, else failed as lost),
-      // so BullMQ must keep handing a stalled job back rather than failing it.
-      maxStalledCount: 1000,
-      autorun: false,
-      name: deps.workerId,
-    });
-    this.worker.on('error', (error) => deps.logger.warn({ err: error }, 'call worker error'));
-    this.worker.on('failed', (job, error) => deps.logger.warn({ err: error, jobId: job?.id }, 'call job failed'));
+    this.worker = new Worker(QUEUES.calls, (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.WORKER_CONCURRENCY));
+    logWorkerProblems(this.worker, deps.logger, 'call');
   }
 
   start(): void {

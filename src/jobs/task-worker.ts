@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { BackgroundService } from '../domain/background.js';
 import type { Logger } from '../logger.js';
 import { type JobCatalogue, QUEUES } from './queues.js';
+import { logWorkerProblems, workerOptions } from './worker-options.js';
 import type { TaskRunner } from './task-runner.js';
 import type { TaskWorkerRegistry } from './task-worker-registry.js';
 
@@ -27,20 +28,8 @@ export class TaskWorker {
 
   constructor(private readonly deps: TaskWorkerDeps) {
     const { config, connection } = deps;
-    this.worker = new Worker(QUEUES.tasks, (job, token, signal) => this.process(job, token, signal), {
-      connection,
-      prefix: `${config.REDIS_PREFIX}:bull`,
-      concurrency: config.BACKGROUND_RUNS_PER_WORKER,
-      lockDuration: config.JOB_LOCK_MS,
-      stalledInterval: Math.max(500, Math.floor(config.JOB_LOCK_MS / 2)),
-      // A stalled run is resolved against the database (re-attached or failed as orphaned), so
-      // BullMQ must keep handing it back rather than failing the job.
-      maxStalledCount: 1000,
-      autorun: false,
-      name: deps.workerId,
-    });
-    this.worker.on('error', (error) => deps.logger.warn({ err: error }, 'task worker error'));
-    this.worker.on('failed', (job, error) => deps.logger.warn({ err: error, jobId: job?.id }, 'task job failed'));
+    this.worker = new Worker(QUEUES.tasks, (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.BACKGROUND_RUNS_PER_WORKER));
+    logWorkerProblems(this.worker, deps.logger, 'task');
   }
 
   async start(): Promise<void> {

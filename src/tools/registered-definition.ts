@@ -1,20 +1,11 @@
 // The stored form of a tool a tenant registered (RegisteredTool.definition) and its reading back
 // into a ToolDefinition. Writes are validated by the registration service; reads still fall back
 // to defaults field by field, so a row written by an older version keeps working.
-import type { JsonSchema, RetryPolicy, ToolDefinition, ToolHints, ToolKind, ToolPolicy, ToolScheduling } from './types.js';
+import type { RetryPolicy, ToolDefinition, ToolHints, ToolKind, ToolPolicy, ToolScheduling } from './types.js';
 
 export type RegisteredKind = Extract<ToolKind, 'HTTP' | 'EXTERNAL'>;
 
-export interface StoredDefinition {
-  displayName: string;
-  description: string;
-  parametersSchema: JsonSchema;
-  hints: ToolHints;
-  policy: ToolPolicy;
-  scheduling: ToolScheduling;
-  timeoutMs: number;
-  retry: RetryPolicy;
-}
+export type StoredDefinition = Omit<ToolDefinition, 'name' | 'kind'>;
 
 export const REGISTERED_DEFAULTS = {
   hints: { readonly: false, idempotent: false, destructive: false, openWorld: true, supportsBackground: false } satisfies ToolHints,
