@@ -287,6 +287,8 @@ function toStat(row: StatRow): FileStat {
 
 const STAT_COLUMNS = Prisma.sql`path, is_directory, size, created_at, updated_at`;
 
+type UpsertRow = { blocked: string | null; created: boolean | null } & Partial<StatRow>;
+
 export class PrismaSessionFiles implements SessionFiles {
   constructor(
     private readonly db: Db,
@@ -323,12 +325,27 @@ export class PrismaSessionFiles implements SessionFiles {
 
   async writeFile(rawPath: string, content: string): Promise<WriteFileResult> {
     const path = normalizePath(rawPath);
+    const row = await this.upsertWithParents(path, content, 'replace');
+    if (row.blocked) throw errors.parentNotDirectory(path, row.blocked);
+    if (!row.path) throw errors.isDirectory(path);
+    return { ...toStat(row as StatRow), created: Boolean(row.created) };
+  }
+
+  /**
+   * One statement: refuse when an ancestor is a file, create missing ancestors, then insert the
+   * file or replace / append to its content, unless a directory stands at its path (or, when
+   * appending, the result would exceed the size cap). `xmax = 0` tells an insert from an update.
+   */
+  private async upsertWithParents(path: string, text: string, mode: 'replace' | 'append'): Promise<UpsertRow> {
     if (path === '/') throw errors.isDirectory(path);
-    checkContent(path, content);
+    checkContent(path, text);
     const ancestors = ancestorsOf(path);
-    // One statement: refuse when an ancestor is a file, create missing ancestors, upsert the file
-    // unless a directory stands at its path. `xmax = 0` tells an insert from an update.
-    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow> & { created: boolean | null }>>`
+    const update =
+      mode === 'replace'
+        ? Prisma.sql`SET content = EXCLUDED.content, size = EXCLUDED.size, updated_at = now() WHERE NOT f.is_directory`
+        : Prisma.sql`SET content = coalesce(f.content, '') || EXCLUDED.content, size = f.size + EXCLUDED.size, updated_at = now()
+                     WHERE NOT f.is_directory AND f.size + EXCLUDED.size <= ${MAX_FILE_BYTES}`;
+    const rows = await this.db.$queryRaw<UpsertRow[]>`
       WITH blocked AS (
         SELECT f.path FROM session_file f
         WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${ancestors}::text[]) AND NOT f.is_directory
@@ -342,18 +359,13 @@ export class PrismaSessionFiles implements SessionFiles {
         RETURNING path
       ), file AS (
         INSERT INTO session_file AS f (id, session_id, path, is_directory, content, size, created_at, updated_at)
-        SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${content}, octet_length(${content}::text), now(), now()
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${text}, octet_length(${text}::text), now(), now()
         WHERE NOT EXISTS (SELECT 1 FROM blocked)
-        ON CONFLICT (session_id, path) DO UPDATE
-          SET content = EXCLUDED.content, size = EXCLUDED.size, updated_at = now()
-          WHERE NOT f.is_directory
+        ON CONFLICT (session_id, path) DO UPDATE ${update}
         RETURNING f.path, f.is_directory, f.size, f.created_at, f.updated_at, (f.xmax = 0) AS created
       )
       SELECT (SELECT path FROM blocked) AS blocked, file.* FROM (SELECT 1) AS one LEFT JOIN file ON true`;
-    const row = rows[0];
-    if (row?.blocked) throw errors.parentNotDirectory(path, row.blocked);
-    if (!row?.path) throw errors.isDirectory(path);
-    return { ...toStat(row as StatRow), created: Boolean(row.created) };
+    return rows[0] ?? { blocked: null, created: null };
   }
 
   async editFile(rawPath: string, oldString: string, newString: string, replaceAll = false): Promise<EditFileResult> {
@@ -538,34 +550,9 @@ export class PrismaSessionFiles implements SessionFiles {
 
   async appendFile(rawPath: string, text: string): Promise<FileStat> {
     const path = normalizePath(rawPath);
-    if (path === '/') throw errors.isDirectory(path);
-    checkContent(path, text);
-    const ancestors = ancestorsOf(path);
-    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow>>>`
-      WITH blocked AS (
-        SELECT f.path FROM session_file f
-        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${ancestors}::text[]) AND NOT f.is_directory
-        ORDER BY length(f.path) LIMIT 1
-      ), dirs AS (
-        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
-        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
-        FROM unnest(${ancestors}::text[]) AS a(path)
-        WHERE NOT EXISTS (SELECT 1 FROM blocked)
-        ON CONFLICT (session_id, path) DO NOTHING
-        RETURNING path
-      ), file AS (
-        INSERT INTO session_file AS f (id, session_id, path, is_directory, content, size, created_at, updated_at)
-        SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${text}, octet_length(${text}::text), now(), now()
-        WHERE NOT EXISTS (SELECT 1 FROM blocked)
-        ON CONFLICT (session_id, path) DO UPDATE
-          SET content = coalesce(f.content, '') || EXCLUDED.content, size = f.size + EXCLUDED.size, updated_at = now()
-          WHERE NOT f.is_directory AND f.size + EXCLUDED.size <= ${MAX_FILE_BYTES}
-        RETURNING ${STAT_COLUMNS}
-      )
-      SELECT (SELECT path FROM blocked) AS blocked, file.* FROM (SELECT 1) AS one LEFT JOIN file ON true`;
-    const row = rows[0];
-    if (row?.blocked) throw errors.parentNotDirectory(path, row.blocked);
-    if (row?.path) return toStat(row as StatRow);
+    const row = await this.upsertWithParents(path, text, 'append');
+    if (row.blocked) throw errors.parentNotDirectory(path, row.blocked);
+    if (row.path) return toStat(row as StatRow);
     const existing = await this.stat(path);
     if (existing?.isDirectory) throw errors.isDirectory(path);
     throw errors.tooLarge(path, (existing?.size ?? 0) + Buffer.byteLength(text, 'utf8'));
