@@ -332,6 +332,25 @@ export class PrismaSessionFiles implements SessionFiles {
   }
 
   /**
+   * CTEs `blocked` (the shallowest of `chain` that is a file, if any) and `dirs` (the missing
+   * directories of `chain`, created unless something is blocked; RETURNING `returning`).
+   */
+  private createDirectories(chain: string[], returning: Prisma.Sql): Prisma.Sql {
+    return Prisma.sql`blocked AS (
+        SELECT f.path FROM session_file f
+        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${chain}::text[]) AND NOT f.is_directory
+        ORDER BY length(f.path) LIMIT 1
+      ), dirs AS (
+        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
+        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
+        FROM unnest(${chain}::text[]) AS a(path)
+        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        ON CONFLICT (session_id, path) DO NOTHING
+        RETURNING ${returning}
+      )`;
+  }
+
+  /**
    * One statement: refuse when an ancestor is a file, create missing ancestors, then insert the
    * file or replace / append to its content, unless a directory stands at its path (or, when
    * appending, the result would exceed the size cap). `xmax = 0` tells an insert from an update.
@@ -346,18 +365,7 @@ export class PrismaSessionFiles implements SessionFiles {
         : Prisma.sql`SET content = coalesce(f.content, '') || EXCLUDED.content, size = f.size + EXCLUDED.size, updated_at = now()
                      WHERE NOT f.is_directory AND f.size + EXCLUDED.size <= ${MAX_FILE_BYTES}`;
     const rows = await this.db.$queryRaw<UpsertRow[]>`
-      WITH blocked AS (
-        SELECT f.path FROM session_file f
-        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${ancestors}::text[]) AND NOT f.is_directory
-        ORDER BY length(f.path) LIMIT 1
-      ), dirs AS (
-        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
-        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
-        FROM unnest(${ancestors}::text[]) AS a(path)
-        WHERE NOT EXISTS (SELECT 1 FROM blocked)
-        ON CONFLICT (session_id, path) DO NOTHING
-        RETURNING path
-      ), file AS (
+      WITH ${this.createDirectories(ancestors, Prisma.sql`path`)}, file AS (
         INSERT INTO session_file AS f (id, session_id, path, is_directory, content, size, created_at, updated_at)
         SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${text}, octet_length(${text}::text), now(), now()
         WHERE NOT EXISTS (SELECT 1 FROM blocked)
@@ -524,18 +532,7 @@ export class PrismaSessionFiles implements SessionFiles {
 
   private async mkdirOnce(path: string, chain: string[]): Promise<FileStat | null> {
     const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow>>>`
-      WITH blocked AS (
-        SELECT f.path FROM session_file f
-        WHERE f.session_id = ${this.sessionId}::uuid AND f.path = ANY(${chain}::text[]) AND NOT f.is_directory
-        ORDER BY length(f.path) LIMIT 1
-      ), dirs AS (
-        INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
-        SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
-        FROM unnest(${chain}::text[]) AS a(path)
-        WHERE NOT EXISTS (SELECT 1 FROM blocked)
-        ON CONFLICT (session_id, path) DO NOTHING
-        RETURNING ${STAT_COLUMNS}
-      ), existing AS (
+      WITH ${this.createDirectories(chain, STAT_COLUMNS)}, existing AS (
         SELECT ${STAT_COLUMNS} FROM session_file WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
       )
       SELECT (SELECT path FROM blocked) AS blocked, d.*

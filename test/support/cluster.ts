@@ -10,13 +10,10 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { print } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
-import { WebSocket } from 'ws';
 import { createDb, type Db } from '../../src/db.js';
 import { ApiKeyService } from '../../src/domain/api-keys.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
-import { type GraphQLResponse, sseSubscription, type Toolrun, wsSubscription } from './toolrun.js';
+import { type GraphQLClient, graphqlClient } from './toolrun.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -197,42 +194,6 @@ export class RedisServer {
   output(): string {
     return this.child?.output() ?? '';
   }
-}
-
-export type GraphQLClient = Pick<Toolrun, 'url' | 'wsUrl' | 'apiKey' | 'request' | 'query' | 'sse' | 'ws'> & { close(): Promise<void> };
-
-/** HTTP, SSE and graphql-ws clients for one API process. */
-export function graphqlClient(url: string, wsUrl: string, apiKey: string): GraphQLClient {
-  const wsClients: Client[] = [];
-  const request: Toolrun['request'] = async (document, variables, key = apiKey) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: JSON.stringify({ query: typeof document === 'string' ? document : print(document), variables }),
-    });
-    const body = (await response.json()) as GraphQLResponse<never>;
-    return { ...body, status: response.status };
-  };
-  return {
-    url,
-    wsUrl,
-    apiKey,
-    request,
-    query: async (document, variables, key) => {
-      const result = await request(document, variables, key);
-      if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
-      return result.data as never;
-    },
-    sse: (document, variables, key = apiKey) => sseSubscription(url, print(document), variables, key),
-    ws: (document, variables, key = apiKey) => {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: true });
-      wsClients.push(client);
-      return wsSubscription(client, print(document), variables);
-    },
-    close: async () => {
-      for (const client of wsClients.splice(0)) await client.dispose();
-    },
-  };
 }
 
 export interface ApiProcess extends GraphQLClient {

@@ -66,22 +66,10 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
   const url = `http://127.0.0.1:${port}/graphql`;
   const wsUrl = `ws://127.0.0.1:${port}/graphql`;
   const { key: apiKey, tenant } = await services.apiKeys.createKey(`tenant-${randomUUID().slice(0, 8)}`, { roles: ['submitter', 'approver', 'admin'] });
-  const wsClients: Client[] = [];
-
-  const request: Toolrun['request'] = async (document, variables, key = apiKey) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: JSON.stringify({ query: typeof document === 'string' ? document : print(document), variables }),
-    });
-    const body = (await response.json()) as GraphQLResponse<never>;
-    return { ...body, status: response.status };
-  };
+  const client = graphqlClient(url, wsUrl, apiKey);
 
   return {
-    url,
-    wsUrl,
-    apiKey,
+    ...client,
     tenantId: tenant.id,
     services,
     queries,
@@ -91,6 +79,35 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
     worker,
     api,
     newKey: async (name = `tenant-${randomUUID().slice(0, 8)}`, roles = ['submitter', 'approver']) => (await services.apiKeys.createKey(name, { roles })).key,
+    close: async () => {
+      await client.close();
+      await api.close();
+      await worker?.stop(500);
+      await services.queues.calls.obliterate({ force: true }).catch(() => undefined);
+      await services.queues.tasks.obliterate({ force: true }).catch(() => undefined);
+      await closeServices(services);
+    },
+  };
+}
+
+export type GraphQLClient = Pick<Toolrun, 'url' | 'wsUrl' | 'apiKey' | 'request' | 'query' | 'sse' | 'ws'> & { close(): Promise<void> };
+
+/** HTTP, SSE and graphql-ws clients for one API process. */
+export function graphqlClient(url: string, wsUrl: string, apiKey: string): GraphQLClient {
+  const wsClients: Client[] = [];
+  const request: Toolrun['request'] = async (document, variables, key = apiKey) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify({ query: typeof document === 'string' ? document : print(document), variables }),
+    });
+    const body = (await response.json()) as GraphQLResponse<never>;
+    return { ...body, status: response.status };
+  };
+  return {
+    url,
+    wsUrl,
+    apiKey,
     request,
     query: async (document, variables, key) => {
       const result = await request(document, variables, key);
@@ -104,12 +121,7 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
       return wsSubscription(client, print(document), variables);
     },
     close: async () => {
-      for (const client of wsClients) await client.dispose();
-      await api.close();
-      await worker?.stop(500);
-      await services.queues.calls.obliterate({ force: true }).catch(() => undefined);
-      await services.queues.tasks.obliterate({ force: true }).catch(() => undefined);
-      await closeServices(services);
+      for (const client of wsClients.splice(0)) await client.dispose();
     },
   };
 }
