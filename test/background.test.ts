@@ -6,10 +6,10 @@
 // One file on purpose: the per-worker limit counts the active runs of the whole database, so
 // the tests that start runs must not overlap.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../src/domain/background.js';
-import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../src/domain/background-output.js';
-import { claimTask, finishTask, recordActivity, recordHeartbeat } from '../src/domain/task-transitions.js';
-import { TaskRecovery } from '../src/jobs/task-recovery.js';
+import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../src/domain/tasks/background.js';
+import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../src/domain/tasks/background-output.js';
+import { claimTask, finishTask, recordActivity, recordHeartbeat } from '../src/domain/tasks/task-transitions.js';
+import { TaskRecovery } from '../src/domain/tasks/recovery.js';
 import { createLogger } from '../src/logger.js';
 import { closeServices, createServices } from '../src/services.js';
 import {

@@ -2,8 +2,8 @@
 // completeToolCall, or their deadline passes (real PostgreSQL, Redis, API and worker).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../src/domain/event-log.js';
-import { encodeEventCursor } from '../src/resolvers/cursors.js';
-import { localId } from '../src/resolvers/ids.js';
+import { encodeEventCursor } from '../src/realtime/cursors.js';
+import { localId } from '../src/resolvers/global-ids.js';
 import {
   CancelToolCallDocument,
   CompleteToolCallDocument,

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../src/domain/event-log.js';
-import { ToolFailureError } from '../src/domain/outcome.js';
-import { localId } from '../src/resolvers/ids.js';
+import { ToolFailureError } from '../src/model/outcome.js';
+import { localId } from '../src/resolvers/global-ids.js';
 import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../src/tools/http-tool.js';
 import type { ToolContext } from '../src/tools/types.js';
 import {

@@ -1,8 +1,8 @@
 // npm run apikey -- create <tenant> [--name <name>] [--roles submitter,approver]
 // npm run apikey -- self-approval <tenant> on|off
 import { parseArgs } from 'node:util';
-import { ROLES, type Role } from '../domain/api-keys.js';
-import { ValidationError } from '../domain/errors.js';
+import { ROLES, type Role } from '../domain/tenants/api-keys.js';
+import { ValidationError } from '../model/errors.js';
 import { closeServices } from '../services.js';
 import { boot } from './run.js';
 

@@ -2,7 +2,7 @@
 // under its deadline and abort signal, streams progress, and records the outcome or a retry.
 import type { Config } from '../config.js';
 import type { Db } from '../db.js';
-import type { BackgroundService } from '../domain/background.js';
+import type { BackgroundService } from '../domain/tasks/background.js';
 import {
   type CallRecord,
   callEvent,
@@ -13,11 +13,11 @@ import {
   recordProgress,
   scheduleRetry,
   startAttempt,
-} from '../domain/call-transitions.js';
+} from '../domain/calls/call-transitions.js';
 import type { EventLog } from '../domain/event-log.js';
-import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../domain/outcome.js';
-import { PrismaSessionFiles } from '../domain/session-files.js';
-import { MalformedToolValueError } from '../domain/tool-value.js';
+import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../model/outcome.js';
+import { PrismaSessionFiles } from '../domain/sessions/session-files.js';
+import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { RetryPolicy, ToolContext, ToolProgress } from '../tools/types.js';

@@ -1,9 +1,9 @@
 // Folds the start and completion writes of many concurrently running calls into one statement
 // each: while one flush is in flight, the next requests wait and then go together. On a busy
 // worker this turns hundreds of single-row transitions per second into a few bulk ones.
-import { type CallRecord, completeAttempts, startAttempts } from '../domain/call-transitions.js';
+import { type CallRecord, completeAttempts, startAttempts } from '../domain/calls/call-transitions.js';
 import type { EventLog } from '../domain/event-log.js';
-import type { ToolCallOutput } from '../domain/outcome.js';
+import type { ToolCallOutput } from '../model/outcome.js';
 
 class Coalescer<Item, Result> {
   private queue: Array<{ item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }> = [];

@@ -8,7 +8,7 @@ import type { Db } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { CallRunner, RunVerdict } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
-import { type JobCatalogue, QUEUES } from './queues.js';
+import { type JobCatalogue, QUEUES } from './catalogue.js';
 import { logWorkerProblems, workerOptions } from './worker-options.js';
 
 export interface CallWorkerDeps {

@@ -1,8 +1,8 @@
 // Fast cross-process cancellation: every worker keeps a map from the ids it is running to an
 // abort callback, and listens on the cancel channel. The durable record (cancel_requested_at)
 // is the fallback, read on each heartbeat.
-import type { CancelSignal } from '../domain/batches.js';
-import { CANCEL_CHANNEL } from '../domain/batches.js';
+import type { CancelSignal } from '../domain/calls/batches.js';
+import { CANCEL_CHANNEL } from '../domain/calls/batches.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export class CancelRegistry {

@@ -4,10 +4,10 @@
 // lost enqueue, a Redis restart or a dead worker delay work without losing any. It also fails
 // external calls whose completion deadline passed (TIMEOUT) and prunes events past their retention.
 import type { Config } from '../config.js';
-import type { CallDecisionService } from '../domain/call-decisions.js';
+import type { CallDecisionService } from '../domain/calls/call-decisions.js';
 import type { Db } from '../db.js';
 import type { Logger } from '../logger.js';
-import type { JobQueues, JobRequest } from './queues.js';
+import type { JobQueues, JobRequest } from './catalogue.js';
 
 export interface ReconcilerDeps {
   config: Config;

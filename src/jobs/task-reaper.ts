@@ -6,12 +6,12 @@
 // they are registered again.
 // With these and BullMQ's stalled-job handling, no run stays RUNNING without a live worker.
 import type { Config } from '../config.js';
-import type { BackgroundService } from '../domain/background.js';
+import type { BackgroundService } from '../domain/tasks/background.js';
 import type { Db } from '../db.js';
-import { TASK_KINDS } from '../domain/task-transitions.js';
+import { TASK_KINDS } from '../domain/tasks/task-transitions.js';
 import type { Logger } from '../logger.js';
-import type { JobQueues, JobRequest } from './queues.js';
-import { staleAfterMs, type TaskRecovery } from './task-recovery.js';
+import type { JobQueues, JobRequest } from './catalogue.js';
+import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
 
 export interface TaskReaperDeps {
   config: Config;

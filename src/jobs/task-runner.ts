@@ -5,21 +5,21 @@
 // heartbeat is stale the run is recovered (task-recovery.ts).
 import type { Config } from '../config.js';
 import type { Db } from '../db.js';
-import { MAX_RUN_ATTEMPTS } from '../domain/background.js';
-import type { OutputStream } from '../domain/background-output.js';
+import { MAX_RUN_ATTEMPTS } from '../domain/tasks/background.js';
+import type { OutputStream } from '../domain/tasks/background-output.js';
 import type { EventLog } from '../domain/event-log.js';
-import { INTERNAL_ERROR_MESSAGE, outputs, ToolFailureError } from '../domain/outcome.js';
-import { PrismaSessionFiles } from '../domain/session-files.js';
-import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbeat, specOf } from '../domain/task-transitions.js';
-import { MalformedToolValueError } from '../domain/tool-value.js';
+import { INTERNAL_ERROR_MESSAGE, outputs, ToolFailureError } from '../model/outcome.js';
+import { PrismaSessionFiles } from '../domain/sessions/session-files.js';
+import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbeat, specOf } from '../domain/tasks/task-transitions.js';
+import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/types.js';
 import { type Settled, settle } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
-import type { JobCatalogue } from './queues.js';
-import { staleAfterMs, type TaskRecovery } from './task-recovery.js';
+import type { JobCatalogue } from './catalogue.js';
+import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
 import { TaskSink } from './task-sink.js';
 
 export interface TaskRunnerDeps {

@@ -6,8 +6,8 @@ import {
   appendOutput,
   type OutputState,
   type OutputStream,
-} from '../domain/background-output.js';
-import type { ActivityUpdate, OutputChunk } from '../domain/task-transitions.js';
+} from '../domain/tasks/background-output.js';
+import type { ActivityUpdate, OutputChunk } from '../domain/tasks/task-transitions.js';
 import type { Logger } from '../logger.js';
 import type { ToolProgress } from '../tools/types.js';
 

@@ -5,9 +5,9 @@
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import type { BackgroundService } from '../domain/background.js';
+import type { BackgroundService } from '../domain/tasks/background.js';
 import type { Logger } from '../logger.js';
-import { type JobCatalogue, QUEUES } from './queues.js';
+import { type JobCatalogue, QUEUES } from './catalogue.js';
 import { logWorkerProblems, workerOptions } from './worker-options.js';
 import type { TaskRunner } from './task-runner.js';
 import type { TaskWorkerRegistry } from './task-worker-registry.js';

@@ -6,7 +6,7 @@ import { CallWorker } from './call-worker.js';
 import { CancelRegistry } from './cancel-registry.js';
 import { Reconciler } from './reconciler.js';
 import { TaskReaper } from './task-reaper.js';
-import { TaskRecovery } from './task-recovery.js';
+import { TaskRecovery } from '../domain/tasks/recovery.js';
 import { TaskRunner } from './task-runner.js';
 import { TaskWorker } from './task-worker.js';
 

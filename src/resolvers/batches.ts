@@ -1,7 +1,7 @@
-import type { CallInput } from '../domain/batches.js';
-import { NotFoundError } from '../domain/errors.js';
+import type { CallInput } from '../domain/calls/batches.js';
+import { NotFoundError } from '../model/errors.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { localId } from './ids.js';
+import { localId } from './global-ids.js';
 
 export async function executeToolBatch(
   context: GraphQLContext,

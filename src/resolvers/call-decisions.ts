@@ -1,6 +1,6 @@
-import type { CompletionInput } from '../domain/call-decisions.js';
+import type { CompletionInput } from '../domain/calls/call-decisions.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { localId } from './ids.js';
+import { localId } from './global-ids.js';
 
 const sessionOf = (sessionId?: string | null) => (sessionId ? localId(sessionId, 'Session') : null);
 

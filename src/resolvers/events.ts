@@ -1,11 +1,11 @@
 import { GraphQLError } from 'graphql';
-import { EVENT_TYPES } from '../domain/call-transitions.js';
-import { DomainError } from '../domain/errors.js';
+import { EVENT_TYPES } from '../domain/calls/call-transitions.js';
+import { DomainError } from '../model/errors.js';
 import type { SessionEvent } from '../domain/event-log.js';
 import { CursorExpiredError, sessionEventStream } from '../realtime/session-event-stream.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { decodeEventCursor, encodeEventCursor } from './cursors.js';
-import { localId } from './ids.js';
+import { decodeEventCursor, encodeEventCursor } from '../realtime/cursors.js';
+import { localId } from './global-ids.js';
 
 export const CURSOR_EXPIRED = 'CursorExpired';
 const TOOL_CALL_EVENT_TYPES = new Set<string>(Object.values(EVENT_TYPES));

@@ -1,6 +1,6 @@
-import { NotFoundError } from '../domain/errors.js';
+import { NotFoundError } from '../model/errors.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { localId } from './ids.js';
+import { localId } from './global-ids.js';
 
 export function createSession(context: GraphQLContext, args: { title?: string | null; metadata?: unknown }) {
   return context.services.sessions.create(context.viewer.tenantId, args);

@@ -1,7 +1,7 @@
 // Resolvers of background runs, schedules, session files and messages: thin calls into
 // BackgroundService and tenant-scoped reads.
 import { wrapErrorIfMatches } from '@pothos/plugin-errors';
-import type { SpawnOutcome } from '../domain/background.js';
+import type { SpawnOutcome } from '../domain/tasks/background.js';
 import {
   BackgroundNotSupportedError,
   InvalidArgumentsError,
@@ -10,13 +10,13 @@ import {
   NotFoundError,
   UnknownToolError,
   ValidationError,
-} from '../domain/errors.js';
+} from '../model/errors.js';
 import type { SessionEvent } from '../domain/event-log.js';
-import { normalizePath } from '../domain/session-files.js';
-import { TASK_EVENT_TYPES, TASK_KINDS, type TaskState } from '../domain/task-transitions.js';
+import { normalizePath } from '../domain/sessions/session-files.js';
+import { TASK_EVENT_TYPES, TASK_KINDS, type TaskState } from '../domain/tasks/task-transitions.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { subscribeSessionEvents } from './events.js';
-import { localId } from './ids.js';
+import { localId } from './global-ids.js';
 
 /** The typed refusals of spawnBackground, most specific first. */
 export const SPAWN_REFUSALS = [

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../domain/errors.js';
+import { ForbiddenError } from '../model/errors.js';
 import type { GraphQLContext } from '../schema/context.js';
 
 export function tenantSettings(context: GraphQLContext) {

@@ -1,4 +1,4 @@
-import type { RegisterHttpToolInput, RegisterToolInput, UpdateToolInput } from '../domain/registered-tools.js';
+import type { RegisterHttpToolInput, RegisterToolInput, UpdateToolInput } from '../domain/tenants/registered-tools.js';
 import type { GraphQLContext } from '../schema/context.js';
 
 export function registerHttpTool(context: GraphQLContext, input: RegisterHttpToolInput) {

@@ -1,6 +1,6 @@
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { CallIdConflictError, IdempotencyKeyReusedError } from '../domain/errors.js';
-import { parseOutput } from '../domain/outcome.js';
+import { CallIdConflictError, IdempotencyKeyReusedError } from '../model/errors.js';
+import { parseOutput } from '../model/outcome.js';
 import type { ToolBatch, ToolCall } from '../generated/prisma/client.js';
 import {
   cancelToolBatch,

@@ -3,7 +3,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { DomainError, ForbiddenError, InvalidStateError, LimitExceededError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { DomainError, ForbiddenError, InvalidStateError, LimitExceededError, NotFoundError, ValidationError } from '../model/errors.js';
 import type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{

@@ -1,6 +1,6 @@
 // Decisions on waiting calls: approving or rejecting a call of a REQUIRES_APPROVAL tool, and
 // completing a call of an external tool. The ToolCall type itself lives in batch.ts.
-import { CallAlreadyCompletedError, DeadlinePassedError } from '../domain/errors.js';
+import { CallAlreadyCompletedError, DeadlinePassedError } from '../model/errors.js';
 import { approveToolCall, completeToolCall, rejectToolCall } from '../resolvers/call-decisions.js';
 import { ToolCallRef } from './batch.js';
 import { builder } from './builder.js';

@@ -1,4 +1,4 @@
-import type { Viewer } from '../domain/api-keys.js';
+import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 
 export interface GraphQLContext {

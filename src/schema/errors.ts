@@ -16,7 +16,7 @@ import {
   ToolNameConflictError,
   UnknownToolError,
   ValidationError,
-} from '../domain/errors.js';
+} from '../model/errors.js';
 import { builder } from './builder.js';
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({

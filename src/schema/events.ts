@@ -1,7 +1,7 @@
 import type { SessionEvent } from '../domain/event-log.js';
-import { EVENT_TYPES } from '../domain/call-transitions.js';
-import type { ToolCallOutput, ToolFailure } from '../domain/outcome.js';
-import { encodeEventCursor } from '../resolvers/cursors.js';
+import { EVENT_TYPES } from '../domain/calls/call-transitions.js';
+import type { ToolCallOutput, ToolFailure } from '../model/outcome.js';
+import { encodeEventCursor } from '../realtime/cursors.js';
 import { CURSOR_EXPIRED, subscribeToolCallEvents } from '../resolvers/events.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';

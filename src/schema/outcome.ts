@@ -1,5 +1,5 @@
-import { FAILURE_CLASSES, FAILURE_SOURCES, formatOutputText, modelParts, type RetryDisposition, type ToolCallOutput, type ToolFailure, type ToolCancellation } from '../domain/outcome.js';
-import type { AttachmentRef, ModelPart } from '../domain/tool-value.js';
+import { FAILURE_CLASSES, FAILURE_SOURCES, formatOutputText, modelParts, type RetryDisposition, type ToolCallOutput, type ToolFailure, type ToolCancellation } from '../model/outcome.js';
+import type { AttachmentRef, ModelPart } from '../model/tool-value.js';
 import { builder } from './builder.js';
 
 export const FailureClassEnum = builder.enumType('ToolFailureClass', { values: FAILURE_CLASSES });

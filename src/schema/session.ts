@@ -1,6 +1,6 @@
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import type { Session } from '../generated/prisma/client.js';
-import { encodeEventCursor } from '../resolvers/cursors.js';
+import { encodeEventCursor } from '../realtime/cursors.js';
 import { createSession, findSession, listSessions, loadSessions } from '../resolvers/sessions.js';
 import { builder } from './builder.js';
 

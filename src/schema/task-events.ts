@@ -1,7 +1,7 @@
 // Events of tasks (background runs and schedule monitors), and the taskEvents subscription.
 // They live in the session's event log like tool call events: ordered, with cursors and replay.
 import type { SessionEvent } from '../domain/event-log.js';
-import { TASK_EVENT_TYPES } from '../domain/task-transitions.js';
+import { TASK_EVENT_TYPES } from '../domain/tasks/task-transitions.js';
 import { subscribeTaskEvents } from '../resolvers/tasks.js';
 import { builder } from './builder.js';
 import { ProgressRef, SessionEventRef } from './events.js';

@@ -2,8 +2,8 @@
 // session's files and messages the runs leave behind.
 import { errorTypeMap } from '@pothos/plugin-errors';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import type { SpawnOutcome } from '../domain/background.js';
-import { artifactDirOf } from '../domain/background-output.js';
+import type { SpawnOutcome } from '../domain/tasks/background.js';
+import { artifactDirOf } from '../domain/tasks/background-output.js';
 import {
   BackgroundNotSupportedError,
   InvalidArgumentsError,
@@ -12,8 +12,8 @@ import {
   NotFoundError,
   UnknownToolError,
   ValidationError,
-} from '../domain/errors.js';
-import { specOf } from '../domain/task-transitions.js';
+} from '../model/errors.js';
+import { specOf } from '../domain/tasks/task-transitions.js';
 import type { Schedule, SessionFile, SessionMessage, Task } from '../generated/prisma/client.js';
 import {
   cancelSchedule,

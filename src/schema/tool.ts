@@ -1,5 +1,5 @@
-import { ToolNameConflictError } from '../domain/errors.js';
-import type { RegisteredToolResult } from '../domain/registered-tools.js';
+import { ToolNameConflictError } from '../model/errors.js';
+import type { RegisteredToolResult } from '../domain/tenants/registered-tools.js';
 import { registerExternalTool, registerHttpTool, removeTool, rotateToolSigningSecret, updateTool } from '../resolvers/tools.js';
 import { SIGNATURE_HEADER } from '../tools/http-tool.js';
 import type { ToolDefinition, ToolHints, RetryPolicy } from '../tools/types.js';

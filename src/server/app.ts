@@ -5,7 +5,7 @@ import { type ExecutionArgs, GraphQLError } from 'graphql';
 import type { Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { Viewer } from '../domain/api-keys.js';
+import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 import { tokenFromConnectionParams } from './auth.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';

@@ -1,5 +1,5 @@
 import { createGraphQLError } from 'graphql-yoga';
-import { bearerToken, type Viewer } from '../domain/api-keys.js';
+import { bearerToken, type Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 
 export function unauthenticated() {

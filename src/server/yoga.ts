@@ -1,7 +1,7 @@
 // The GraphQL HTTP/SSE endpoint, without a listening socket (app.ts adds that and WebSocket).
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import type { Viewer } from '../domain/api-keys.js';
+import type { Viewer } from '../domain/tenants/api-keys.js';
 import { schema } from '../schema/index.js';
 import type { GraphQLContext } from '../schema/context.js';
 import type { Services } from '../services.js';

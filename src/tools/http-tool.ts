@@ -14,8 +14,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { type FailureClass, type RetryDisposition, ToolFailureError } from '../domain/outcome.js';
-import { decodeToolValue, type Json, MalformedToolValueError } from '../domain/tool-value.js';
+import { type FailureClass, type RetryDisposition, ToolFailureError } from '../model/outcome.js';
+import { decodeToolValue, type Json, MalformedToolValueError } from '../model/tool-value.js';
 import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup } from './address-guard.js';
 import type { ToolContext } from './types.js';
 

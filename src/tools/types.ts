@@ -1,6 +1,6 @@
 // What a tool is, and what it sees while it runs.
 import type { Logger } from 'pino';
-import type { SessionFiles } from '../domain/session-files.js';
+import type { SessionFiles } from '../domain/sessions/session-files.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb, type Db } from '../../src/db.js';
-import { ApiKeyService } from '../../src/domain/api-keys.js';
+import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
 import { type GraphQLClient, graphqlClient } from './toolrun.js';
 

@@ -1,7 +1,7 @@
 // The background-run tools: `spawn_background` (the same spawn as the spawnBackground mutation,
 // reached through the call's context) and `report_progress` (deterministic steps that report
 // status, output and progress — a background-capable tool to watch and test against).
-import { ToolFailureError } from '../../domain/outcome.js';
+import { ToolFailureError } from '../../model/outcome.js';
 import { defineBuiltinTool } from '../types.js';
 import { abortableDelay } from './delay.js';
 

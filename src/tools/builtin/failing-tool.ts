@@ -1,7 +1,7 @@
 // A tool that fails on request, so clients can test their error paths: any failure class, code,
 // message and retry disposition, an internal error (whose message the runtime must mask), a
 // delay before failing, and success from a given attempt on (to exercise retries).
-import { FAILURE_CLASSES, type FailureClass, ToolFailureError } from '../../domain/outcome.js';
+import { FAILURE_CLASSES, type FailureClass, ToolFailureError } from '../../model/outcome.js';
 import { defineBuiltinTool } from '../types.js';
 import { abortableDelay } from './delay.js';
 

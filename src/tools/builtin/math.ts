@@ -1,4 +1,4 @@
-import { ToolFailureError } from '../../domain/outcome.js';
+import { ToolFailureError } from '../../model/outcome.js';
 import { type BuiltinTool, defineBuiltinTool } from '../types.js';
 
 const operandsSchema = {

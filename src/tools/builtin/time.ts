@@ -1,4 +1,4 @@
-import { ToolFailureError } from '../../domain/outcome.js';
+import { ToolFailureError } from '../../model/outcome.js';
 import { defineBuiltinTool } from '../types.js';
 
 /** The UTC offset of a time zone at an instant, as `+HH:MM`. */

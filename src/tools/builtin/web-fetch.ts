@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
-import { ToolFailureError } from '../../domain/outcome.js';
+import { ToolFailureError } from '../../model/outcome.js';
 import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup, isAddressAllowed } from '../address-guard.js';
 import { defineBuiltinTool, type ToolContext } from '../types.js';
 

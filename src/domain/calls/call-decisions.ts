@@ -3,12 +3,12 @@
 // PENDING_EXTERNAL. Every decision is one conditional transition in an EventLog write, so two
 // racing decisions (or a decision racing the deadline, a cancel or another process) cannot both
 // take effect; the loser gets a typed error and changes nothing.
-import type { Db } from '../db.js';
-import type { JobRequest } from '../jobs/queues.js';
-import { backoffDelay } from '../jobs/call-runner.js';
-import type { Logger } from '../logger.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { Viewer } from './api-keys.js';
+import type { Db } from '../../db.js';
+import type { JobRequest } from '../../jobs/catalogue.js';
+import { backoffDelay } from '../../jobs/call-runner.js';
+import type { Logger } from '../../logger.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { Viewer } from '../tenants/api-keys.js';
 import type { BatchService } from './batches.js';
 import {
   approveCall,
@@ -21,10 +21,10 @@ import {
   scheduleExternalRetry,
   TERMINAL_STATUSES,
 } from './call-transitions.js';
-import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, InvalidStateError, ValidationError } from './errors.js';
-import type { EventLog } from './event-log.js';
-import { FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, type ToolCallOutput } from './outcome.js';
-import { decodeToolValue, MalformedToolValueError } from './tool-value.js';
+import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, InvalidStateError, ValidationError } from '../../model/errors.js';
+import type { EventLog } from '../event-log.js';
+import { FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, type ToolCallOutput } from '../../model/outcome.js';
+import { decodeToolValue, MalformedToolValueError } from '../../model/tool-value.js';
 
 /** What a client reports for a call of an external tool: exactly one of `value` and `failure`. */
 export interface CompletionInput {

@@ -1,9 +1,9 @@
 // State transitions of tool calls. Each runs inside an EventLog write (session row locked) and
 // emits the event that announces it. Transitions are conditional on the state (and attempt) the
 // caller saw, which fences out stale workers: a write from a superseded attempt changes nothing.
-import type { ToolCall } from '../generated/prisma/client.js';
-import type { EventDraft, WriteScope } from './event-log.js';
-import { callStatusOf, failure, outputs, type ToolCallOutput, type ToolFailure } from './outcome.js';
+import type { ToolCall } from '../../generated/prisma/client.js';
+import type { EventDraft, WriteScope } from '../event-log.js';
+import { callStatusOf, failure, outputs, type ToolCallOutput, type ToolFailure } from '../../model/outcome.js';
 
 export type CallStatus = ToolCall['status'];
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];

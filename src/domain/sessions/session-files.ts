@@ -2,9 +2,9 @@
 // Paths are absolute POSIX paths; directories are rows of their own (the root `/` is implicit);
 // content is text only. Every operation is one SQL statement on its success path, except an
 // edit (a short transaction: lock and read the row, then update it).
-import { Prisma } from '../generated/prisma/client.js';
-import type { Db } from '../db.js';
-import { type FailureClass, ToolFailureError } from './outcome.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../db.js';
+import { type FailureClass, ToolFailureError } from '../../model/outcome.js';
 
 /** Largest file content, in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

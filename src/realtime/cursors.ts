@@ -1,4 +1,4 @@
-import { ValidationError } from '../domain/errors.js';
+import { ValidationError } from '../model/errors.js';
 
 /** Event cursors are opaque: `(session, seq)` encoded, so a cursor only fits its own session. */
 export function encodeEventCursor(sessionId: string, seq: number): string {

@@ -1,9 +1,9 @@
 // Tenants and their API keys. A key is shown once when created; only its sha256 is stored.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db.js';
-import type { Tenant } from '../generated/prisma/client.js';
-import { ValidationError } from './errors.js';
-import { sha256Hex } from './ids.js';
+import type { Db } from '../../db.js';
+import type { Tenant } from '../../generated/prisma/client.js';
+import { ValidationError } from '../../model/errors.js';
+import { sha256Hex } from '../../model/ids.js';
 
 export const ROLES = ['submitter', 'approver', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

@@ -3,17 +3,17 @@
 // in the same transaction that creates the run, under the session row lock (per session) and a
 // transaction-scoped advisory lock (per worker capacity), so concurrent spawns in any number of
 // processes cannot overshoot them.
-import type { Config } from '../config.js';
-import type { Db } from '../db.js';
-import type { Schedule, Task } from '../generated/prisma/client.js';
-import type { JobQueues, JobRequest } from '../jobs/queues.js';
-import type { TaskWorkerRegistry } from '../jobs/task-worker-registry.js';
-import type { Logger } from '../logger.js';
-import type { EventBus } from '../realtime/event-bus.js';
-import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import { validateArgs } from '../tools/validate-args.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db.js';
+import type { Schedule, Task } from '../../generated/prisma/client.js';
+import type { JobQueues, JobRequest } from '../../jobs/catalogue.js';
+import type { TaskWorkerRegistry } from '../../jobs/task-worker-registry.js';
+import type { Logger } from '../../logger.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
+import { validateArgs } from '../../tools/validate-args.js';
 import { artifactDirOf, newRunArtifacts } from './background-output.js';
-import { CANCEL_CHANNEL, type CancelSignal } from './batches.js';
+import { CANCEL_CHANNEL, type CancelSignal } from '../calls/batches.js';
 import {
   BackgroundNotSupportedError,
   DomainError,
@@ -22,9 +22,9 @@ import {
   NotFoundError,
   UnknownToolError,
   ValidationError,
-} from './errors.js';
-import type { EventLog, WriteScope } from './event-log.js';
-import { ToolFailureError } from './outcome.js';
+} from '../../model/errors.js';
+import type { EventLog, WriteScope } from '../event-log.js';
+import { ToolFailureError } from '../../model/outcome.js';
 import { MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, type ParsedSchedule, parseSchedule } from './schedules.js';
 import {
   type BackgroundSpec,

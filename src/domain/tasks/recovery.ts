@@ -3,15 +3,15 @@
 // takes its job — only when the tool's live definition says re-running it is safe (idempotent or
 // readonly; the spec the run was created with is never trusted for this); otherwise it is failed
 // as orphaned with an error saying why. A run whose cancellation was requested ends canceled.
-import type { Config } from '../config.js';
-import type { Db } from '../db.js';
-import { MAX_RUN_ATTEMPTS } from '../domain/background.js';
-import { newRunArtifacts } from '../domain/background-output.js';
-import type { EventLog } from '../domain/event-log.js';
-import { finishTask, reattachTask, TASK_KINDS } from '../domain/task-transitions.js';
-import type { Logger } from '../logger.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { JobQueues } from './queues.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db.js';
+import { MAX_RUN_ATTEMPTS } from './background.js';
+import { newRunArtifacts } from './background-output.js';
+import type { EventLog } from '../event-log.js';
+import { finishTask, reattachTask, TASK_KINDS } from './task-transitions.js';
+import type { Logger } from '../../logger.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { JobQueues } from '../../jobs/catalogue.js';
 
 export interface TaskRecoveryDeps {
   config: Config;

@@ -1,6 +1,6 @@
-import type { Db } from '../db.js';
-import type { Session } from '../generated/prisma/client.js';
-import { NotFoundError, ValidationError } from './errors.js';
+import type { Db } from '../../db.js';
+import type { Session } from '../../generated/prisma/client.js';
+import { NotFoundError, ValidationError } from '../../model/errors.js';
 
 export class SessionService {
   constructor(private readonly db: Db) {}

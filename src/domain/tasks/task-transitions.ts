@@ -3,9 +3,9 @@
 // free — and emits the events announcing it. Writes from a worker are fenced by attempt: once a
 // run was re-attached (attempt + 1) or finished, a write of the superseded attempt changes
 // nothing and reports `null`/`false`, which tells that worker to stop.
-import type { Db } from '../db.js';
-import { Prisma, type Task } from '../generated/prisma/client.js';
-import type { ToolProgress } from '../tools/types.js';
+import type { Db } from '../../db.js';
+import { Prisma, type Task } from '../../generated/prisma/client.js';
+import type { ToolProgress } from '../../tools/types.js';
 import {
   CANCELED_LINE,
   completionMessage,
@@ -14,9 +14,9 @@ import {
   resultDocument,
   type RunArtifacts,
 } from './background-output.js';
-import type { EventDraft, WriteScope } from './event-log.js';
-import { ToolFailureError } from './outcome.js';
-import { PrismaSessionFiles } from './session-files.js';
+import type { EventDraft, WriteScope } from '../event-log.js';
+import { ToolFailureError } from '../../model/outcome.js';
+import { PrismaSessionFiles } from '../sessions/session-files.js';
 
 export const TASK_KINDS = { background: 'background_tool', monitor: 'monitor' } as const;
 export type TaskState = Task['state'];

@@ -1,6 +1,6 @@
 import { decodeGlobalID } from '@pothos/plugin-relay';
-import { NotFoundError } from '../domain/errors.js';
-import { UUID_PATTERN } from '../domain/ids.js';
+import { NotFoundError } from '../model/errors.js';
+import { UUID_PATTERN } from '../model/ids.js';
 
 /**
  * Accepts a Relay global id of `typename` or the raw uuid, and returns the uuid. Anything else

@@ -1,12 +1,12 @@
 // Submitting and cancelling batches of tool calls (the API side of DESIGN.md §3).
-import type { Config } from '../config.js';
-import type { Db } from '../db.js';
-import type { ToolBatch } from '../generated/prisma/client.js';
-import type { JobQueues, JobRequest } from '../jobs/queues.js';
-import type { Logger } from '../logger.js';
-import type { EventBus } from '../realtime/event-bus.js';
-import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import { validateArgs } from '../tools/validate-args.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db.js';
+import type { ToolBatch } from '../../generated/prisma/client.js';
+import type { JobQueues, JobRequest } from '../../jobs/catalogue.js';
+import type { Logger } from '../../logger.js';
+import type { EventBus } from '../../realtime/event-bus.js';
+import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
+import { validateArgs } from '../../tools/validate-args.js';
 import {
   CALL_COLUMNS,
   type CallRecord,
@@ -19,10 +19,10 @@ import {
   startedWithoutRunning,
   TERMINAL_STATUSES,
 } from './call-transitions.js';
-import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from './errors.js';
-import { type EventLog, sessionEventsChannel, type PublishedEvents, type Tx } from './event-log.js';
-import { newCallId, sha256Hex, stableJson } from './ids.js';
-import { callStatusOf, failure, outputs, type ToolCallOutput } from './outcome.js';
+import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
+import { type EventLog, sessionEventsChannel, type PublishedEvents, type Tx } from '../event-log.js';
+import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
+import { callStatusOf, failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
 
 export interface CallInput {
   id?: string | null;

@@ -1,7 +1,7 @@
 // The text side of a background run (DESIGN.md §4): artifact paths, the capped output log, the
 // output tail, result.json and the session message a finished run leaves. Pure functions; the
 // transitions in task-transitions.ts write what these compute.
-import { newRunId } from './ids.js';
+import { newRunId } from '../../model/ids.js';
 
 /** The output log keeps at most this many characters of output (Unicode code points). */
 export const MAX_OUTPUT_LOG_CHARS = 262_144;

@@ -1,7 +1,7 @@
 // Schedules of background runs (DESIGN.md §4): exactly one of a 5-field cron expression
 // (recurring) or an RFC 3339 instant (one-shot), in an IANA timezone (default UTC).
 import { CronExpressionParser } from 'cron-parser';
-import { InvalidScheduleError } from './errors.js';
+import { InvalidScheduleError } from '../../model/errors.js';
 
 export const MAX_ACTIVE_SCHEDULES_PER_SESSION = 10;
 

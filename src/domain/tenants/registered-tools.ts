@@ -1,17 +1,17 @@
 // Tools a tenant registers at run time: HTTP tools (a signed POST per call) and external tools
 // (a client completes each call). Registration, update and removal need the admin role; every
 // definition is validated before it is stored, and a name never shadows a built-in.
-import type { Config } from '../config.js';
-import type { Db } from '../db.js';
-import type { RegisteredTool } from '../generated/prisma/client.js';
-import { AddressNotAllowedError, checkHostLiteral } from '../tools/address-guard.js';
-import { newSigningSecret } from '../tools/http-tool.js';
-import { definitionOfRow, displayNameOf, REGISTERED_DEFAULTS, type RegisteredKind, type StoredDefinition } from '../tools/registered-definition.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { type RetryPolicy, TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../tools/types.js';
-import { compileSchemaOrError } from '../tools/validate-args.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db.js';
+import type { RegisteredTool } from '../../generated/prisma/client.js';
+import { AddressNotAllowedError, checkHostLiteral } from '../../tools/address-guard.js';
+import { newSigningSecret } from '../../tools/http-tool.js';
+import { definitionOfRow, displayNameOf, REGISTERED_DEFAULTS, type RegisteredKind, type StoredDefinition } from '../../tools/registered-definition.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { type RetryPolicy, TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../../tools/types.js';
+import { compileSchemaOrError } from '../../tools/validate-args.js';
 import type { Viewer } from './api-keys.js';
-import { ForbiddenError, NotFoundError, ToolNameConflictError, ValidationError } from './errors.js';
+import { ForbiddenError, NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
 
 export interface ToolSpecPatch {
   displayName?: string | null;
