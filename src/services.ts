@@ -9,7 +9,7 @@ import { BackgroundService } from './domain/tasks/background.js';
 import { BatchService } from './domain/calls/batches.js';
 import { CallDecisionService } from './domain/calls/call-decisions.js';
 import { EventLog } from './domain/event-log.js';
-import { RegisteredToolService } from './domain/tenants/registered-tools.js';
+import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { SessionService } from './domain/sessions/sessions.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { TaskWorkerRegistry } from './jobs/task-worker-registry.js';
@@ -52,7 +52,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const bus = new EventBus(redis.command, redis.subscriber, config.REDIS_PREFIX, logger);
   const eventLog = new EventLog(db, bus, logger);
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
-    db,
+    registered: new RegisteredToolStore(db),
     http: {
       allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
       allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,

@@ -19,8 +19,9 @@ import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../mode
 import { PrismaSessionFiles } from '../domain/sessions/session-files.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
+import { decideRetry } from '../model/retry.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import type { RetryPolicy, ToolContext, ToolProgress } from '../tools/types.js';
+import type { ToolContext, ToolProgress } from '../tools/types.js';
 import { CallAbort } from './call-abort.js';
 import { CallStateWriter } from './call-state-writer.js';
 import type { CancelRegistry } from './cancel-registry.js';
@@ -167,16 +168,13 @@ export class CallRunner {
           : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
     } else output = this.outputOf(call, settled);
 
-    if (output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE') {
-      if (attempt < call.maxAttempts) {
-        const delayMs = output.failure.retry.afterMs ?? backoffDelay(tool.definition.retry, attempt);
-        const failed = output.failure;
-        const scheduled = await this.deps.eventLog.write(call.sessionId, (scope) => scheduleRetry(scope, call, attempt, failed, delayMs));
-        return scheduled ? { kind: 'retry', delayMs } : DONE;
-      }
-      output = outputs.failure({ ...output.failure, retry: { kind: 'EXHAUSTED', attempts: attempt } });
+    const decision = decideRetry(output, attempt, call.maxAttempts, tool.definition.retry);
+    if (decision.kind === 'retry') {
+      const { failure: failed, delayMs } = decision;
+      const scheduled = await this.deps.eventLog.write(call.sessionId, (scope) => scheduleRetry(scope, call, attempt, failed, delayMs));
+      return scheduled ? { kind: 'retry', delayMs } : DONE;
     }
-    return this.finish(call, output);
+    return this.finish(call, decision.output);
   }
 
   private async finish(call: CallRecord, output: ToolCallOutput): Promise<RunVerdict> {
@@ -209,12 +207,6 @@ function workerLost(call: CallRecord, rerunnable: boolean): ToolCallOutput {
         })
       : failure('EXECUTION', 'worker_lost', `The worker running \`${call.tool}\` was lost; the tool is not idempotent, so it was not run again`),
   );
-}
-
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
-  const { type, delayMs, maxDelayMs } = policy.backoff;
-  const delay = type === 'FIXED' ? delayMs : delayMs * 2 ** Math.max(0, attempt - 1);
-  return Math.min(delay, maxDelayMs);
 }
 
 export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };

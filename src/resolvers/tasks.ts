@@ -12,7 +12,7 @@ import {
   ValidationError,
 } from '../model/errors.js';
 import type { SessionEvent } from '../domain/event-log.js';
-import { normalizePath } from '../domain/sessions/session-files.js';
+import { normalizePath } from '../tools/session-files.js';
 import { TASK_EVENT_TYPES, TASK_KINDS, type TaskState } from '../domain/tasks/task-transitions.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { subscribeSessionEvents } from './events.js';

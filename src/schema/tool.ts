@@ -2,7 +2,8 @@ import { ToolNameConflictError } from '../model/errors.js';
 import type { RegisteredToolResult } from '../domain/tenants/registered-tools.js';
 import { registerExternalTool, registerHttpTool, removeTool, rotateToolSigningSecret, updateTool } from '../resolvers/tools.js';
 import { SIGNATURE_HEADER } from '../tools/http-tool.js';
-import type { ToolDefinition, ToolHints, RetryPolicy } from '../tools/types.js';
+import type { RetryPolicy } from '../model/retry.js';
+import type { ToolDefinition, ToolHints } from '../tools/types.js';
 import { builder } from './builder.js';
 
 export const ToolKindEnum = builder.enumType('ToolKind', { values: ['BUILTIN', 'HTTP', 'EXTERNAL'] as const });

@@ -1,7 +1,8 @@
 // The stored form of a tool a tenant registered (RegisteredTool.definition) and its reading back
 // into a ToolDefinition. Writes are validated by the registration service; reads still fall back
 // to defaults field by field, so a row written by an older version keeps working.
-import type { RetryPolicy, ToolDefinition, ToolHints, ToolKind, ToolPolicy, ToolScheduling } from './types.js';
+import type { RetryPolicy } from '../model/retry.js';
+import type { ToolDefinition, ToolHints, ToolKind, ToolPolicy, ToolScheduling } from './types.js';
 
 export type RegisteredKind = Extract<ToolKind, 'HTTP' | 'EXTERNAL'>;
 

@@ -2,7 +2,6 @@
 // external tools the tenant registered at run time (RegisteredTool rows, read on every resolve
 // so that an update or removal takes effect at once on every process). A registered name never
 // shadows a built-in: registration refuses it, and built-ins win here as well.
-import type { Db } from '../db.js';
 import { callHttpTool, type HttpToolSettings } from './http-tool.js';
 import { definitionOfRow } from './registered-definition.js';
 import type { BuiltinTool, ToolContext, ToolDefinition } from './types.js';
@@ -12,17 +11,24 @@ export interface ResolvedTool {
   execute(args: Record<string, unknown>, context: ToolContext): Promise<unknown>;
 }
 
-export interface ToolRegistryDeps {
-  db: Db;
-  http: HttpToolSettings;
-}
-
-interface RegisteredRow {
+/** A tool a tenant registered, as stored. */
+export interface RegisteredToolRow {
   name: string;
   kind: string;
   definition: unknown;
   url: string | null;
   signingSecret: string | null;
+}
+
+/** Where registered tools are read from (src/domain/tenants/registered-tools.ts). */
+export interface RegisteredToolSource {
+  /** The tenant's registered tools, or those of them named in `names`. */
+  rows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]>;
+}
+
+export interface ToolRegistryDeps {
+  registered: RegisteredToolSource;
+  http: HttpToolSettings;
 }
 
 export class ToolRegistry {
@@ -69,15 +75,11 @@ export class ToolRegistry {
     return resolved;
   }
 
-  private async registeredRows(tenantId: string, names?: string[]): Promise<RegisteredRow[]> {
-    if (!this.deps) return [];
-    return this.deps.db.registeredTool.findMany({
-      where: { tenantId, ...(names ? { name: { in: names } } : {}) },
-      select: { name: true, kind: true, definition: true, url: true, signingSecret: true },
-    });
+  private async registeredRows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {
+    return this.deps ? this.deps.registered.rows(tenantId, names) : [];
   }
 
-  private registeredTool(row: RegisteredRow): ResolvedTool {
+  private registeredTool(row: RegisteredToolRow): ResolvedTool {
     const definition = definitionOfRow(row);
     const http = this.deps!.http;
     if (definition.kind === 'HTTP' && row.url && row.signingSecret) {

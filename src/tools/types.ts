@@ -1,6 +1,7 @@
 // What a tool is, and what it sees while it runs.
 import type { Logger } from 'pino';
-import type { SessionFiles } from '../domain/sessions/session-files.js';
+import type { RetryPolicy } from '../model/retry.js';
+import type { SessionFiles } from './session-files.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -15,11 +16,6 @@ export interface ToolHints {
 export type ToolPolicy = 'AUTO' | 'REQUIRES_APPROVAL';
 export type ToolScheduling = 'PARALLEL' | 'SERIAL';
 export type ToolKind = 'BUILTIN' | 'HTTP' | 'EXTERNAL';
-
-export interface RetryPolicy {
-  maxAttempts: number;
-  backoff: { type: 'FIXED' | 'EXPONENTIAL'; delayMs: number; maxDelayMs: number };
-}
 
 export interface ToolDefinition {
   name: string;

@@ -5,8 +5,8 @@
 // take effect; the loser gets a typed error and changes nothing.
 import type { Db } from '../../db.js';
 import type { JobRequest } from '../../jobs/catalogue.js';
-import { backoffDelay } from '../../jobs/call-runner.js';
 import type { Logger } from '../../logger.js';
+import { decideRetry } from '../../model/retry.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Viewer } from '../tenants/api-keys.js';
 import type { BatchService } from './batches.js';
@@ -93,13 +93,12 @@ export class CallDecisionService {
       const current = (await loadCall(scope, call.id))!;
       if (current.status !== 'PENDING_EXTERNAL') return { kind: 'refused', call: current };
       const attempt = current.attempt;
-      let final = output;
-      if (output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE') {
-        if (attempt < current.maxAttempts) {
-          const delayMs = output.failure.retry.afterMs ?? (tool ? backoffDelay(tool.definition.retry, attempt) : 0);
-          if (await scheduleExternalRetry(scope, current, attempt, output.failure, delayMs)) return { kind: 'retry', jobs: [{ ...runJob(current), delayMs }] };
-        } else final = outputs.failure({ ...output.failure, retry: { kind: 'EXHAUSTED', attempts: attempt } });
+      const decision = decideRetry(output, attempt, current.maxAttempts, tool?.definition.retry ?? null);
+      if (decision.kind === 'retry' && (await scheduleExternalRetry(scope, current, attempt, decision.failure, decision.delayMs))) {
+        return { kind: 'retry', jobs: [{ ...runJob(current), delayMs: decision.delayMs }] };
       }
+      // A retry the deadline overtook is completed (or expired) as reported.
+      const final = decision.kind === 'final' ? decision.output : output;
       if (await completeExternal(scope, current, attempt, final)) return { kind: 'completed' };
       // Still pending, so its deadline has passed: expire it now rather than waiting for the reconciler.
       const [expired] = await expirePendingExternal(scope, [current.id]);

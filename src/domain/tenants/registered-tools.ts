@@ -7,8 +7,9 @@ import type { RegisteredTool } from '../../generated/prisma/client.js';
 import { AddressNotAllowedError, checkHostLiteral } from '../../tools/address-guard.js';
 import { newSigningSecret } from '../../tools/http-tool.js';
 import { definitionOfRow, displayNameOf, REGISTERED_DEFAULTS, type RegisteredKind, type StoredDefinition } from '../../tools/registered-definition.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import { type RetryPolicy, TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../../tools/types.js';
+import type { RegisteredToolRow, RegisteredToolSource, ToolRegistry } from '../../tools/registry.js';
+import type { RetryPolicy } from '../../model/retry.js';
+import { TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
 import type { Viewer } from './api-keys.js';
 import { ForbiddenError, NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
@@ -55,6 +56,18 @@ export const LIMITS = {
 export interface RegisteredToolResult {
   tool: ToolDefinition;
   signingSecret?: string;
+}
+
+/** The registered tools the tool registry resolves, read from their table. */
+export class RegisteredToolStore implements RegisteredToolSource {
+  constructor(private readonly db: Db) {}
+
+  rows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {
+    return this.db.registeredTool.findMany({
+      where: { tenantId, ...(names ? { name: { in: names } } : {}) },
+      select: { name: true, kind: true, definition: true, url: true, signingSecret: true },
+    });
+  }
 }
 
 export interface RegisteredToolServiceDeps {

@@ -1,5 +1,5 @@
 // Tools over the session file store (context.files). Failures are the store's typed errors.
-import { type FileStat, normalizePath } from '../../domain/sessions/session-files.js';
+import { type FileStat, normalizePath } from '../session-files.js';
 import { type BuiltinTool, defineBuiltinTool } from '../types.js';
 
 const MAX_LISTED_ENTRIES = 1000;
