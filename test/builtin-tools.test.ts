@@ -12,7 +12,8 @@ import { PrismaSessionFiles } from '../src/domain/sessions/session-files.js';
 import { MAX_FILE_BYTES, normalizePath } from '../src/tools/session-files.js';
 import { builtinTools } from '../src/tools/builtin/index.js';
 import { isAddressAllowed } from '../src/tools/builtin/web-fetch.js';
-import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type ToolProgress, type WebFetchSettings } from '../src/tools/types.js';
+import type { ToolProgress } from '../src/model/events.js';
+import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type WebFetchSettings } from '../src/tools/types.js';
 import { compileSchemaOrError, validateArgs } from '../src/tools/validate-args.js';
 import { TEST_DATABASE_URL } from './support/database.js';
 

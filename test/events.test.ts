@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetSessionDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from './gql/graphql.js';
 import { createSession, submitBatch } from './support/fixtures.js';
 import { startToolrun, type Toolrun } from './support/toolrun.js';
-import type { SessionEvent } from '../src/domain/event-log.js';
+import type { SessionEvent } from '../src/model/events.js';
 import { sessionEventStream } from '../src/realtime/session-event-stream.js';
 
 type Event = ToolCallEventsSubscription['toolCallEvents'];

@@ -7,28 +7,10 @@
 // session), which is what keeps a busy session from being bound by one transaction per event.
 import type { Db, Prisma } from '../db.js';
 import type { Logger } from '../logger.js';
+import type { EventDraft, SessionEvent } from '../model/events.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export type Tx = Prisma.TransactionClient;
-
-export interface EventDraft {
-  type: string;
-  batchId?: string | null;
-  callId?: string | null;
-  taskId?: string | null;
-  payload: Record<string, unknown>;
-}
-
-export interface SessionEvent {
-  sessionId: string;
-  seq: number;
-  type: string;
-  batchId: string | null;
-  callId: string | null;
-  taskId: string | null;
-  payload: Record<string, unknown>;
-  createdAt: string;
-}
 
 export interface WriteScope {
   tx: Tx;
@@ -189,7 +171,7 @@ export class EventLog {
         taskId: draft.taskId ?? null,
         payload: draft.payload,
         createdAt: createdAt.toISOString(),
-      }));
+      }) as SessionEvent);
       committed.set(id, events);
       for (const event of events) {
         columns.session.push(event.sessionId);
@@ -243,5 +225,5 @@ export async function readEvents(db: Db, sessionId: string, afterSeq: number, li
     taskId: row.task_id,
     payload: row.payload,
     createdAt: row.created_at.toISOString(),
-  }));
+  }) as SessionEvent);
 }

@@ -7,7 +7,6 @@ import {
   type CallRecord,
   callEvent,
   completeAttempt,
-  EVENT_TYPES,
   enterPendingExternal,
   loadCall,
   recordProgress,
@@ -21,7 +20,8 @@ import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
 import { decideRetry } from '../model/retry.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import type { ToolContext, ToolProgress } from '../tools/types.js';
+import type { ToolContext } from '../tools/types.js';
+import type { ToolProgress } from '../model/events.js';
 import { CallAbort } from './call-abort.js';
 import { CallStateWriter } from './call-state-writer.js';
 import type { CancelRegistry } from './cancel-registry.js';
@@ -88,7 +88,7 @@ export class CallRunner {
       const rerunnable = tool && (tool.definition.hints.idempotent || tool.definition.hints.readonly);
       if (rerunnable && current.attempt < Math.max(current.maxAttempts, LOST_WORKER_ATTEMPTS)) {
         const lost = failure('EXECUTION', 'worker_lost', `The attempt running \`${current.tool}\` was interrupted (its worker was lost); the call runs again`, { retry: { kind: 'SAFE', afterMs: 0 } });
-        scope.emit(current.sessionId, callEvent(EVENT_TYPES.callRetrying, current, { attempt: current.attempt, failure: lost, delayMs: 0, nextAttempt: current.attempt + 1 }));
+        scope.emit(current.sessionId, callEvent('ToolCallRetrying', current, { attempt: current.attempt, failure: lost, delayMs: 0, nextAttempt: current.attempt + 1 }));
         return startAttempt(scope, callRowId, this.deps.workerId, current.attempt);
       }
       await completeAttempt(scope, current, current.attempt, workerLost(current, Boolean(rerunnable)));

@@ -9,7 +9,7 @@ import {
 } from '../domain/tasks/background-output.js';
 import type { ActivityUpdate, OutputChunk } from '../domain/tasks/task-transitions.js';
 import type { Logger } from '../logger.js';
-import type { ToolProgress } from '../tools/types.js';
+import type { ToolProgress } from '../model/events.js';
 
 interface Pending {
   stateDetail?: string;

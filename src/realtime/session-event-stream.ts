@@ -5,7 +5,8 @@
 // A failed read (a dropped connection, a restarting server) is retried with backoff, so a
 // stream outlasts a short database outage instead of ending.
 import type { Db } from '../db.js';
-import { type PublishedEvents, readEvents, type SessionEvent, sessionEventsChannel } from '../domain/event-log.js';
+import { type PublishedEvents, readEvents, sessionEventsChannel } from '../domain/event-log.js';
+import type { SessionEvent } from '../model/events.js';
 import type { EventBus } from './event-bus.js';
 
 export class CursorExpiredError extends Error {

@@ -1,14 +1,10 @@
 import { GraphQLError } from 'graphql';
-import { EVENT_TYPES } from '../domain/calls/call-transitions.js';
 import { DomainError } from '../model/errors.js';
-import type { SessionEvent } from '../domain/event-log.js';
+import { CALL_EVENT_TYPES, isEventOf, type SessionEvent } from '../model/events.js';
 import { CursorExpiredError, sessionEventStream } from '../realtime/session-event-stream.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { decodeEventCursor, encodeEventCursor } from '../realtime/cursors.js';
 import { localId } from './global-ids.js';
-
-export const CURSOR_EXPIRED = 'CursorExpired';
-const TOOL_CALL_EVENT_TYPES = new Set<string>(Object.values(EVENT_TYPES));
 
 /**
  * Subscribes to a session's tool call events (optionally one batch's) after an optional cursor.
@@ -24,7 +20,7 @@ export async function subscribeToolCallEvents(
       return sessionId;
     },
     after: args.after,
-    matches: (event) => TOOL_CALL_EVENT_TYPES.has(event.type) && (!args.batchId || event.batchId === args.batchId),
+    matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId),
   });
 }
 
@@ -65,7 +61,7 @@ function filteredStream(context: GraphQLContext, sessionId: string, afterSeq: nu
       yield {
         sessionId,
         seq: error.oldestSeq,
-        type: CURSOR_EXPIRED,
+        type: 'CursorExpired',
         batchId: null,
         callId: null,
         taskId: null,

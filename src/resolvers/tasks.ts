@@ -11,9 +11,9 @@ import {
   UnknownToolError,
   ValidationError,
 } from '../model/errors.js';
-import type { SessionEvent } from '../domain/event-log.js';
 import { normalizePath } from '../tools/session-files.js';
-import { TASK_EVENT_TYPES, TASK_KINDS, type TaskState } from '../domain/tasks/task-transitions.js';
+import { TASK_KINDS, type TaskState } from '../domain/tasks/task-transitions.js';
+import { isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { subscribeSessionEvents } from './events.js';
 import { localId } from './global-ids.js';
@@ -150,8 +150,6 @@ export function listSessionMessages(context: GraphQLContext, args: { sessionId: 
   });
 }
 
-const TASK_EVENT_TYPE_SET = new Set<string>(Object.values(TASK_EVENT_TYPES));
-
 /** Task events of a session, or of one task (its session is looked up), after `after`, then live. */
 export function subscribeTaskEvents(context: GraphQLContext, args: { sessionId?: string | null; taskId?: string | null; after?: string | null }): Promise<AsyncIterable<SessionEvent>> {
   let taskId: string | null = null;
@@ -170,6 +168,6 @@ export function subscribeTaskEvents(context: GraphQLContext, args: { sessionId?:
       return sessionId;
     },
     after: args.after,
-    matches: (event) => TASK_EVENT_TYPE_SET.has(event.type) && (taskId === null || event.taskId === taskId),
+    matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && (taskId === null || event.taskId === taskId),
   });
 }

@@ -1,13 +1,9 @@
-import type { SessionEvent } from '../domain/event-log.js';
-import { EVENT_TYPES } from '../domain/calls/call-transitions.js';
-import type { ToolCallOutput, ToolFailure } from '../model/outcome.js';
+import type { CallEventType, EventType, SessionEvent, ToolProgress } from '../model/events.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
-import { CURSOR_EXPIRED, subscribeToolCallEvents } from '../resolvers/events.js';
+import { subscribeToolCallEvents } from '../resolvers/events.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
 import { outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
-
-const payload = <T>(event: SessionEvent, key: string) => event.payload[key] as T;
 
 export const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').implement({
   description: 'An event of a session. Events of a session are totally ordered by `seq`.',
@@ -20,16 +16,16 @@ export const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent'
   }),
 });
 
-const ToolCallEventRef = builder.interfaceRef<SessionEvent>('ToolCallEvent').implement({
+const ToolCallEventRef = builder.interfaceRef<SessionEvent<CallEventType>>('ToolCallEvent').implement({
   interfaces: [SessionEventRef],
   fields: (t) => ({
     batchId: t.string({ resolve: (event) => event.batchId ?? '' }),
     callId: t.string({ resolve: (event) => event.callId ?? '' }),
-    tool: t.string({ resolve: (event) => payload<string>(event, 'tool') }),
+    tool: t.string({ resolve: (event) => event.payload.tool }),
   }),
 });
 
-export const ProgressRef = builder.objectRef<Record<string, unknown>>('ToolProgress').implement({
+export const ProgressRef = builder.objectRef<ToolProgress>('ToolProgress').implement({
   fields: (t) => ({
     current: t.float({ nullable: true, resolve: (p) => (typeof p.current === 'number' ? p.current : null) }),
     total: t.float({ nullable: true, resolve: (p) => (typeof p.total === 'number' ? p.total : null) }),
@@ -39,88 +35,89 @@ export const ProgressRef = builder.objectRef<Record<string, unknown>>('ToolProgr
   }),
 });
 
-const isType = (type: string) => (event: SessionEvent) => event.type === type;
+/** `isTypeOf` of the GraphQL type of events of `type`. */
+export const isType = (type: EventType) => (event: unknown) => (event as SessionEvent).type === type;
 
-builder.objectRef<SessionEvent>('ToolCallStarted').implement({
+builder.objectRef<SessionEvent<'ToolCallStarted'>>('ToolCallStarted').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
-  isTypeOf: (event) => isType(EVENT_TYPES.callStarted)(event as SessionEvent),
+  isTypeOf: isType('ToolCallStarted'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    maxAttempts: t.int({ resolve: (event) => payload<number>(event, 'maxAttempts') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    maxAttempts: t.int({ resolve: (event) => event.payload.maxAttempts }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolCallProgress').implement({
+builder.objectRef<SessionEvent<'ToolCallProgress'>>('ToolCallProgress').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
-  isTypeOf: (event) => isType(EVENT_TYPES.callProgress)(event as SessionEvent),
+  isTypeOf: isType('ToolCallProgress'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    progress: t.field({ type: ProgressRef, resolve: (event) => payload<Record<string, unknown>>(event, 'progress') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    progress: t.field({ type: ProgressRef, resolve: (event) => event.payload.progress }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolCallRetrying').implement({
+builder.objectRef<SessionEvent<'ToolCallRetrying'>>('ToolCallRetrying').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
   description: 'An attempt failed with a retryable failure; the call runs again after `delayMs`.',
-  isTypeOf: (event) => isType(EVENT_TYPES.callRetrying)(event as SessionEvent),
+  isTypeOf: isType('ToolCallRetrying'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    nextAttempt: t.int({ resolve: (event) => payload<number>(event, 'nextAttempt') }),
-    delayMs: t.int({ resolve: (event) => payload<number>(event, 'delayMs') }),
-    failure: t.field({ type: ToolFailureRef, resolve: (event) => payload<ToolFailure>(event, 'failure') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    nextAttempt: t.int({ resolve: (event) => event.payload.nextAttempt }),
+    delayMs: t.int({ resolve: (event) => event.payload.delayMs }),
+    failure: t.field({ type: ToolFailureRef, resolve: (event) => event.payload.failure }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolCallCompleted').implement({
+builder.objectRef<SessionEvent<'ToolCallCompleted'>>('ToolCallCompleted').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
-  isTypeOf: (event) => isType(EVENT_TYPES.callCompleted)(event as SessionEvent),
+  isTypeOf: isType('ToolCallCompleted'),
   fields: (t) => ({
-    status: t.field({ type: CallStatusEnum, resolve: (event) => payload<'SUCCEEDED' | 'FAILED' | 'CANCELLED'>(event, 'status') }),
-    output: t.field({ type: ToolCallOutputUnion, resolve: (event) => outputMember(payload<ToolCallOutput>(event, 'output')) }),
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    durationMs: t.int({ resolve: (event) => payload<number>(event, 'durationMs') }),
+    status: t.field({ type: CallStatusEnum, resolve: (event) => event.payload.status }),
+    output: t.field({ type: ToolCallOutputUnion, resolve: (event) => outputMember(event.payload.output) }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    durationMs: t.int({ resolve: (event) => event.payload.durationMs }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolCallAwaitingApproval').implement({
+builder.objectRef<SessionEvent<'ToolCallAwaitingApproval'>>('ToolCallAwaitingApproval').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
-  isTypeOf: (event) => isType(EVENT_TYPES.callAwaitingApproval)(event as SessionEvent),
+  isTypeOf: isType('ToolCallAwaitingApproval'),
   fields: (t) => ({
-    args: t.field({ type: 'JSON', resolve: (event) => payload<unknown>(event, 'args') }),
+    args: t.field({ type: 'JSON', resolve: (event) => event.payload.args }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolCallApproved').implement({
+builder.objectRef<SessionEvent<'ToolCallApproved'>>('ToolCallApproved').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
   description: 'An approver approved the call; it runs next (a serial call in its turn).',
-  isTypeOf: (event) => isType(EVENT_TYPES.callApproved)(event as SessionEvent),
+  isTypeOf: isType('ToolCallApproved'),
   fields: (t) => ({
-    decidedAt: t.field({ type: 'DateTime', resolve: (event) => payload<string>(event, 'decidedAt') }),
+    decidedAt: t.field({ type: 'DateTime', resolve: (event) => event.payload.decidedAt }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolCallAwaitingCompletion').implement({
+builder.objectRef<SessionEvent<'ToolCallAwaitingCompletion'>>('ToolCallAwaitingCompletion').implement({
   interfaces: [SessionEventRef, ToolCallEventRef],
   description: 'A call of an external tool waits for `completeToolCall` until `deadline`; past it the call fails TIMEOUT.',
-  isTypeOf: (event) => isType(EVENT_TYPES.callAwaitingCompletion)(event as SessionEvent),
+  isTypeOf: isType('ToolCallAwaitingCompletion'),
   fields: (t) => ({
-    args: t.field({ type: 'JSON', resolve: (event) => payload<unknown>(event, 'args') }),
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    maxAttempts: t.int({ resolve: (event) => payload<number>(event, 'maxAttempts') }),
-    timeoutMs: t.int({ resolve: (event) => payload<number>(event, 'timeoutMs') }),
-    deadline: t.field({ type: 'DateTime', resolve: (event) => payload<string>(event, 'deadline') }),
+    args: t.field({ type: 'JSON', resolve: (event) => event.payload.args }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    maxAttempts: t.int({ resolve: (event) => event.payload.maxAttempts }),
+    timeoutMs: t.int({ resolve: (event) => event.payload.timeoutMs }),
+    deadline: t.field({ type: 'DateTime', resolve: (event) => event.payload.deadline }),
   }),
 });
 
-builder.objectRef<SessionEvent>('ToolBatchCompleted').implement({
+builder.objectRef<SessionEvent<'ToolBatchCompleted'>>('ToolBatchCompleted').implement({
   interfaces: [SessionEventRef],
-  isTypeOf: (event) => isType(EVENT_TYPES.batchCompleted)(event as SessionEvent),
+  isTypeOf: isType('ToolBatchCompleted'),
   fields: (t) => ({
     batchId: t.string({ resolve: (event) => event.batchId ?? '' }),
-    total: t.int({ resolve: (event) => payload<number>(event, 'total') }),
-    succeeded: t.int({ resolve: (event) => payload<number>(event, 'succeeded') }),
-    failed: t.int({ resolve: (event) => payload<number>(event, 'failed') }),
-    cancelled: t.int({ resolve: (event) => payload<number>(event, 'cancelled') }),
+    total: t.int({ resolve: (event) => event.payload.total }),
+    succeeded: t.int({ resolve: (event) => event.payload.succeeded }),
+    failed: t.int({ resolve: (event) => event.payload.failed }),
+    cancelled: t.int({ resolve: (event) => event.payload.cancelled }),
     batch: t.field({
       type: ToolBatchRef,
       nullable: true,
@@ -130,13 +127,13 @@ builder.objectRef<SessionEvent>('ToolBatchCompleted').implement({
   }),
 });
 
-builder.objectRef<SessionEvent>('CursorExpired').implement({
+builder.objectRef<SessionEvent<'CursorExpired'>>('CursorExpired').implement({
   interfaces: [SessionEventRef],
   description: 'The `after` cursor is older than the event retention: resync from current state, then subscribe again without a cursor.',
-  isTypeOf: (event) => isType(CURSOR_EXPIRED)(event as SessionEvent),
+  isTypeOf: isType('CursorExpired'),
   fields: (t) => ({
-    message: t.string({ resolve: (event) => payload<string>(event, 'message') }),
-    oldestCursor: t.string({ resolve: (event) => payload<string>(event, 'oldestCursor') }),
+    message: t.string({ resolve: (event) => event.payload.message }),
+    oldestCursor: t.string({ resolve: (event) => event.payload.oldestCursor }),
   }),
 });
 

@@ -1,121 +1,116 @@
 // Events of tasks (background runs and schedule monitors), and the taskEvents subscription.
 // They live in the session's event log like tool call events: ordered, with cursors and replay.
-import type { SessionEvent } from '../domain/event-log.js';
-import { TASK_EVENT_TYPES } from '../domain/tasks/task-transitions.js';
+import type { SessionEvent, TaskEventType } from '../model/events.js';
 import { subscribeTaskEvents } from '../resolvers/tasks.js';
 import { builder } from './builder.js';
-import { ProgressRef, SessionEventRef } from './events.js';
+import { isType, ProgressRef, SessionEventRef } from './events.js';
 import { TaskRef, TaskStateEnum } from './tasks.js';
-
-const payload = <T>(event: SessionEvent, key: string) => event.payload[key] as T;
-const optional = <T>(event: SessionEvent, key: string) => (event.payload[key] ?? null) as T | null;
-const isType = (type: string) => (event: unknown) => (event as SessionEvent).type === type;
 
 const OutputStreamEnum = builder.enumType('TaskOutputStream', { values: ['STDOUT', 'STDERR'] as const });
 
-const TaskEventRef = builder.interfaceRef<SessionEvent>('TaskEvent').implement({
+const TaskEventRef = builder.interfaceRef<SessionEvent<TaskEventType>>('TaskEvent').implement({
   interfaces: [SessionEventRef],
   fields: (t) => ({
     taskId: t.id({ resolve: (event) => event.taskId ?? '' }),
-    kind: t.string({ description: '`background_tool` or `monitor`', resolve: (event) => payload<string>(event, 'kind') }),
-    runId: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'runId') }),
+    kind: t.string({ description: '`background_tool` or `monitor`', resolve: (event) => event.payload.kind }),
+    runId: t.string({ nullable: true, resolve: (event) => event.payload.runId ?? null }),
     task: t.field({ type: TaskRef, nullable: true, description: 'The task as it is now', resolve: (event) => event.taskId }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskCreated').implement({
+builder.objectRef<SessionEvent<'TaskCreated'>>('TaskCreated').implement({
   interfaces: [SessionEventRef, TaskEventRef],
-  isTypeOf: isType(TASK_EVENT_TYPES.created),
+  isTypeOf: isType('TaskCreated'),
   fields: (t) => ({
-    state: t.field({ type: TaskStateEnum, resolve: (event) => payload<'QUEUED' | 'RUNNING'>(event, 'state') }),
-    title: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'title') }),
-    tool: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'tool') }),
-    scheduleId: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'scheduleId') }),
+    state: t.field({ type: TaskStateEnum, resolve: (event) => event.payload.state }),
+    title: t.string({ nullable: true, resolve: (event) => event.payload.title ?? null }),
+    tool: t.string({ nullable: true, resolve: (event) => event.payload.tool ?? null }),
+    scheduleId: t.string({ nullable: true, resolve: (event) => event.payload.scheduleId ?? null }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskStarted').implement({
+builder.objectRef<SessionEvent<'TaskStarted'>>('TaskStarted').implement({
   interfaces: [SessionEventRef, TaskEventRef],
   description: 'A worker took the run (an attempt started).',
-  isTypeOf: isType(TASK_EVENT_TYPES.started),
+  isTypeOf: isType('TaskStarted'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    workerId: t.string({ resolve: (event) => payload<string>(event, 'workerId') }),
-    logPath: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'logPath') }),
-    resultPath: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'resultPath') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    workerId: t.string({ resolve: (event) => event.payload.workerId }),
+    logPath: t.string({ nullable: true, resolve: (event) => event.payload.logPath ?? null }),
+    resultPath: t.string({ nullable: true, resolve: (event) => event.payload.resultPath ?? null }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskStatus').implement({
+builder.objectRef<SessionEvent<'TaskStatus'>>('TaskStatus').implement({
   interfaces: [SessionEventRef, TaskEventRef],
   description: 'New status text.',
-  isTypeOf: isType(TASK_EVENT_TYPES.status),
+  isTypeOf: isType('TaskStatus'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    text: t.string({ resolve: (event) => payload<string>(event, 'text') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    text: t.string({ resolve: (event) => event.payload.text }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskProgress').implement({
+builder.objectRef<SessionEvent<'TaskProgress'>>('TaskProgress').implement({
   interfaces: [SessionEventRef, TaskEventRef],
-  isTypeOf: isType(TASK_EVENT_TYPES.progress),
+  isTypeOf: isType('TaskProgress'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    progress: t.field({ type: ProgressRef, resolve: (event) => payload<Record<string, unknown>>(event, 'progress') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    progress: t.field({ type: ProgressRef, resolve: (event) => event.payload.progress }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskOutput').implement({
+builder.objectRef<SessionEvent<'TaskOutput'>>('TaskOutput').implement({
   interfaces: [SessionEventRef, TaskEventRef],
   description: 'Output that reached the run’s log; `truncated` marks the moment the log hit its cap (later output only moves outputTail).',
-  isTypeOf: isType(TASK_EVENT_TYPES.output),
+  isTypeOf: isType('TaskOutput'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    stream: t.field({ type: OutputStreamEnum, resolve: (event) => (payload<string>(event, 'stream') === 'stderr' ? 'STDERR' : 'STDOUT') }),
-    text: t.string({ resolve: (event) => payload<string>(event, 'text') }),
-    truncated: t.boolean({ resolve: (event) => payload<boolean>(event, 'truncated') === true }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    stream: t.field({ type: OutputStreamEnum, resolve: (event) => (event.payload.stream === 'stderr' ? 'STDERR' : 'STDOUT') }),
+    text: t.string({ resolve: (event) => event.payload.text }),
+    truncated: t.boolean({ resolve: (event) => event.payload.truncated === true }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskHeartbeat').implement({
+builder.objectRef<SessionEvent<'TaskHeartbeat'>>('TaskHeartbeat').implement({
   interfaces: [SessionEventRef, TaskEventRef],
-  isTypeOf: isType(TASK_EVENT_TYPES.heartbeat),
+  isTypeOf: isType('TaskHeartbeat'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskCancelRequested').implement({
+builder.objectRef<SessionEvent<'TaskCancelRequested'>>('TaskCancelRequested').implement({
   interfaces: [SessionEventRef, TaskEventRef],
-  isTypeOf: isType(TASK_EVENT_TYPES.cancelRequested),
+  isTypeOf: isType('TaskCancelRequested'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskReattached').implement({
+builder.objectRef<SessionEvent<'TaskReattached'>>('TaskReattached').implement({
   interfaces: [SessionEventRef, TaskEventRef],
   description: 'The worker of an attempt was lost; the run starts over as `attempt`, with new artifact paths (`runId` is the new one).',
-  isTypeOf: isType(TASK_EVENT_TYPES.reattached),
+  isTypeOf: isType('TaskReattached'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    previousRunId: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'previousRunId') }),
-    reason: t.string({ resolve: (event) => payload<string>(event, 'reason') }),
-    logPath: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'logPath') }),
-    resultPath: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'resultPath') }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    previousRunId: t.string({ nullable: true, resolve: (event) => event.payload.previousRunId ?? null }),
+    reason: t.string({ resolve: (event) => event.payload.reason }),
+    logPath: t.string({ nullable: true, resolve: (event) => event.payload.logPath ?? null }),
+    resultPath: t.string({ nullable: true, resolve: (event) => event.payload.resultPath ?? null }),
   }),
 });
 
-builder.objectRef<SessionEvent>('TaskFinished').implement({
+builder.objectRef<SessionEvent<'TaskFinished'>>('TaskFinished').implement({
   interfaces: [SessionEventRef, TaskEventRef],
-  isTypeOf: isType(TASK_EVENT_TYPES.finished),
+  isTypeOf: isType('TaskFinished'),
   fields: (t) => ({
-    state: t.field({ type: TaskStateEnum, resolve: (event) => payload<'SUCCEEDED' | 'FAILED' | 'CANCELED'>(event, 'state') }),
-    attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
-    summary: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'summary') }),
-    error: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'error') }),
-    resultPath: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'resultPath') }),
-    logPath: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'logPath') }),
+    state: t.field({ type: TaskStateEnum, resolve: (event) => event.payload.state }),
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    summary: t.string({ nullable: true, resolve: (event) => event.payload.summary ?? null }),
+    error: t.string({ nullable: true, resolve: (event) => event.payload.error ?? null }),
+    resultPath: t.string({ nullable: true, resolve: (event) => event.payload.resultPath ?? null }),
+    logPath: t.string({ nullable: true, resolve: (event) => event.payload.logPath ?? null }),
   }),
 });
 

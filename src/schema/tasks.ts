@@ -15,6 +15,7 @@ import {
 } from '../model/errors.js';
 import { specOf } from '../domain/tasks/task-transitions.js';
 import type { Schedule, SessionFile, SessionMessage, Task } from '../generated/prisma/client.js';
+import type { ToolProgress } from '../model/events.js';
 import {
   cancelSchedule,
   cancelTask,
@@ -72,7 +73,7 @@ TaskRef.implement({
     artifactDir: t.string({ nullable: true, resolve: (task) => (task.runId ? artifactDirOf(task.runId) : null) }),
     logPath: t.exposeString('logPath', { nullable: true }),
     resultPath: t.exposeString('resultPath', { nullable: true }),
-    progress: t.field({ type: ProgressRef, nullable: true, resolve: (task) => (task.progress as Record<string, unknown> | null) ?? null }),
+    progress: t.field({ type: ProgressRef, nullable: true, resolve: (task) => (task.progress as ToolProgress | null) ?? null }),
     outputTail: t.exposeString('outputTail', { description: 'The last 2,048 characters of output' }),
     outputSize: t.exposeInt('outputSize', { description: 'Characters of output in the log (at most 262,144)' }),
     outputTruncated: t.exposeBoolean('outputTruncated'),

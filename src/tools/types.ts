@@ -1,5 +1,6 @@
 // What a tool is, and what it sees while it runs.
 import type { Logger } from 'pino';
+import type { ToolProgress } from '../model/events.js';
 import type { RetryPolicy } from '../model/retry.js';
 import type { SessionFiles } from './session-files.js';
 
@@ -30,14 +31,6 @@ export interface ToolDefinition {
   kind: ToolKind;
   /** HTTP tools: the endpoint the worker POSTs calls to. */
   url?: string;
-}
-
-export interface ToolProgress {
-  current?: number;
-  total?: number;
-  unit?: string;
-  label?: string;
-  message?: string;
 }
 
 export interface WebFetchSettings {

@@ -13,7 +13,6 @@ import {
   callEvent,
   completedEventPayload,
   completeWaiting,
-  EVENT_TYPES,
   requestCancel,
   settleBatches,
   startedWithoutRunning,
@@ -134,7 +133,7 @@ export class BatchService {
           return;
         }
         if (call.plan.initialStatus === 'AWAITING_APPROVAL') {
-          scope.emit(input.sessionId, callEvent(EVENT_TYPES.callAwaitingApproval, record, { args: call.args }));
+          scope.emit(input.sessionId, callEvent('ToolCallAwaitingApproval', record, { args: call.args }));
         } else if (call.plan.scheduling === 'SERIAL') laneNeeded = true;
         else jobs.push({ name: 'run-call', data: { sessionId: input.sessionId, callRowId } });
       });
@@ -147,7 +146,7 @@ export class BatchService {
           if (!output) return;
           const record = { batchId, callId: call.id, tool: call.tool, attempt: 0, maxAttempts: call.plan.maxAttempts, durationMs: 0, completedAt: now };
           scope.emit(input.sessionId, startedWithoutRunning(record));
-          scope.emit(input.sessionId, callEvent(EVENT_TYPES.callCompleted, record, completedEventPayload(record, output)));
+          scope.emit(input.sessionId, callEvent('ToolCallCompleted', record, completedEventPayload(record, output)));
         });
         await settleBatches(scope, immediate.map(() => batch.id));
       }
@@ -270,7 +269,7 @@ export class BatchService {
     const completed = new Promise<void>((resolve) => (done = resolve));
     const unsubscribe = await bus.subscribe(sessionEventsChannel(batch.sessionId), (message) => {
       const { events } = message as PublishedEvents;
-      if (events.some((event) => event.type === EVENT_TYPES.batchCompleted && event.batchId === batch.batchId)) done();
+      if (events.some((event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId)) done();
     });
     const isCompleted = async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED';
     const poll = setInterval(() => void isCompleted().then((yes) => yes && done(), () => undefined), 1000);

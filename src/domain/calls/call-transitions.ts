@@ -2,7 +2,8 @@
 // emits the event that announces it. Transitions are conditional on the state (and attempt) the
 // caller saw, which fences out stale workers: a write from a superseded attempt changes nothing.
 import type { ToolCall } from '../../generated/prisma/client.js';
-import type { EventDraft, WriteScope } from '../event-log.js';
+import type { CallEventType, EventDraft, EventPayloads, ToolProgress } from '../../model/events.js';
+import type { WriteScope } from '../event-log.js';
 import { callStatusOf, failure, outputs, type ToolCallOutput, type ToolFailure } from '../../model/outcome.js';
 
 export type CallStatus = ToolCall['status'];
@@ -11,17 +12,6 @@ export const WAITING_STATUSES: readonly CallStatus[] = ['QUEUED', 'AWAITING_APPR
 
 /** A call row with the public id of its batch and its tenant. */
 export type CallRecord = ToolCall & { batchId: string; tenantId: string };
-
-export const EVENT_TYPES = {
-  callStarted: 'ToolCallStarted',
-  callProgress: 'ToolCallProgress',
-  callRetrying: 'ToolCallRetrying',
-  callCompleted: 'ToolCallCompleted',
-  callAwaitingApproval: 'ToolCallAwaitingApproval',
-  callAwaitingCompletion: 'ToolCallAwaitingCompletion',
-  callApproved: 'ToolCallApproved',
-  batchCompleted: 'ToolBatchCompleted',
-} as const;
 
 export const CALL_COLUMNS = `c.id::text AS id, c.session_id::text AS "sessionId", c.batch_row_id::text AS "batchRowId",
   c.call_id AS "callId", c.position, c.tool, c.args, c.scheduling, c.status::text AS status, c.output, c.attempt,
@@ -33,11 +23,11 @@ export const CALL_COLUMNS = `c.id::text AS id, c.session_id::text AS "sessionId"
 
 const CALL_JOINS = `JOIN tool_batch b ON b.id = c.batch_row_id JOIN session s ON s.id = c.session_id`;
 
-export function callEvent(type: string, call: Pick<CallRecord, 'batchId' | 'callId' | 'tool'>, payload: Record<string, unknown>): EventDraft {
-  return { type, batchId: call.batchId, callId: call.callId, payload: { tool: call.tool, ...payload } };
+export function callEvent<T extends CallEventType>(type: T, call: Pick<CallRecord, 'batchId' | 'callId' | 'tool'>, payload: Omit<EventPayloads[T], 'tool'>): EventDraft<T> {
+  return { type, batchId: call.batchId, callId: call.callId, payload: { tool: call.tool, ...payload } } as EventDraft<T>;
 }
 
-export function completedEventPayload(call: Pick<CallRecord, 'attempt' | 'durationMs' | 'completedAt'>, output: ToolCallOutput) {
+export function completedEventPayload(call: Pick<CallRecord, 'attempt' | 'durationMs' | 'completedAt'>, output: ToolCallOutput): Omit<EventPayloads['ToolCallCompleted'], 'tool'> {
   return {
     status: callStatusOf(output),
     output,
@@ -76,7 +66,7 @@ export async function startAttempt(scope: WriteScope, callRowId: string, workerI
     `c.id = $1::uuid AND ${condition}`,
     [callRowId, workerId],
   );
-  if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString() }));
+  if (call) scope.emit(call.sessionId, callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString() }));
   return call;
 }
 
@@ -96,7 +86,7 @@ export async function startAttempts(scope: WriteScope, callRowIds: string[], wor
   const startedAt = new Date().toISOString();
   for (const id of callRowIds) {
     const call = started.get(id);
-    if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
+    if (call) scope.emit(call.sessionId, callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
   }
   return started;
 }
@@ -123,20 +113,20 @@ export async function completeAttempts(
   const completed = new Map(rows.map((call) => [call.id, call]));
   for (const item of items) {
     const call = completed.get(item.callRowId);
-    if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callCompleted, call, completedEventPayload(call, item.output)));
+    if (call) scope.emit(call.sessionId, callEvent('ToolCallCompleted', call, completedEventPayload(call, item.output)));
   }
   await settleBatches(scope, rows.map((call) => call.batchRowId));
   return completed;
 }
 
-export async function recordProgress(scope: WriteScope, call: CallRecord, attempt: number, progress: Record<string, unknown>): Promise<boolean> {
+export async function recordProgress(scope: WriteScope, call: CallRecord, attempt: number, progress: ToolProgress): Promise<boolean> {
   const updated = await scope.tx.$executeRawUnsafe(
     `UPDATE tool_call SET heartbeat_at = now() WHERE id = $1::uuid AND status = 'RUNNING' AND attempt = $2`,
     call.id,
     attempt,
   );
   if (updated === 0) return false;
-  scope.emit(call.sessionId, callEvent(EVENT_TYPES.callProgress, call, { attempt, progress }));
+  scope.emit(call.sessionId, callEvent('ToolCallProgress', call, { attempt, progress }));
   return true;
 }
 
@@ -144,7 +134,7 @@ export async function recordProgress(scope: WriteScope, call: CallRecord, attemp
 export async function scheduleRetry(scope: WriteScope, call: CallRecord, attempt: number, failure: ToolFailure, delayMs: number): Promise<boolean> {
   const updated = await updateCall(scope, `status = 'QUEUED', worker_id = NULL`, `c.id = $1::uuid AND c.status = 'RUNNING' AND c.attempt = $2`, [call.id, attempt]);
   if (!updated) return false;
-  scope.emit(call.sessionId, callEvent(EVENT_TYPES.callRetrying, call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
+  scope.emit(call.sessionId, callEvent('ToolCallRetrying', call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
   return true;
 }
 
@@ -158,7 +148,7 @@ export async function completeAttempt(scope: WriteScope, call: CallRecord, attem
     [call.id, attempt, callStatusOf(output), JSON.stringify(output)],
   );
   if (!completed) return null;
-  scope.emit(completed.sessionId, callEvent(EVENT_TYPES.callCompleted, completed, completedEventPayload(completed, output)));
+  scope.emit(completed.sessionId, callEvent('ToolCallCompleted', completed, completedEventPayload(completed, output)));
   await settleBatches(scope, [completed.batchRowId]);
   return completed;
 }
@@ -184,15 +174,15 @@ export async function completeWaiting(
   );
   for (const call of rows) {
     if (call.attempt === 0) scope.emit(call.sessionId, startedWithoutRunning(call));
-    scope.emit(call.sessionId, callEvent(EVENT_TYPES.callCompleted, call, completedEventPayload(call, output)));
+    scope.emit(call.sessionId, callEvent('ToolCallCompleted', call, completedEventPayload(call, output)));
   }
   await settleBatches(scope, rows.map((call) => call.batchRowId));
   return rows;
 }
 
 /** A call that ends without ever running still announces a start first, so every Completed has one. */
-export function startedWithoutRunning(call: Pick<CallRecord, 'batchId' | 'callId' | 'tool' | 'attempt' | 'maxAttempts'>): EventDraft {
-  return callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString(), ran: false });
+export function startedWithoutRunning(call: Pick<CallRecord, 'batchId' | 'callId' | 'tool' | 'attempt' | 'maxAttempts'>): EventDraft<'ToolCallStarted'> {
+  return callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString(), ran: false });
 }
 
 /**
@@ -228,7 +218,7 @@ async function settleNow(scope: WriteScope, counts: Map<string, number>): Promis
     const tally = { SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 } as Record<string, number>;
     for (const row of statusRows) if (row.batchRowId === batch.id) tally[row.status] = Number(row.n);
     scope.emit(batch.sessionId, {
-      type: EVENT_TYPES.batchCompleted,
+      type: 'ToolBatchCompleted',
       batchId: batch.batchId,
       payload: {
         total: batch.callCount,
@@ -260,7 +250,7 @@ export async function approveCall(scope: WriteScope, callRowId: string, apiKeyId
     `c.id = $1::uuid AND c.status = 'AWAITING_APPROVAL'`,
     [callRowId, apiKeyId],
   );
-  if (call) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callApproved, call, { decidedAt: call.decidedAt?.toISOString() ?? new Date().toISOString() }));
+  if (call) scope.emit(call.sessionId, callEvent('ToolCallApproved', call, { decidedAt: call.decidedAt?.toISOString() ?? new Date().toISOString() }));
   return call;
 }
 
@@ -286,10 +276,10 @@ export async function enterPendingExternal(scope: WriteScope, callRowId: string)
   );
   if (!call) return null;
   const startedAt = (call.startedAt ?? new Date()).toISOString();
-  scope.emit(call.sessionId, callEvent(EVENT_TYPES.callStarted, call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
+  scope.emit(call.sessionId, callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
   scope.emit(
     call.sessionId,
-    callEvent(EVENT_TYPES.callAwaitingCompletion, call, {
+    callEvent('ToolCallAwaitingCompletion', call, {
       args: call.args,
       attempt: call.attempt,
       maxAttempts: call.maxAttempts,
@@ -318,7 +308,7 @@ async function finishPendingExternal(scope: WriteScope, callRowIds: string[], ou
     JSON.stringify(output),
     ...params,
   );
-  for (const call of rows) scope.emit(call.sessionId, callEvent(EVENT_TYPES.callCompleted, call, completedEventPayload(call, output)));
+  for (const call of rows) scope.emit(call.sessionId, callEvent('ToolCallCompleted', call, completedEventPayload(call, output)));
   await settleBatches(scope, rows.map((call) => call.batchRowId));
   return rows;
 }
@@ -338,7 +328,7 @@ export async function scheduleExternalRetry(scope: WriteScope, call: CallRecord,
     [call.id, attempt],
   );
   if (!updated) return false;
-  scope.emit(call.sessionId, callEvent(EVENT_TYPES.callRetrying, call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
+  scope.emit(call.sessionId, callEvent('ToolCallRetrying', call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
   return true;
 }
 

@@ -5,7 +5,6 @@
 // nothing and reports `null`/`false`, which tells that worker to stop.
 import type { Db } from '../../db.js';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
-import type { ToolProgress } from '../../tools/types.js';
 import {
   CANCELED_LINE,
   completionMessage,
@@ -14,7 +13,8 @@ import {
   resultDocument,
   type RunArtifacts,
 } from './background-output.js';
-import type { EventDraft, WriteScope } from '../event-log.js';
+import type { EventDraft, EventPayloads, TaskEventType, ToolProgress } from '../../model/events.js';
+import type { WriteScope } from '../event-log.js';
 import { ToolFailureError } from '../../model/outcome.js';
 import { PrismaSessionFiles } from '../sessions/session-files.js';
 
@@ -22,18 +22,6 @@ export const TASK_KINDS = { background: 'background_tool', monitor: 'monitor' } 
 export type TaskState = Task['state'];
 export const ACTIVE_TASK_STATES: readonly TaskState[] = ['QUEUED', 'RUNNING'];
 export const FINISHED_TASK_STATES: readonly TaskState[] = ['SUCCEEDED', 'FAILED', 'CANCELED'];
-
-export const TASK_EVENT_TYPES = {
-  created: 'TaskCreated',
-  started: 'TaskStarted',
-  status: 'TaskStatus',
-  progress: 'TaskProgress',
-  output: 'TaskOutput',
-  heartbeat: 'TaskHeartbeat',
-  cancelRequested: 'TaskCancelRequested',
-  reattached: 'TaskReattached',
-  finished: 'TaskFinished',
-} as const;
 
 /** What a background run's spec records (the monitor's adds the schedule). */
 export interface BackgroundSpec {
@@ -50,8 +38,8 @@ export function specOf(task: Pick<Task, 'spec'>): BackgroundSpec {
   return task.spec as unknown as BackgroundSpec;
 }
 
-export function taskEvent(type: string, task: Pick<Task, 'id' | 'kind' | 'runId'>, payload: Record<string, unknown> = {}): EventDraft {
-  return { type, taskId: task.id, payload: { kind: task.kind, runId: task.runId, ...payload } };
+export function taskEvent<T extends TaskEventType>(type: T, task: Pick<Task, 'id' | 'kind' | 'runId'>, payload: Omit<EventPayloads[T], 'kind' | 'runId'>): EventDraft<T> {
+  return { type, taskId: task.id, payload: { kind: task.kind, runId: task.runId, ...payload } } as EventDraft<T>;
 }
 
 /**
@@ -77,7 +65,7 @@ async function writeArtifact(write: () => Promise<unknown>): Promise<void> {
 
 export async function createTask(scope: WriteScope, data: Prisma.TaskUncheckedCreateInput): Promise<Task> {
   const task = await scope.tx.task.create({ data });
-  scope.emit(task.sessionId, taskEvent(TASK_EVENT_TYPES.created, task, { state: task.state, title: task.title, tool: task.tool, attempt: task.attempt, scheduleId: task.scheduleId }));
+  scope.emit(task.sessionId, taskEvent('TaskCreated', task, { state: task.state, title: task.title, tool: task.tool, attempt: task.attempt, scheduleId: task.scheduleId }));
   return task;
 }
 
@@ -95,7 +83,7 @@ export async function claimTask(scope: WriteScope, taskId: string, attempt: numb
     data: { state: 'RUNNING', workerId, heartbeatAt: now, startedAt: current.startedAt ?? now, stateDetail: 'Starting' },
   });
   if (task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).writeFile(task.logPath!, ''));
-  scope.emit(task.sessionId, taskEvent(TASK_EVENT_TYPES.started, task, { attempt, workerId, logPath: task.logPath, resultPath: task.resultPath }));
+  scope.emit(task.sessionId, taskEvent('TaskStarted', task, { attempt, workerId, logPath: task.logPath, resultPath: task.resultPath }));
   return task;
 }
 
@@ -112,7 +100,7 @@ export async function recordHeartbeat(scope: WriteScope, taskId: string, attempt
   );
   const row = rows[0];
   if (!row) return null;
-  scope.emit(row.sessionId, taskEvent(TASK_EVENT_TYPES.heartbeat, { id: taskId, kind: row.kind, runId: row.runId }, { attempt, at: row.at.toISOString() }));
+  scope.emit(row.sessionId, taskEvent('TaskHeartbeat', { id: taskId, kind: row.kind, runId: row.runId }, { attempt, at: row.at.toISOString() }));
   return { cancelRequested: row.cancelRequested };
 }
 
@@ -151,11 +139,11 @@ export async function recordActivity(scope: WriteScope, taskId: string, attempt:
   }
   const task = await scope.tx.task.update({ where: { id: taskId }, data });
   if (update.output?.logText && task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).appendFile(task.logPath!, update.output!.logText));
-  const emit = (type: string, payload: Record<string, unknown>) => scope.emit(task.sessionId, taskEvent(type, task, { attempt, ...payload }));
-  if (update.stateDetail !== undefined) emit(TASK_EVENT_TYPES.status, { text: update.stateDetail });
-  if (update.progress !== undefined) emit(TASK_EVENT_TYPES.progress, { progress: update.progress });
-  for (const chunk of update.output?.chunks ?? []) emit(TASK_EVENT_TYPES.output, { stream: chunk.stream, text: chunk.text, truncated: false });
-  if (update.output?.truncatedNow) emit(TASK_EVENT_TYPES.output, { stream: 'stdout', text: '', truncated: true });
+  const emit = (draft: EventDraft) => scope.emit(task.sessionId, draft);
+  if (update.stateDetail !== undefined) emit(taskEvent('TaskStatus', task, { attempt, text: update.stateDetail }));
+  if (update.progress !== undefined) emit(taskEvent('TaskProgress', task, { attempt, progress: update.progress }));
+  for (const chunk of update.output?.chunks ?? []) emit(taskEvent('TaskOutput', task, { attempt, stream: chunk.stream, text: chunk.text, truncated: false }));
+  if (update.output?.truncatedNow) emit(taskEvent('TaskOutput', task, { attempt, stream: 'stdout', text: '', truncated: true }));
   return true;
 }
 
@@ -164,7 +152,7 @@ export async function requestTaskCancel(scope: WriteScope, taskId: string): Prom
   const current = await lockedTask(scope, taskId);
   if (!current || current.state !== 'RUNNING' || current.cancelRequestedAt) return false;
   const task = await scope.tx.task.update({ where: { id: taskId }, data: { cancelRequestedAt: new Date(), stateDetail: 'Cancel requested' } });
-  scope.emit(task.sessionId, taskEvent(TASK_EVENT_TYPES.cancelRequested, task, { attempt: task.attempt }));
+  scope.emit(task.sessionId, taskEvent('TaskCancelRequested', task, { attempt: task.attempt }));
   return true;
 }
 
@@ -214,7 +202,7 @@ export async function finishTask(scope: WriteScope, taskId: string, fence: Finis
   }
   scope.emit(
     task.sessionId,
-    taskEvent(TASK_EVENT_TYPES.finished, task, {
+    taskEvent('TaskFinished', task, {
       state: task.state,
       attempt: task.attempt,
       summary: task.summary,
@@ -256,7 +244,7 @@ export async function reattachTask(scope: WriteScope, taskId: string, attempt: n
   }
   scope.emit(
     task.sessionId,
-    taskEvent(TASK_EVENT_TYPES.reattached, task, {
+    taskEvent('TaskReattached', task, {
       attempt: task.attempt,
       previousRunId: current.runId,
       reason,
@@ -272,6 +260,6 @@ export async function setTaskStatus(scope: WriteScope, taskId: string, stateDeta
   const current = await lockedTask(scope, taskId);
   if (!current || !ACTIVE_TASK_STATES.includes(current.state)) return null;
   const task = await scope.tx.task.update({ where: { id: taskId }, data: { stateDetail } });
-  scope.emit(task.sessionId, taskEvent(TASK_EVENT_TYPES.status, task, { attempt: task.attempt, text: stateDetail }));
+  scope.emit(task.sessionId, taskEvent('TaskStatus', task, { attempt: task.attempt, text: stateDetail }));
   return task;
 }
