@@ -1,7 +1,7 @@
 // External tools: calls wait in PENDING_EXTERNAL until a client completes them with
 // completeToolCall, or their deadline passes (real PostgreSQL, Redis, API and worker).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../src/domain/event-log.js';
+import { readEvents } from '../src/realtime/session-event-stream.js';
 import { encodeEventCursor } from '../src/realtime/cursors.js';
 import { localId } from '../src/resolvers/global-ids.js';
 import {

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../src/domain/event-log.js';
+import { readEvents } from '../src/realtime/session-event-stream.js';
 import { ToolFailureError } from '../src/model/outcome.js';
 import { localId } from '../src/resolvers/global-ids.js';
 import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../src/tools/http-tool.js';

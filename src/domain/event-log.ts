@@ -9,6 +9,7 @@ import type { Db, Prisma } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { EventDraft, SessionEvent } from '../model/events.js';
 import type { EventBus } from '../realtime/event-bus.js';
+import { type PublishedEvents, sessionEventsChannel } from '../realtime/session-event-stream.js';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -30,13 +31,6 @@ interface Unit {
   run: (scope: WriteScope) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
-}
-
-export const sessionEventsChannel = (sessionId: string) => `events:${sessionId}`;
-
-export interface PublishedEvents {
-  sessionId: string;
-  events: SessionEvent[];
 }
 
 const MAX_GROUP = 256;
@@ -199,31 +193,4 @@ export class EventLog {
     );
     return committed;
   }
-}
-
-/** Reads events of a session after `afterSeq`, oldest first. */
-export async function readEvents(db: Db, sessionId: string, afterSeq: number, limit = 500, beforeSeq?: number): Promise<SessionEvent[]> {
-  const rows = await db.$queryRawUnsafe<
-    Array<{ seq: bigint; type: string; batch_id: string | null; call_id: string | null; task_id: string | null; payload: Record<string, unknown>; created_at: Date }>
-  >(
-    `SELECT seq, type, batch_id, call_id, task_id::text AS task_id, payload, created_at
-       FROM event
-      WHERE session_id = $1::uuid AND seq > $2::bigint AND ($3::bigint IS NULL OR seq < $3::bigint)
-      ORDER BY seq
-      LIMIT $4`,
-    sessionId,
-    String(afterSeq),
-    beforeSeq === undefined ? null : String(beforeSeq),
-    limit,
-  );
-  return rows.map((row) => ({
-    sessionId,
-    seq: Number(row.seq),
-    type: row.type,
-    batchId: row.batch_id,
-    callId: row.call_id,
-    taskId: row.task_id,
-    payload: row.payload,
-    createdAt: row.created_at.toISOString(),
-  }) as SessionEvent);
 }

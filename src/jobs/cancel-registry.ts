@@ -1,8 +1,7 @@
 // Fast cross-process cancellation: every worker keeps a map from the ids it is running to an
 // abort callback, and listens on the cancel channel. The durable record (cancel_requested_at)
 // is the fallback, read on each heartbeat.
-import type { CancelSignal } from '../domain/calls/batches.js';
-import { CANCEL_CHANNEL } from '../domain/calls/batches.js';
+import { subscribeCancels } from '../realtime/cancel-channel.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export class CancelRegistry {
@@ -12,10 +11,7 @@ export class CancelRegistry {
   constructor(private readonly bus: EventBus) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe(CANCEL_CHANNEL, (message) => {
-      const signal = message as CancelSignal;
-      for (const id of [...(signal.callRowIds ?? []), ...(signal.taskIds ?? [])]) this.cancel(id);
-    });
+    this.unsubscribe = await subscribeCancels(this.bus, (id) => this.cancel(id));
   }
 
   register(id: string, onCancel: () => void): () => void {

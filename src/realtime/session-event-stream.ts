@@ -5,9 +5,16 @@
 // A failed read (a dropped connection, a restarting server) is retried with backoff, so a
 // stream outlasts a short database outage instead of ending.
 import type { Db } from '../db.js';
-import { type PublishedEvents, readEvents, sessionEventsChannel } from '../domain/event-log.js';
 import type { SessionEvent } from '../model/events.js';
 import type { EventBus } from './event-bus.js';
+
+/** The pub/sub channel a session's committed events are announced on. */
+export const sessionEventsChannel = (sessionId: string) => `events:${sessionId}`;
+
+export interface PublishedEvents {
+  sessionId: string;
+  events: SessionEvent[];
+}
 
 export class CursorExpiredError extends Error {
   override name = 'CursorExpiredError';
@@ -127,4 +134,31 @@ async function assertCursorRetained(db: Db, sessionId: string, afterSeq: number)
   if (afterSeq >= latest) return;
   const oldest = row.oldest === null ? latest + 1 : Number(row.oldest);
   if (afterSeq + 1 < oldest) throw new CursorExpiredError(oldest);
+}
+
+/** Reads events of a session after `afterSeq`, oldest first. */
+export async function readEvents(db: Db, sessionId: string, afterSeq: number, limit = 500, beforeSeq?: number): Promise<SessionEvent[]> {
+  const rows = await db.$queryRawUnsafe<
+    Array<{ seq: bigint; type: string; batch_id: string | null; call_id: string | null; task_id: string | null; payload: Record<string, unknown>; created_at: Date }>
+  >(
+    `SELECT seq, type, batch_id, call_id, task_id::text AS task_id, payload, created_at
+       FROM event
+      WHERE session_id = $1::uuid AND seq > $2::bigint AND ($3::bigint IS NULL OR seq < $3::bigint)
+      ORDER BY seq
+      LIMIT $4`,
+    sessionId,
+    String(afterSeq),
+    beforeSeq === undefined ? null : String(beforeSeq),
+    limit,
+  );
+  return rows.map((row) => ({
+    sessionId,
+    seq: Number(row.seq),
+    type: row.type,
+    batchId: row.batch_id,
+    callId: row.call_id,
+    taskId: row.task_id,
+    payload: row.payload,
+    createdAt: row.created_at.toISOString(),
+  }) as SessionEvent);
 }

@@ -1,9 +1,9 @@
 import { GraphQLError } from 'graphql';
 import { DomainError } from '../model/errors.js';
 import { CALL_EVENT_TYPES, isEventOf, type SessionEvent } from '../model/events.js';
-import { CursorExpiredError, sessionEventStream } from '../realtime/session-event-stream.js';
+import { decodeEventCursor } from '../realtime/cursors.js';
+import { sessionEvents } from '../realtime/subscription.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { decodeEventCursor, encodeEventCursor } from '../realtime/cursors.js';
 import { localId } from './global-ids.js';
 
 /**
@@ -42,48 +42,7 @@ export async function subscribeSessionEvents(
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   }
-  return filteredStream(context, sessionId, afterSeq, args.matches);
-}
-
-function filteredStream(context: GraphQLContext, sessionId: string, afterSeq: number | undefined, matches: (event: SessionEvent) => boolean): AsyncIterable<SessionEvent> {
-  const controller = new AbortController();
-  const { db, bus } = context.services;
-  // The stream ends when the client unsubscribes or when the server shuts down (the client then
-  // sees the subscription complete, and resumes elsewhere with its last cursor).
-  const signal = context.shutdown ? AbortSignal.any([controller.signal, context.shutdown]) : controller.signal;
-  async function* run(): AsyncGenerator<SessionEvent> {
-    try {
-      for await (const event of sessionEventStream(db, bus, { sessionId, afterSeq, signal })) {
-        if (matches(event)) yield event;
-      }
-    } catch (error) {
-      if (!(error instanceof CursorExpiredError)) throw error;
-      yield {
-        sessionId,
-        seq: error.oldestSeq,
-        type: 'CursorExpired',
-        batchId: null,
-        callId: null,
-        taskId: null,
-        payload: { message: error.message, oldestCursor: encodeEventCursor(sessionId, Math.max(0, error.oldestSeq - 1)) },
-        createdAt: new Date().toISOString(),
-      };
-    }
-  }
-  const iterator = run();
-  // An async generator parked on an await only sees return() after that await settles; abort
-  // first so an unsubscribe takes effect at once.
-  return {
-    [Symbol.asyncIterator]: () => ({
-      next: () => iterator.next(),
-      return: (value?: unknown) => {
-        controller.abort();
-        return iterator.return(value as SessionEvent);
-      },
-      throw: (error?: unknown) => {
-        controller.abort();
-        return iterator.throw(error);
-      },
-    }),
-  };
+  // The stream also ends when the server shuts down: the client sees the subscription complete and
+  // resumes elsewhere with its last cursor.
+  return sessionEvents(context.services, { sessionId, afterSeq, matches: args.matches, signal: context.shutdown });
 }

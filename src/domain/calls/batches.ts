@@ -4,7 +4,9 @@ import type { Db } from '../../db.js';
 import type { ToolBatch } from '../../generated/prisma/client.js';
 import type { JobQueues, JobRequest } from '../../jobs/catalogue.js';
 import type { Logger } from '../../logger.js';
+import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
+import { waitForSessionEvent } from '../../realtime/subscription.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import { validateArgs } from '../../tools/validate-args.js';
 import {
@@ -19,7 +21,7 @@ import {
   TERMINAL_STATUSES,
 } from './call-transitions.js';
 import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
-import { type EventLog, sessionEventsChannel, type PublishedEvents, type Tx } from '../event-log.js';
+import type { EventLog, Tx } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
 import { callStatusOf, failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
 
@@ -37,12 +39,6 @@ export interface SubmitBatchInput {
   calls: CallInput[];
   idempotencyKey?: string | null;
   timeoutMs?: number | null;
-}
-
-export const CANCEL_CHANNEL = 'cancel';
-export interface CancelSignal {
-  callRowIds?: string[];
-  taskIds?: string[];
 }
 
 const CALL_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
@@ -256,7 +252,7 @@ export class BatchService {
       }
       const running = await requestCancel(scope, callRowIds);
       if (running.length > 0) {
-        scope.afterCommit(() => this.deps.bus.publish(CANCEL_CHANNEL, { callRowIds: running } satisfies CancelSignal));
+        scope.afterCommit(() => publishCancel(this.deps.bus, { callRowIds: running }));
       }
     });
   }
@@ -265,23 +261,11 @@ export class BatchService {
   async waitForBatch(batch: ToolBatch, waitMs: number): Promise<ToolBatch> {
     if (batch.status === 'COMPLETED' || waitMs <= 0) return batch;
     const { db, bus } = this.deps;
-    let done: () => void = () => undefined;
-    const completed = new Promise<void>((resolve) => (done = resolve));
-    const unsubscribe = await bus.subscribe(sessionEventsChannel(batch.sessionId), (message) => {
-      const { events } = message as PublishedEvents;
-      if (events.some((event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId)) done();
+    await waitForSessionEvent(bus, batch.sessionId, (event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId, {
+      timeoutMs: Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS),
+      check: async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED',
     });
-    const isCompleted = async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED';
-    const poll = setInterval(() => void isCompleted().then((yes) => yes && done(), () => undefined), 1000);
-    const timer = setTimeout(done, Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS));
-    try {
-      if (!(await isCompleted())) await completed;
-      return (await db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
-    } finally {
-      clearTimeout(timer);
-      clearInterval(poll);
-      await unsubscribe();
-    }
+    return (await db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
   }
 }
 

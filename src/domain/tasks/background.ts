@@ -9,11 +9,11 @@ import type { Schedule, Task } from '../../generated/prisma/client.js';
 import type { JobQueues, JobRequest } from '../../jobs/catalogue.js';
 import type { TaskWorkerRegistry } from '../../jobs/task-worker-registry.js';
 import type { Logger } from '../../logger.js';
+import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import { validateArgs } from '../../tools/validate-args.js';
 import { artifactDirOf, newRunArtifacts } from './background-output.js';
-import { CANCEL_CHANNEL, type CancelSignal } from '../calls/batches.js';
 import {
   BackgroundNotSupportedError,
   DomainError,
@@ -355,7 +355,7 @@ export class BackgroundService {
       if (canceled) return;
       await requestTaskCancel(scope, task.id);
       // Signalled on every request (not only the first), so a lost message is made good by asking again.
-      scope.afterCommit(() => this.deps.bus.publish(CANCEL_CHANNEL, { taskIds: [task.id] } satisfies CancelSignal));
+      scope.afterCommit(() => publishCancel(this.deps.bus, { taskIds: [task.id] }));
     });
     return this.findTask(tenantId, taskId);
   }
