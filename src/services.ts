@@ -1,24 +1,29 @@
-// The shared resources of a process, built once and passed to whatever needs them (API, worker,
-// tests), never imported as hidden globals.
+// The composition root: the shared resources of a process and the domain services on top of
+// them, built once and passed to whatever needs them (API, worker, tests), never imported as
+// hidden globals. Ports the domain declares (domain/work.ts, tools' RegisteredToolSource) are
+// wired to their implementations here.
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
-import { ApiKeyService } from './domain/tenants/api-keys.js';
-import { BackgroundService } from './domain/tasks/background.js';
 import { BatchService } from './domain/calls/batches.js';
 import { CallDecisionService } from './domain/calls/call-decisions.js';
+import { CallStore } from './domain/calls/store.js';
 import { EventLog } from './domain/event-log.js';
-import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { SessionService } from './domain/sessions/sessions.js';
+import { BackgroundService } from './domain/tasks/background.js';
+import { TaskRecovery } from './domain/tasks/recovery.js';
+import { TaskStore } from './domain/tasks/store.js';
+import { ApiKeyService } from './domain/tenants/api-keys.js';
+import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { TaskWorkerRegistry } from './jobs/task-worker-registry.js';
 import type { Logger } from './logger.js';
 import { EventBus } from './realtime/event-bus.js';
 import { createRedis } from './redis.js';
 import { builtinTools } from './tools/builtin/index.js';
-import { testTools } from './tools/testing/index.js';
 import { ToolRegistry } from './tools/registry.js';
+import { testTools } from './tools/testing/index.js';
 
 export interface Services {
   config: Config;
@@ -31,10 +36,13 @@ export interface Services {
   queues: JobQueues;
   apiKeys: ApiKeyService;
   sessions: SessionService;
+  calls: CallStore;
   batches: BatchService;
-  registeredTools: RegisteredToolService;
   callDecisions: CallDecisionService;
+  tasks: TaskStore;
   background: BackgroundService;
+  taskRecovery: TaskRecovery;
+  registeredTools: RegisteredToolService;
   taskWorkers: TaskWorkerRegistry;
   workerId: string;
 }
@@ -62,16 +70,39 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   });
   // Producers use the fail-fast connection: an enqueue while Redis is away errors within a second
   // (the reconciler enqueues later) instead of holding a request until Redis is back.
-  const queues = new JobQueues(redis.command, config.REDIS_PREFIX);
+  const queues = new JobQueues(redis.command, config.REDIS_PREFIX, logger);
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   const apiKeys = new ApiKeyService(db);
   const sessions = new SessionService(db);
-  const batches = new BatchService({ config, db, eventLog, registry, queues, bus, logger });
-  const registeredTools = new RegisteredToolService({ config, db, registry });
-  const callDecisions = new CallDecisionService({ db, eventLog, batches, registry, logger });
+  const calls = new CallStore(db);
+  const tasks = new TaskStore(db);
+  const batches = new BatchService({ config, db, eventLog, registry, work: queues, bus, sessions, calls });
+  const callDecisions = new CallDecisionService({ db, eventLog, calls, registry, work: queues, logger });
   const taskWorkers = new TaskWorkerRegistry(redis.command, config.REDIS_PREFIX);
-  const background = new BackgroundService({ config, db, eventLog, registry, queues, bus, workers: taskWorkers, logger });
-  return { config, logger, db, redis, bus, eventLog, registry, queues, apiKeys, sessions, batches, registeredTools, callDecisions, background, taskWorkers, workerId };
+  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: taskWorkers, logger, sessions, tasks });
+  const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
+  const registeredTools = new RegisteredToolService({ config, db, registry });
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    bus,
+    eventLog,
+    registry,
+    queues,
+    apiKeys,
+    sessions,
+    calls,
+    batches,
+    callDecisions,
+    tasks,
+    background,
+    taskRecovery,
+    registeredTools,
+    taskWorkers,
+    workerId,
+  };
 }
 
 export async function closeServices(services: Services): Promise<void> {

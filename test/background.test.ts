@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../src/domain/tasks/background.js';
 import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../src/domain/tasks/background-output.js';
 import { claimTask, finishTask, recordActivity, recordHeartbeat } from '../src/domain/tasks/task-transitions.js';
-import { TaskRecovery } from '../src/domain/tasks/recovery.js';
 import { createLogger } from '../src/logger.js';
 import { closeServices, createServices } from '../src/services.js';
 import {
@@ -460,7 +459,7 @@ describe('background runs (in-process worker)', () => {
     const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1500, progressIntervalMs: 50 } });
     await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING');
     // Attempt 1 is declared lost while this process's worker still runs it.
-    expect(await app.worker!.taskRecovery.recover(run.taskId, 1, 'test: declared lost', { requireStale: false })).toBe('reattached');
+    expect(await app.services.taskRecovery.recover(run.taskId, 1, 'test: declared lost', { requireStale: false })).toBe('reattached');
     const seqAfterReattach = (await app.services.db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq;
 
     const done = await waitForTask(app, run.taskId, finished);
@@ -503,12 +502,11 @@ describe('background runs on worker processes', () => {
   it('rejects a heartbeat (and every other write) from a superseded attempt: nothing changes', async () => {
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 10_000 } });
-    const { eventLog, db, config, registry, queues, logger } = app.services;
+    const { eventLog, db, taskRecovery: recovery } = app.services;
     const write = <T>(fn: Parameters<typeof eventLog.write<T>>[1]) => eventLog.write(session.rowId, fn);
     // No worker runs here: the test plays two workers, attempt 1 and (after re-attach) attempt 2.
     expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toMatchObject({ state: 'RUNNING', attempt: 1 });
     expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toEqual({ cancelRequested: false });
-    const recovery = new TaskRecovery({ config, db, eventLog, registry, queues, logger });
     expect(await recovery.recover(run.taskId, 1, 'test: lost', { requireStale: false })).toBe('reattached');
     expect(await write((scope) => claimTask(scope, run.taskId, 2, 'test-worker-2'))).toMatchObject({ state: 'RUNNING', attempt: 2, workerId: 'test-worker-2' });
     await sleep(20);

@@ -62,6 +62,15 @@ export class EventLog {
     });
   }
 
+  /** Deletes events older than the retention (a bounded slice per call). */
+  async prune(retentionHours: number): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `DELETE FROM event WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM event WHERE created_at < now() - ($1::int * interval '1 hour') LIMIT 10000))`,
+      retentionHours,
+    );
+  }
+
   private async drain(): Promise<void> {
     this.flushing = true;
     try {

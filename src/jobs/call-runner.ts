@@ -1,21 +1,13 @@
 // Runs one attempt of a tool call on a worker: claims it (fenced by attempt), executes the tool
 // under its deadline and abort signal, streams progress, and records the outcome or a retry.
 import type { Config } from '../config.js';
-import type { Db } from '../db.js';
 import type { BackgroundService } from '../domain/tasks/background.js';
-import {
-  type CallRecord,
-  callEvent,
-  completeAttempt,
-  enterPendingExternal,
-  loadCall,
-  recordProgress,
-  scheduleRetry,
-  startAttempt,
-} from '../domain/calls/call-transitions.js';
+import { type CallRecord, enterPendingExternal, recordProgress, scheduleRetry } from '../domain/calls/call-transitions.js';
+import { recoverInterruptedCall } from '../domain/calls/recovery.js';
+import type { CallStore } from '../domain/calls/store.js';
 import type { EventLog } from '../domain/event-log.js';
 import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../model/outcome.js';
-import { PrismaSessionFiles } from '../domain/sessions/session-files.js';
+import type { SessionService } from '../domain/sessions/sessions.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
 import { decideRetry } from '../model/retry.js';
@@ -28,7 +20,8 @@ import type { CancelRegistry } from './cancel-registry.js';
 
 export interface CallRunnerDeps {
   config: Config;
-  db: Db;
+  calls: CallStore;
+  sessions: SessionService;
   eventLog: EventLog;
   registry: ToolRegistry;
   cancels: CancelRegistry;
@@ -43,13 +36,6 @@ export type RunVerdict = { kind: 'done' } | { kind: 'retry'; delayMs: number };
 
 const DONE: RunVerdict = { kind: 'done' };
 
-/**
- * A lost attempt (its worker died) is not the tool's failure: an idempotent or readonly call gets
- * at least this many attempts in all when its workers are lost, whatever its retry policy. The
- * cap stops a call that brings down every worker it runs on from going round forever.
- */
-const LOST_WORKER_ATTEMPTS = 3;
-
 export class CallRunner {
   private readonly state: CallStateWriter;
 
@@ -58,8 +44,8 @@ export class CallRunner {
   }
 
   async run(sessionId: string, callRowId: string, jobSignal?: AbortSignal): Promise<RunVerdict> {
-    const { db, eventLog, registry } = this.deps;
-    const observed = await loadCall({ tx: db }, callRowId);
+    const { calls, eventLog, registry } = this.deps;
+    const observed = await calls.load(callRowId);
     if (!observed || (observed.status !== 'QUEUED' && observed.status !== 'RUNNING')) return DONE;
     const tool = await registry.resolve(observed.tenantId, observed.tool);
     if (observed.status === 'QUEUED' && tool?.definition.kind === 'EXTERNAL') {
@@ -68,32 +54,13 @@ export class CallRunner {
       return DONE;
     }
 
-    const started = observed.status === 'QUEUED' ? await this.state.start(sessionId, callRowId) : await this.recoverInterrupted(sessionId, observed, tool);
+    const started =
+      observed.status === 'QUEUED'
+        ? await this.state.start(sessionId, callRowId)
+        : await eventLog.write(sessionId, (scope) => recoverInterruptedCall(scope, observed, tool?.definition.hints ?? null, this.deps.workerId));
     if (!started) return DONE;
     if (!tool) return this.finish(started, outputs.unavailable(started.tool));
     return this.execute(started, tool, jobSignal);
-  }
-
-  /** A RUNNING call picked up again: its earlier attempt was interrupted (its worker died or stalled). */
-  private recoverInterrupted(sessionId: string, observed: CallRecord, tool: ResolvedTool | null): Promise<CallRecord | null> {
-    const callRowId = observed.id;
-    return this.deps.eventLog.write(sessionId, async (scope) => {
-      // RUNNING here means an earlier attempt was interrupted (its worker died or stalled).
-      const current = await loadCall(scope, callRowId);
-      if (!current || current.status !== 'RUNNING' || current.attempt !== observed.attempt) return null;
-      if (current.cancelRequestedAt) {
-        await completeAttempt(scope, current, current.attempt, outputs.cancelled());
-        return null;
-      }
-      const rerunnable = tool && (tool.definition.hints.idempotent || tool.definition.hints.readonly);
-      if (rerunnable && current.attempt < Math.max(current.maxAttempts, LOST_WORKER_ATTEMPTS)) {
-        const lost = failure('EXECUTION', 'worker_lost', `The attempt running \`${current.tool}\` was interrupted (its worker was lost); the call runs again`, { retry: { kind: 'SAFE', afterMs: 0 } });
-        scope.emit(current.sessionId, callEvent('ToolCallRetrying', current, { attempt: current.attempt, failure: lost, delayMs: 0, nextAttempt: current.attempt + 1 }));
-        return startAttempt(scope, callRowId, this.deps.workerId, current.attempt);
-      }
-      await completeAttempt(scope, current, current.attempt, workerLost(current, Boolean(rerunnable)));
-      return null;
-    });
   }
 
   private async execute(call: CallRecord, tool: ResolvedTool, jobSignal?: AbortSignal): Promise<RunVerdict> {
@@ -126,10 +93,8 @@ export class CallRunner {
       reportProgress: (value) => progress.report(value),
       output: () => undefined,
       status: (text) => progress.report({ message: text }),
-      files: new PrismaSessionFiles(this.deps.db, call.sessionId),
-      setTodos: async (todos) => {
-        await this.deps.db.session.update({ where: { id: call.sessionId }, data: { todos: todos as object[] } });
-      },
+      files: this.deps.sessions.files(call.sessionId),
+      setTodos: (todos) => this.deps.sessions.setTodos(call.sessionId, todos),
       webFetch: {
         allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,
         allowLoopback: config.WEB_FETCH_ALLOW_LOOPBACK,
@@ -197,16 +162,6 @@ export class CallRunner {
     this.deps.logger.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool failed with an internal error');
     return outputs.internal();
   }
-}
-
-function workerLost(call: CallRecord, rerunnable: boolean): ToolCallOutput {
-  return outputs.failure(
-    rerunnable
-      ? failure('EXECUTION', 'worker_lost', `The worker running \`${call.tool}\` was lost and no attempts remain`, {
-          retry: { kind: 'EXHAUSTED', attempts: call.attempt },
-        })
-      : failure('EXECUTION', 'worker_lost', `The worker running \`${call.tool}\` was lost; the tool is not idempotent, so it was not run again`),
-  );
 }
 
 export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };

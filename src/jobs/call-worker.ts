@@ -4,16 +4,16 @@
 import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import type { Db } from '../db.js';
+import type { CallStore } from '../domain/calls/store.js';
 import type { Logger } from '../logger.js';
 import type { CallRunner, RunVerdict } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
-import { type JobCatalogue, QUEUES } from './catalogue.js';
+import type { JobCatalogue } from './catalogue.js';
 import { logWorkerProblems, workerOptions } from './worker-options.js';
 
 export interface CallWorkerDeps {
   config: Config;
-  db: Db;
+  calls: CallStore;
   connection: Redis;
   runner: CallRunner;
   cancels: CancelRegistry;
@@ -27,7 +27,7 @@ export class CallWorker {
 
   constructor(private readonly deps: CallWorkerDeps) {
     const { config, connection } = deps;
-    this.worker = new Worker(QUEUES.calls, (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.WORKER_CONCURRENCY));
+    this.worker = new Worker('calls', (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.WORKER_CONCURRENCY));
     logWorkerProblems(this.worker, deps.logger, 'call');
   }
 
@@ -55,11 +55,7 @@ export class CallWorker {
   /** Runs the batch's serial calls one at a time, in order, until one must wait or all are done. */
   private async runLane(data: JobCatalogue['run-serial-lane'], signal?: AbortSignal): Promise<RunVerdict> {
     for (;;) {
-      const next = await this.deps.db.toolCall.findFirst({
-        where: { batchRowId: data.batchRowId, scheduling: 'SERIAL', status: { in: ['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL'] } },
-        orderBy: { position: 'asc' },
-        select: { id: true, status: true },
-      });
+      const next = await this.deps.calls.nextSerial(data.batchRowId);
       // A call waiting for a person or an external completion holds the lane; whoever ends
       // the wait enqueues the lane again.
       if (!next || next.status === 'AWAITING_APPROVAL' || next.status === 'PENDING_EXTERNAL') return { kind: 'done' };
@@ -74,12 +70,7 @@ export class CallWorker {
     const ids = this.deps.cancels.ids();
     if (ids.length === 0) return;
     try {
-      const rows = await this.deps.db.$queryRawUnsafe<Array<{ id: string; cancel: boolean }>>(
-        `UPDATE tool_call SET heartbeat_at = now() WHERE id = ANY($1::uuid[]) AND status = 'RUNNING'
-         RETURNING id::text AS id, cancel_requested_at IS NOT NULL AS cancel`,
-        ids,
-      );
-      for (const row of rows) if (row.cancel) this.deps.cancels.cancel(row.id);
+      for (const id of await this.deps.calls.heartbeat(ids)) this.deps.cancels.cancel(id);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'call heartbeat failed');
     }

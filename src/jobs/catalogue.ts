@@ -1,30 +1,45 @@
-// The job catalogue: every BullMQ job toolrun runs, its payload, its queue, and the one helper
-// that enqueues it. Job ids are derived from the database row they act on, so enqueueing the
-// same work twice (a resubmission, the reconciler) is a no-op while the job exists.
+// The job catalogue: every BullMQ job toolrun runs — its name, payload, queue and job id — and
+// JobQueues, the one way to enqueue them, which is also the domain's WorkQueue. Job ids are
+// derived from the database row a job acts on, so enqueueing the same work twice (a
+// resubmission, the reconciler) is a no-op while the job exists.
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-
-export const QUEUES = { calls: 'calls', tasks: 'tasks' } as const;
+import type { Lane, RunnableCall, RunnableTask, WorkQueue } from '../domain/work.js';
+import type { Schedule } from '../generated/prisma/client.js';
+import type { Logger } from '../logger.js';
 
 export interface JobCatalogue {
   'run-call': { sessionId: string; callRowId: string };
+  /** Runs a batch's serial calls one at a time, in order. */
   'run-serial-lane': { sessionId: string; batchRowId: string };
-  /** One attempt of a background run (queue `tasks`). */
+  /** One attempt of a background run. */
   'run-task': { sessionId: string; taskId: string; attempt: number };
-  /** A schedule fires: start its background run (queue `tasks`; added by a job scheduler or delayed). */
+  /** A schedule fires: start its background run (added by a job scheduler, or delayed). */
   'fire-schedule': { sessionId: string; scheduleId: string };
 }
 
-/** Jobs of the `tasks` queue; every other job runs on `calls`. */
-const TASK_JOBS: ReadonlySet<JobName> = new Set<JobName>(['run-task', 'fire-schedule']);
-
-/** The job scheduler (cron) or delayed job (one-shot) of a schedule. */
-export const scheduleJobId = (scheduleId: string) => `schedule-${scheduleId}`;
 export type JobName = keyof JobCatalogue;
+
+/** The queue each job runs on: calls and background runs get workers (and concurrency) of their own. */
+const QUEUE_OF = {
+  'run-call': 'calls',
+  'run-serial-lane': 'calls',
+  'run-task': 'tasks',
+  'fire-schedule': 'tasks',
+} as const satisfies Record<JobName, string>;
+
+export type QueueName = (typeof QUEUE_OF)[JobName];
+export const QUEUE_NAMES: readonly QueueName[] = ['calls', 'tasks'];
+/** The jobs of one queue. */
+export type JobsOf<Q extends QueueName> = { [N in JobName]: (typeof QUEUE_OF)[N] extends Q ? N : never }[JobName];
+
 export type JobRequest = { [N in JobName]: { name: N; data: JobCatalogue[N] } }[JobName] & {
   /** Run no earlier than this many milliseconds from now. */
   delayMs?: number;
 };
+
+/** The job scheduler (cron) or delayed job (one-shot) of a schedule. */
+export const scheduleJobId = (scheduleId: string) => `schedule-${scheduleId}`;
 
 export function jobIdOf(request: JobRequest): string {
   switch (request.name) {
@@ -39,6 +54,15 @@ export function jobIdOf(request: JobRequest): string {
   }
 }
 
+/** The job that runs a call: its own for a PARALLEL call, its batch's lane for a SERIAL one. */
+export function callJob(call: RunnableCall): JobRequest {
+  return call.scheduling === 'SERIAL' ? laneJob(call) : { name: 'run-call', data: { sessionId: call.sessionId, callRowId: call.id } };
+}
+
+export function laneJob(lane: Lane): JobRequest {
+  return { name: 'run-serial-lane', data: { sessionId: lane.sessionId, batchRowId: lane.batchRowId } };
+}
+
 const DEFAULT_OPTIONS: JobsOptions = {
   // Tool failures never fail a job; a job fails only on infrastructure errors (database away),
   // which are worth a few retries before the reconciler takes over.
@@ -48,44 +72,86 @@ const DEFAULT_OPTIONS: JobsOptions = {
   removeOnFail: true,
 };
 
-export class JobQueues {
-  readonly calls: Queue;
-  readonly tasks: Queue;
+export class JobQueues implements WorkQueue {
+  private readonly queues: Record<QueueName, Queue>;
 
-  constructor(connection: Redis, prefix: string) {
-    this.calls = new Queue(QUEUES.calls, { connection, prefix: `${prefix}:bull`, defaultJobOptions: DEFAULT_OPTIONS });
-    this.tasks = new Queue(QUEUES.tasks, { connection, prefix: `${prefix}:bull`, defaultJobOptions: DEFAULT_OPTIONS });
+  constructor(
+    connection: Redis,
+    prefix: string,
+    private readonly logger: Logger,
+  ) {
+    const queue = (name: QueueName) => new Queue(name, { connection, prefix: `${prefix}:bull`, defaultJobOptions: DEFAULT_OPTIONS });
+    this.queues = { calls: queue('calls'), tasks: queue('tasks') };
     // A queue re-emits its connection's errors; without a listener BullMQ prints each one to
     // stderr. The connection's owner logs them already, and failed commands reject anyway.
-    for (const queue of [this.calls, this.tasks]) queue.on('error', () => undefined);
+    for (const each of Object.values(this.queues)) each.on('error', () => undefined);
   }
 
+  get calls(): Queue {
+    return this.queues.calls;
+  }
+
+  get tasks(): Queue {
+    return this.queues.tasks;
+  }
+
+  /** Adds jobs (once each), on their queues. */
   async enqueue(requests: JobRequest[]): Promise<void> {
-    if (requests.length === 0) return;
-    const tasks = requests.filter((request) => TASK_JOBS.has(request.name));
-    if (tasks.length > 0) {
-      await this.tasks.addBulk(tasks.map((request) => ({ name: request.name, data: request.data, opts: { jobId: jobIdOf(request), ...(request.delayMs ? { delay: request.delayMs } : {}) } })));
-      requests = requests.filter((request) => !TASK_JOBS.has(request.name));
-      if (requests.length === 0) return;
+    const unique = new Map(requests.map((request) => [jobIdOf(request), request]));
+    for (const name of QUEUE_NAMES) {
+      const jobs = [...unique.values()].filter((request) => QUEUE_OF[request.name] === name);
+      if (jobs.length === 0) continue;
+      await this.queues[name].addBulk(
+        jobs.map((request) => ({ name: request.name, data: request.data, opts: { jobId: jobIdOf(request), ...(request.delayMs ? { delay: request.delayMs } : {}) } })),
+      );
     }
-    await this.calls.addBulk(
-      requests.map((request) => ({
-        name: request.name,
-        data: request.data,
-        opts: { jobId: jobIdOf(request), ...(request.delayMs ? { delay: request.delayMs } : {}) },
-      })),
-    );
   }
 
-  /** Registers (or updates) the job scheduler that fires a cron schedule. */
-  async upsertCronSchedule(data: JobCatalogue['fire-schedule'], pattern: string, timezone: string): Promise<void> {
-    await this.tasks.upsertJobScheduler(scheduleJobId(data.scheduleId), { pattern, tz: timezone }, { name: 'fire-schedule', data });
+  runCalls(calls: readonly RunnableCall[], options: { delayMs?: number } = {}): Promise<void> {
+    return this.tryEnqueue(calls.map((call) => ({ ...callJob(call), delayMs: options.delayMs })));
+  }
+
+  resumeLanes(lanes: readonly Lane[]): Promise<void> {
+    return this.tryEnqueue(lanes.map(laneJob));
+  }
+
+  runTasks(tasks: readonly RunnableTask[]): Promise<void> {
+    return this.tryEnqueue(tasks.map((task) => ({ name: 'run-task', data: { sessionId: task.sessionId, taskId: task.taskId, attempt: task.attempt } })));
+  }
+
+  async armSchedule(schedule: Schedule): Promise<void> {
+    if (!schedule.enabled) return;
+    const data = { sessionId: schedule.sessionId, scheduleId: schedule.id };
+    try {
+      if (schedule.type === 'CRON' && schedule.cronExpression) {
+        const template = { name: 'fire-schedule', data } satisfies JobRequest;
+        await this.tasks.upsertJobScheduler(scheduleJobId(schedule.id), { pattern: schedule.cronExpression, tz: schedule.timezone }, template);
+      } else if (schedule.scheduledAt) {
+        await this.enqueue([{ name: 'fire-schedule', data, delayMs: Math.max(0, schedule.scheduledAt.getTime() - Date.now()) }]);
+      }
+    } catch (error) {
+      this.logger.warn({ err: error, scheduleId: schedule.id }, 'registering a schedule failed; the task reaper registers it again');
+    }
   }
 
   /** Removes whatever fires a schedule (its job scheduler, or its delayed one-shot job). */
-  async removeSchedule(scheduleId: string): Promise<void> {
-    await this.tasks.removeJobScheduler(scheduleJobId(scheduleId));
-    await this.tasks.remove(scheduleJobId(scheduleId)).catch(() => 0);
+  async disarmSchedule(scheduleId: string): Promise<void> {
+    try {
+      await this.tasks.removeJobScheduler(scheduleJobId(scheduleId));
+      await this.tasks.remove(scheduleJobId(scheduleId)).catch(() => 0);
+    } catch (error) {
+      this.logger.warn({ err: error, scheduleId }, 'removing a schedule from the queue failed; it finds the schedule disabled when it fires');
+    }
+  }
+
+  /** Enqueues; when Redis is away the work stays recorded in PostgreSQL and the reconciler or the task reaper enqueues it later. */
+  private async tryEnqueue(requests: JobRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    try {
+      await this.enqueue(requests);
+    } catch (error) {
+      this.logger.warn({ err: error, jobs: requests.length }, 'enqueue failed; the reconciler or the task reaper enqueues it later');
+    }
   }
 
   async close(): Promise<void> {

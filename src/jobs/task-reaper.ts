@@ -6,19 +6,16 @@
 // they are registered again.
 // With these and BullMQ's stalled-job handling, no run stays RUNNING without a live worker.
 import type { Config } from '../config.js';
-import type { BackgroundService } from '../domain/tasks/background.js';
-import type { Db } from '../db.js';
-import { TASK_KINDS } from '../domain/tasks/task-transitions.js';
-import type { Logger } from '../logger.js';
-import type { JobQueues, JobRequest } from './catalogue.js';
 import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
+import type { TaskStore } from '../domain/tasks/store.js';
+import type { Logger } from '../logger.js';
+import type { JobQueues } from './catalogue.js';
 
 export interface TaskReaperDeps {
   config: Config;
-  db: Db;
+  tasks: TaskStore;
   queues: JobQueues;
   recovery: TaskRecovery;
-  background: BackgroundService;
   logger: Logger;
   /** Runs of this process, never reaped here. */
   isRunningHere(taskId: string): boolean;
@@ -57,16 +54,9 @@ export class TaskReaper {
   }
 
   async recoverStale(): Promise<number> {
-    const { db, recovery } = this.deps;
-    const rows = await db.$queryRawUnsafe<Array<{ id: string; attempt: number }>>(
-      `SELECT id::text AS id, attempt FROM task
-        WHERE kind = $1 AND state = 'RUNNING' AND COALESCE(heartbeat_at, started_at, created_at) < now() - ($2::int * interval '1 millisecond')
-        ORDER BY heartbeat_at NULLS FIRST LIMIT ${BATCH}`,
-      TASK_KINDS.background,
-      staleAfterMs(this.deps.config),
-    );
+    const { tasks, recovery } = this.deps;
     let recovered = 0;
-    for (const row of rows) {
+    for (const row of await tasks.staleRuns(staleAfterMs(this.deps.config), BATCH)) {
       if (this.deps.isRunningHere(row.id)) continue;
       const outcome = await recovery.recover(row.id, row.attempt, 'the worker running it stopped sending heartbeats', { requireStale: true });
       if (outcome !== 'skipped') recovered++;
@@ -75,26 +65,15 @@ export class TaskReaper {
   }
 
   private async requeueQueued(): Promise<void> {
-    const rows = await this.deps.db.$queryRawUnsafe<Array<{ id: string; sessionId: string; attempt: number }>>(
-      `SELECT id::text AS id, session_id::text AS "sessionId", attempt FROM task
-        WHERE kind = $1 AND state = 'QUEUED' AND created_at < now() - interval '5 seconds'
-        ORDER BY created_at LIMIT ${BATCH}`,
-      TASK_KINDS.background,
-    );
-    const jobs: JobRequest[] = rows.map((row) => ({ name: 'run-task', data: { sessionId: row.sessionId, taskId: row.id, attempt: row.attempt } }));
-    await this.deps.queues.enqueue(jobs);
+    await this.deps.queues.runTasks(await this.deps.tasks.queuedRuns(BATCH));
   }
 
   private async requeueMissedOneShots(): Promise<void> {
-    const rows = await this.deps.db.schedule.findMany({
-      where: { enabled: true, type: 'ONCE', scheduledAt: { lt: new Date(Date.now() - 30_000) } },
-      take: BATCH,
-    });
-    for (const schedule of rows) await this.deps.background.registerSchedule(schedule);
+    for (const schedule of await this.deps.tasks.missedOneShots(BATCH)) await this.deps.queues.armSchedule(schedule);
   }
 
   private async restoreCronSchedulers(): Promise<void> {
-    const expected = await this.deps.db.schedule.count({ where: { enabled: true, type: 'CRON' } });
+    const expected = await this.deps.tasks.enabledCronSchedules();
     if (expected === 0) return;
     if ((await this.deps.queues.tasks.getJobSchedulersCount()) < expected) await this.registerSchedules();
   }
@@ -103,13 +82,8 @@ export class TaskReaper {
   async registerSchedules(): Promise<void> {
     let cursor: string | undefined;
     for (;;) {
-      const page = await this.deps.db.schedule.findMany({
-        where: { enabled: true },
-        orderBy: { id: 'asc' },
-        take: BATCH,
-        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      });
-      for (const schedule of page) await this.deps.background.registerSchedule(schedule);
+      const page = await this.deps.tasks.enabledSchedules(cursor, BATCH);
+      for (const schedule of page) await this.deps.queues.armSchedule(schedule);
       if (page.length < BATCH) return;
       cursor = page.at(-1)!.id;
     }

@@ -2,14 +2,14 @@
 // tool with a sink for status, progress and output, heartbeats, honours cancellation (the cancel
 // channel, or the durable flag read on each heartbeat) and finalizes the run's artifacts. A job
 // that finds its attempt still RUNNING was handed back by BullMQ's stalled-job check: once the
-// heartbeat is stale the run is recovered (task-recovery.ts).
+// heartbeat is stale the run is recovered (domain/tasks/recovery.ts).
 import type { Config } from '../config.js';
-import type { Db } from '../db.js';
 import { MAX_RUN_ATTEMPTS } from '../domain/tasks/background.js';
 import type { OutputStream } from '../domain/tasks/background-output.js';
 import type { EventLog } from '../domain/event-log.js';
 import { INTERNAL_ERROR_MESSAGE, outputs, ToolFailureError } from '../model/outcome.js';
-import { PrismaSessionFiles } from '../domain/sessions/session-files.js';
+import type { SessionService } from '../domain/sessions/sessions.js';
+import type { TaskStore } from '../domain/tasks/store.js';
 import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbeat, specOf } from '../domain/tasks/task-transitions.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Task } from '../generated/prisma/client.js';
@@ -24,7 +24,8 @@ import { TaskSink } from './task-sink.js';
 
 export interface TaskRunnerDeps {
   config: Config;
-  db: Db;
+  tasks: TaskStore;
+  sessions: SessionService;
   eventLog: EventLog;
   registry: ToolRegistry;
   cancels: CancelRegistry;
@@ -65,8 +66,8 @@ export class TaskRunner {
   }
 
   async run(data: JobCatalogue['run-task'], jobSignal?: AbortSignal): Promise<TaskVerdict> {
-    const { db, eventLog, registry, workerId } = this.deps;
-    const task = await db.task.findUnique({ where: { id: data.taskId }, include: { session: { select: { tenantId: true } } } });
+    const { tasks, eventLog, registry, workerId } = this.deps;
+    const task = await tasks.withTenant(data.taskId);
     if (!task || task.attempt !== data.attempt) return DONE;
     if (task.state === 'RUNNING') {
       if (this.running.has(task.id)) return DONE;
@@ -135,10 +136,8 @@ export class TaskRunner {
       reportProgress: (progress) => sink.progress(progress),
       output: (stream: OutputStream, text: string) => sink.output(stream, text),
       status: (text) => sink.status(text),
-      files: new PrismaSessionFiles(this.deps.db, task.sessionId),
-      setTodos: async (todos) => {
-        await this.deps.db.session.update({ where: { id: task.sessionId }, data: { todos: todos as object[] } });
-      },
+      files: this.deps.sessions.files(task.sessionId),
+      setTodos: (todos) => this.deps.sessions.setTodos(task.sessionId, todos),
       webFetch: {
         allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,
         allowLoopback: config.WEB_FETCH_ALLOW_LOOPBACK,

@@ -3,6 +3,7 @@
 // when the announcement expires); a worker that stops announcing (killed, partitioned) drops
 // out after its TTL. The API reads the live capacity to apply the per-worker limit at spawn.
 import type { Redis } from 'ioredis';
+import type { LiveTaskWorkers } from '../domain/work.js';
 
 export interface LiveCapacity {
   workers: number;
@@ -10,7 +11,7 @@ export interface LiveCapacity {
   capacity: number;
 }
 
-export class TaskWorkerRegistry {
+export class TaskWorkerRegistry implements LiveTaskWorkers {
   private readonly key: string;
 
   constructor(

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { BackgroundService } from '../domain/tasks/background.js';
 import type { Logger } from '../logger.js';
-import { type JobCatalogue, QUEUES } from './catalogue.js';
+import type { JobCatalogue } from './catalogue.js';
 import { logWorkerProblems, workerOptions } from './worker-options.js';
 import type { TaskRunner } from './task-runner.js';
 import type { TaskWorkerRegistry } from './task-worker-registry.js';
@@ -28,7 +28,7 @@ export class TaskWorker {
 
   constructor(private readonly deps: TaskWorkerDeps) {
     const { config, connection } = deps;
-    this.worker = new Worker(QUEUES.tasks, (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.BACKGROUND_RUNS_PER_WORKER));
+    this.worker = new Worker('tasks', (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.BACKGROUND_RUNS_PER_WORKER));
     logWorkerProblems(this.worker, deps.logger, 'task');
   }
 

@@ -6,7 +6,6 @@ import { CallWorker } from './call-worker.js';
 import { CancelRegistry } from './cancel-registry.js';
 import { Reconciler } from './reconciler.js';
 import { TaskReaper } from './task-reaper.js';
-import { TaskRecovery } from '../domain/tasks/recovery.js';
 import { TaskRunner } from './task-runner.js';
 import { TaskWorker } from './task-worker.js';
 
@@ -15,7 +14,6 @@ export interface WorkerRuntime {
   callWorker: CallWorker;
   reconciler: Reconciler;
   taskRunner: TaskRunner;
-  taskRecovery: TaskRecovery;
   taskWorker: TaskWorker;
   taskReaper: TaskReaper;
   /** Stops taking work; running calls get `graceMs` to finish before they are handed back. */
@@ -23,16 +21,15 @@ export interface WorkerRuntime {
 }
 
 export async function startWorkerRuntime(services: Services, options: { reconcileIntervalMs?: number } = {}): Promise<WorkerRuntime> {
-  const { config, db, eventLog, registry, logger, workerId, queues, bus, redis } = services;
+  const { config, calls, tasks, sessions, eventLog, registry, logger, workerId, queues, bus, redis, taskRecovery: recovery } = services;
   const cancels = new CancelRegistry(bus);
   await cancels.start();
-  const runner = new CallRunner({ config, db, eventLog, registry, cancels, logger, workerId, background: services.background });
-  const callWorker = new CallWorker({ config, db, connection: redis.bullmq, runner, cancels, logger, workerId });
-  const reconciler = new Reconciler({ config, db, queues, logger, callDecisions: services.callDecisions }, options.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MS);
-  const recovery = new TaskRecovery({ config, db, eventLog, registry, queues, logger });
-  const taskRunner = new TaskRunner({ config, db, eventLog, registry, cancels, recovery, logger, workerId });
+  const runner = new CallRunner({ config, calls, sessions, eventLog, registry, cancels, logger, workerId, background: services.background });
+  const callWorker = new CallWorker({ config, calls, connection: redis.bullmq, runner, cancels, logger, workerId });
+  const reconciler = new Reconciler({ config, calls, eventLog, work: queues, logger, callDecisions: services.callDecisions }, options.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MS);
+  const taskRunner = new TaskRunner({ config, tasks, sessions, eventLog, registry, cancels, recovery, logger, workerId });
   const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, registry: services.taskWorkers, logger, workerId });
-  const taskReaper = new TaskReaper({ config, db, queues, recovery, background: services.background, logger, isRunningHere: (taskId) => taskRunner.isRunning(taskId) });
+  const taskReaper = new TaskReaper({ config, tasks, queues, recovery, logger, isRunningHere: (taskId) => taskRunner.isRunning(taskId) });
   callWorker.start();
   reconciler.start();
   await taskWorker.start();
@@ -43,7 +40,6 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     callWorker,
     reconciler,
     taskRunner,
-    taskRecovery: recovery,
     taskWorker,
     taskReaper,
     stop: async (graceMs = config.CANCEL_GRACE_MS * 5) => {

@@ -1,5 +1,4 @@
 import type { CallInput } from '../domain/calls/batches.js';
-import { NotFoundError } from '../model/errors.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { localId } from './global-ids.js';
 
@@ -29,33 +28,27 @@ export function cancelToolCall(context: GraphQLContext, args: { callId: string; 
 }
 
 export async function findBatch(context: GraphQLContext, args: { sessionId: string; batchId: string }) {
-  return context.services.db.toolBatch.findFirst({
-    where: { sessionId: localId(args.sessionId, 'Session'), batchId: args.batchId, session: { tenantId: context.viewer.tenantId } },
-  });
+  return context.services.calls.findBatch(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId);
 }
 
 export async function findCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null }) {
   const sessionId = args.sessionId ? localId(args.sessionId, 'Session') : null;
-  return context.services.batches.findCall(context.viewer.tenantId, args.callId, sessionId);
+  return context.services.calls.findCall(context.viewer.tenantId, args.callId, sessionId);
 }
 
-export async function loadBatches(context: GraphQLContext, ids: readonly string[]) {
-  const rows = await context.services.db.toolBatch.findMany({ where: { id: { in: [...ids] }, session: { tenantId: context.viewer.tenantId } } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id) ?? new NotFoundError('ToolBatch', id));
+export function loadBatches(context: GraphQLContext, ids: readonly string[]) {
+  return context.services.calls.loadBatches(context.viewer.tenantId, ids);
 }
 
-export async function loadCalls(context: GraphQLContext, ids: readonly string[]) {
-  const rows = await context.services.db.toolCall.findMany({ where: { id: { in: [...ids] }, session: { tenantId: context.viewer.tenantId } } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id) ?? new NotFoundError('ToolCall', id));
+export function loadCalls(context: GraphQLContext, ids: readonly string[]) {
+  return context.services.calls.loadCalls(context.viewer.tenantId, ids);
 }
 
 /** Calls of many batches in one query, in input order. */
 export function loadCallsOfBatches(context: GraphQLContext, batchRowIds: readonly string[]) {
-  return context.services.db.toolCall.findMany({ where: { batchRowId: { in: [...batchRowIds] } }, orderBy: [{ batchRowId: 'asc' }, { position: 'asc' }] });
+  return context.services.calls.callsOfBatches(batchRowIds);
 }
 
 export function listBatchesOfSession(context: GraphQLContext, sessionId: string, offset: number, limit: number) {
-  return context.services.db.toolBatch.findMany({ where: { sessionId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit });
+  return context.services.calls.batchesOfSession(sessionId, offset, limit);
 }

@@ -1,4 +1,3 @@
-import { NotFoundError } from '../model/errors.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { localId } from './global-ids.js';
 
@@ -10,17 +9,10 @@ export async function findSession(context: GraphQLContext, id: string) {
   return context.services.sessions.get(context.viewer.tenantId, localId(id, 'Session'));
 }
 
-export async function loadSessions(context: GraphQLContext, ids: readonly string[]) {
-  const rows = await context.services.db.session.findMany({ where: { id: { in: [...ids] }, tenantId: context.viewer.tenantId } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id) ?? new NotFoundError('Session', id));
+export function loadSessions(context: GraphQLContext, ids: readonly string[]) {
+  return context.services.sessions.load(context.viewer.tenantId, ids);
 }
 
 export function listSessions(context: GraphQLContext, offset: number, limit: number) {
-  return context.services.db.session.findMany({
-    where: { tenantId: context.viewer.tenantId },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    skip: offset,
-    take: limit,
-  });
+  return context.services.sessions.list(context.viewer.tenantId, offset, limit);
 }

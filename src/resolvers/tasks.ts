@@ -11,8 +11,7 @@ import {
   UnknownToolError,
   ValidationError,
 } from '../model/errors.js';
-import { normalizePath } from '../tools/session-files.js';
-import { TASK_KINDS, type TaskState } from '../domain/tasks/task-transitions.js';
+import type { TaskState } from '../domain/tasks/task-transitions.js';
 import { isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { subscribeSessionEvents } from './events.js';
@@ -61,93 +60,35 @@ export function cancelSchedule(context: GraphQLContext, id: string) {
 }
 
 export async function findTask(context: GraphQLContext, id: string) {
-  return context.services.background.findTask(context.viewer.tenantId, localId(id, 'Task'));
+  return context.services.tasks.findTask(context.viewer.tenantId, localId(id, 'Task'));
 }
 
-export async function loadTasks(context: GraphQLContext, ids: readonly string[]) {
-  const rows = await context.services.db.task.findMany({ where: { id: { in: [...ids] }, session: { tenantId: context.viewer.tenantId } } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id) ?? new NotFoundError('Task', id));
+export function loadTasks(context: GraphQLContext, ids: readonly string[]) {
+  return context.services.tasks.loadTasks(context.viewer.tenantId, ids);
 }
 
-export async function loadSchedules(context: GraphQLContext, ids: readonly string[]) {
-  const rows = await context.services.db.schedule.findMany({ where: { id: { in: [...ids] }, session: { tenantId: context.viewer.tenantId } } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.map((id) => byId.get(id) ?? new NotFoundError('Schedule', id));
+export function loadSchedules(context: GraphQLContext, ids: readonly string[]) {
+  return context.services.tasks.loadSchedules(context.viewer.tenantId, ids);
 }
 
-/** The latest 50 runs of each schedule, newest first: two queries for any number of schedules. */
-export async function loadRunsOfSchedules(context: GraphQLContext, scheduleIds: readonly string[]) {
-  const { db } = context.services;
-  const latest = await db.$queryRawUnsafe<Array<{ id: string }>>(
-    `SELECT r.id::text AS id FROM unnest($1::uuid[]) AS s(id)
-       CROSS JOIN LATERAL (SELECT id FROM task WHERE schedule_id = s.id AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT 50) r`,
-    [...scheduleIds],
-    TASK_KINDS.background,
-  );
-  if (latest.length === 0) return [];
-  return db.task.findMany({ where: { id: { in: latest.map((row) => row.id) } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+export function loadRunsOfSchedules(context: GraphQLContext, scheduleIds: readonly string[]) {
+  return context.services.tasks.runsOfSchedules(scheduleIds);
 }
 
-/** Tasks of a session, newest first; a session of another tenant (or none) has none. */
 export function listTasks(context: GraphQLContext, args: { sessionId: string; state?: TaskState | null; kind?: string | null }, offset: number, limit: number) {
-  return context.services.db.task.findMany({
-    where: {
-      sessionId: localId(args.sessionId, 'Session'),
-      session: { tenantId: context.viewer.tenantId },
-      ...(args.state ? { state: args.state } : {}),
-      ...(args.kind ? { kind: args.kind } : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    skip: offset,
-    take: limit,
-  });
+  return context.services.tasks.listTasks(context.viewer.tenantId, localId(args.sessionId, 'Session'), args, offset, limit);
 }
 
 export function listSchedules(context: GraphQLContext, args: { sessionId: string; enabled?: boolean | null }) {
-  return context.services.db.schedule.findMany({
-    where: {
-      sessionId: localId(args.sessionId, 'Session'),
-      session: { tenantId: context.viewer.tenantId },
-      ...(typeof args.enabled === 'boolean' ? { enabled: args.enabled } : {}),
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  return context.services.tasks.listSchedules(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.enabled);
 }
 
-const MAX_LISTED_FILES = 1000;
-
-/** The file or directory at `path` and everything below it, with contents, sorted by path. */
-export async function listSessionFiles(context: GraphQLContext, args: { sessionId: string; path?: string | null }) {
-  let path: string;
-  try {
-    path = normalizePath(args.path ?? '/');
-  } catch (error) {
-    throw new ValidationError((error as Error).message, 'path');
-  }
-  const prefix = path === '/' ? '/' : `${path}/`;
-  const rows = await context.services.db.sessionFile.findMany({
-    where: {
-      sessionId: localId(args.sessionId, 'Session'),
-      session: { tenantId: context.viewer.tenantId },
-      OR: [{ path }, { path: { startsWith: prefix } }],
-    },
-    orderBy: { path: 'asc' },
-    take: MAX_LISTED_FILES,
-  });
-  // LIKE wildcards in the prefix (`_` is common in paths) may match more; keep exact descendants only.
-  return rows.filter((row) => row.path === path || row.path.startsWith(prefix));
+export function listSessionFiles(context: GraphQLContext, args: { sessionId: string; path?: string | null }) {
+  return context.services.sessions.listFiles(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.path);
 }
 
 export function listSessionMessages(context: GraphQLContext, args: { sessionId: string; kind?: string | null }) {
-  return context.services.db.sessionMessage.findMany({
-    where: {
-      sessionId: localId(args.sessionId, 'Session'),
-      session: { tenantId: context.viewer.tenantId },
-      ...(args.kind ? { kind: args.kind } : {}),
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  return context.services.sessions.listMessages(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.kind);
 }
 
 /** Task events of a session, or of one task (its session is looked up), after `after`, then live. */
@@ -158,7 +99,7 @@ export function subscribeTaskEvents(context: GraphQLContext, args: { sessionId?:
       if (!args.sessionId && !args.taskId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
       const { tenantId } = context.viewer;
       if (args.taskId) {
-        const task = await context.services.background.findTask(tenantId, localId(args.taskId, 'Task'));
+        const task = await context.services.tasks.findTask(tenantId, localId(args.taskId, 'Task'));
         if (args.sessionId && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', args.taskId);
         taskId = task.id;
         return task.sessionId;

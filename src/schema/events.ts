@@ -121,8 +121,7 @@ builder.objectRef<SessionEvent<'ToolBatchCompleted'>>('ToolBatchCompleted').impl
     batch: t.field({
       type: ToolBatchRef,
       nullable: true,
-      resolve: async (event, _args, context) =>
-        context.services.db.toolBatch.findFirst({ where: { sessionId: event.sessionId, batchId: event.batchId ?? '' } }),
+      resolve: (event, _args, context) => context.services.calls.findBatch(context.viewer.tenantId, event.sessionId, event.batchId ?? '').catch(() => null),
     }),
   }),
 });

@@ -2,15 +2,12 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db.js';
 import type { ToolBatch } from '../../generated/prisma/client.js';
-import type { JobQueues, JobRequest } from '../../jobs/catalogue.js';
-import type { Logger } from '../../logger.js';
 import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { waitForSessionEvent } from '../../realtime/subscription.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import { validateArgs } from '../../tools/validate-args.js';
 import {
-  CALL_COLUMNS,
   type CallRecord,
   callEvent,
   completedEventPayload,
@@ -20,10 +17,13 @@ import {
   startedWithoutRunning,
   TERMINAL_STATUSES,
 } from './call-transitions.js';
-import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
+import { CallIdConflictError, IdempotencyKeyReusedError, ValidationError } from '../../model/errors.js';
 import type { EventLog, Tx } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
 import { callStatusOf, failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
+import type { SessionService } from '../sessions/sessions.js';
+import type { RunnableCall, WorkQueue } from '../work.js';
+import type { CallStore } from './store.js';
 
 export interface CallInput {
   id?: string | null;
@@ -48,9 +48,10 @@ export interface BatchServiceDeps {
   db: Db;
   eventLog: EventLog;
   registry: ToolRegistry;
-  queues: JobQueues;
+  work: WorkQueue;
   bus: EventBus;
-  logger: Logger;
+  sessions: SessionService;
+  calls: CallStore;
 }
 
 export class BatchService {
@@ -72,7 +73,7 @@ export class BatchService {
           ? `tool-batch:${sha256Hex(stableJson(calls.map(({ id, tool, args }) => ({ id, tool, args }))))}`
           : `tool-batch:${newCallId().slice(5)}`;
 
-    await this.assertSession(input.tenantId, input.sessionId);
+    await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
     const existing = await db.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
     if (existing) return this.sameBatch(existing, idempotencyKey, requestHash);
 
@@ -81,7 +82,7 @@ export class BatchService {
 
     const result = await eventLog.write(input.sessionId, async (scope) => {
       const raced = await scope.tx.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
-      if (raced) return { batch: raced, jobs: [] as JobRequest[], existing: true };
+      if (raced) return { batch: raced, toRun: [] as RunnableCall[], existing: true };
       const taken = await scope.tx.toolCall.findMany({
         where: { sessionId: input.sessionId, callId: { in: calls.map((call) => call.id) } },
         select: { callId: true },
@@ -118,8 +119,7 @@ export class BatchService {
       });
       const idOf = new Map(inserted.map((row) => [row.position, row.id]));
 
-      const jobs: JobRequest[] = [];
-      let laneNeeded = false;
+      const toRun: RunnableCall[] = [];
       const immediate: string[] = [];
       planned.forEach((call, position) => {
         const callRowId = idOf.get(position)!;
@@ -130,10 +130,8 @@ export class BatchService {
         }
         if (call.plan.initialStatus === 'AWAITING_APPROVAL') {
           scope.emit(input.sessionId, callEvent('ToolCallAwaitingApproval', record, { args: call.args }));
-        } else if (call.plan.scheduling === 'SERIAL') laneNeeded = true;
-        else jobs.push({ name: 'run-call', data: { sessionId: input.sessionId, callRowId } });
+        } else toRun.push({ id: callRowId, sessionId: input.sessionId, batchRowId: batch.id, scheduling: call.plan.scheduling });
       });
-      if (laneNeeded) jobs.push({ name: 'run-serial-lane', data: { sessionId: input.sessionId, batchRowId: batch.id } });
 
       if (immediate.length > 0) {
         // Unknown tools and invalid arguments complete at once, without running anything.
@@ -146,20 +144,11 @@ export class BatchService {
         });
         await settleBatches(scope, immediate.map(() => batch.id));
       }
-      return { batch, jobs, existing: false };
+      return { batch, toRun, existing: false };
     });
     if (result.existing) return this.sameBatch(result.batch, idempotencyKey, requestHash);
-    await this.enqueue(result.jobs);
+    await this.deps.work.runCalls(result.toRun);
     return (await db.toolBatch.findUnique({ where: { id: result.batch.id } })) ?? result.batch;
-  }
-
-  /** Enqueues jobs; when Redis is away the calls stay QUEUED in PostgreSQL and the reconciler enqueues them later. */
-  async enqueue(jobs: JobRequest[]): Promise<void> {
-    try {
-      await this.deps.queues.enqueue(jobs);
-    } catch (error) {
-      this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the reconciler will retry');
-    }
   }
 
   private sameBatch(existing: ToolBatch, idempotencyKey: string | null, requestHash: string): ToolBatch {
@@ -199,33 +188,8 @@ export class BatchService {
     return value;
   }
 
-  async assertSession(tenantId: string, sessionId: string): Promise<void> {
-    const session = await this.deps.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } });
-    if (!session) throw new NotFoundError('Session', sessionId);
-  }
-
-  async findBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
-    const batch = await this.deps.db.toolBatch.findFirst({ where: { sessionId, batchId, session: { tenantId } } });
-    if (!batch) throw new NotFoundError('Batch', batchId);
-    return batch;
-  }
-
-  /** Finds a call by its call id; without a session id the id must be unique among the tenant's sessions. */
-  async findCall(tenantId: string, callId: string, sessionId?: string | null): Promise<CallRecord> {
-    const rows = await this.deps.db.$queryRawUnsafe<CallRecord[]>(
-      `SELECT ${CALL_COLUMNS} FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id JOIN session s ON s.id = c.session_id
-        WHERE c.call_id = $1 AND s.tenant_id = $2::uuid AND ($3::uuid IS NULL OR c.session_id = $3::uuid) LIMIT 2`,
-      callId,
-      tenantId,
-      sessionId ?? null,
-    );
-    if (rows.length === 0) throw new NotFoundError('Call', callId);
-    if (rows.length > 1) throw new ValidationError(`Call id \`${callId}\` is used in several sessions; pass sessionId`, 'sessionId');
-    return rows[0]!;
-  }
-
   async cancelBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
-    const batch = await this.findBatch(tenantId, sessionId, batchId);
+    const batch = await this.deps.calls.findBatch(tenantId, sessionId, batchId);
     const calls = await this.deps.db.toolCall.findMany({
       where: { batchRowId: batch.id, status: { notIn: [...TERMINAL_STATUSES] } },
       select: { id: true },
@@ -235,9 +199,9 @@ export class BatchService {
   }
 
   async cancelCall(tenantId: string, callId: string, sessionId?: string | null): Promise<CallRecord> {
-    const call = await this.findCall(tenantId, callId, sessionId);
+    const call = await this.deps.calls.findCall(tenantId, callId, sessionId);
     if (!TERMINAL_STATUSES.includes(call.status)) await this.cancelCalls(call.sessionId, [call.id]);
-    return this.findCall(tenantId, callId, call.sessionId);
+    return this.deps.calls.findCall(tenantId, callId, call.sessionId);
   }
 
   /** Waiting calls are cancelled at once; running ones are signalled and recorded by their worker. */
@@ -248,7 +212,7 @@ export class BatchService {
       // A serial call waiting for approval or a completion holds its lane: let the lane go on.
       const lanes = new Set(cancelled.filter((call) => call.scheduling === 'SERIAL').map((call) => call.batchRowId));
       if (lanes.size > 0) {
-        scope.afterCommit(() => this.enqueue([...lanes].map((batchRowId) => ({ name: 'run-serial-lane' as const, data: { sessionId, batchRowId } }))));
+        scope.afterCommit(() => this.deps.work.resumeLanes([...lanes].map((batchRowId) => ({ sessionId, batchRowId }))));
       }
       const running = await requestCancel(scope, callRowIds);
       if (running.length > 0) {

@@ -4,12 +4,10 @@
 // racing decisions (or a decision racing the deadline, a cancel or another process) cannot both
 // take effect; the loser gets a typed error and changes nothing.
 import type { Db } from '../../db.js';
-import type { JobRequest } from '../../jobs/catalogue.js';
 import type { Logger } from '../../logger.js';
 import { decideRetry } from '../../model/retry.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { Viewer } from '../tenants/api-keys.js';
-import type { BatchService } from './batches.js';
 import {
   approveCall,
   type CallRecord,
@@ -21,8 +19,10 @@ import {
   scheduleExternalRetry,
   TERMINAL_STATUSES,
 } from './call-transitions.js';
+import type { CallStore } from './store.js';
 import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, InvalidStateError, ValidationError } from '../../model/errors.js';
 import type { EventLog } from '../event-log.js';
+import type { Lane, WorkQueue } from '../work.js';
 import { FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, type ToolCallOutput } from '../../model/outcome.js';
 import { decodeToolValue, MalformedToolValueError } from '../../model/tool-value.js';
 
@@ -45,15 +45,16 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 export interface CallDecisionServiceDeps {
   db: Db;
   eventLog: EventLog;
-  batches: BatchService;
+  calls: CallStore;
   registry: ToolRegistry;
+  work: WorkQueue;
   logger: Logger;
 }
 
 type CompletionVerdict =
   | { kind: 'completed' }
-  | { kind: 'retry'; jobs: JobRequest[] }
-  | { kind: 'late'; deadline: Date; jobs: JobRequest[] }
+  | { kind: 'retry'; call: CallRecord; delayMs: number }
+  | { kind: 'late'; deadline: Date; lanes: Lane[] }
   | { kind: 'refused'; call: CallRecord };
 
 export class CallDecisionService {
@@ -64,7 +65,7 @@ export class CallDecisionService {
     const call = await this.decidable(viewer, callId, sessionId);
     const approved = await this.deps.eventLog.write(call.sessionId, (scope) => approveCall(scope, call.id, viewer.apiKeyId));
     if (!approved) throw await this.notAwaitingApproval(call);
-    await this.deps.batches.enqueue([runJob(approved)]);
+    await this.deps.work.runCalls([approved]);
     return approved;
   }
 
@@ -79,14 +80,14 @@ export class CallDecisionService {
     const rejected = await this.deps.eventLog.write(call.sessionId, (scope) => rejectCall(scope, call.id, viewer.apiKeyId, output));
     if (!rejected) throw await this.notAwaitingApproval(call);
     // A rejected serial call no longer holds its lane.
-    if (rejected.scheduling === 'SERIAL') await this.deps.batches.enqueue([laneJob(rejected)]);
+    if (rejected.scheduling === 'SERIAL') await this.deps.work.resumeLanes([rejected]);
     return rejected;
   }
 
   /** Reports the outcome of one call of an external tool. */
   async complete(viewer: Viewer, callId: string, result: CompletionInput, sessionId?: string | null): Promise<CallRecord> {
     const output = completionOutput(result);
-    const call = await this.deps.batches.findCall(viewer.tenantId, callId, sessionId);
+    const call = await this.deps.calls.findCall(viewer.tenantId, callId, sessionId);
     const retryable = output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE';
     const tool = retryable ? await this.deps.registry.resolve(call.tenantId, call.tool) : null;
     const verdict = await this.deps.eventLog.write(call.sessionId, async (scope): Promise<CompletionVerdict> => {
@@ -95,29 +96,29 @@ export class CallDecisionService {
       const attempt = current.attempt;
       const decision = decideRetry(output, attempt, current.maxAttempts, tool?.definition.retry ?? null);
       if (decision.kind === 'retry' && (await scheduleExternalRetry(scope, current, attempt, decision.failure, decision.delayMs))) {
-        return { kind: 'retry', jobs: [{ ...runJob(current), delayMs: decision.delayMs }] };
+        return { kind: 'retry', call: current, delayMs: decision.delayMs };
       }
       // A retry the deadline overtook is completed (or expired) as reported.
       const final = decision.kind === 'final' ? decision.output : output;
       if (await completeExternal(scope, current, attempt, final)) return { kind: 'completed' };
       // Still pending, so its deadline has passed: expire it now rather than waiting for the reconciler.
       const [expired] = await expirePendingExternal(scope, [current.id]);
-      return { kind: 'late', deadline: current.deadlineAt ?? new Date(), jobs: expired?.scheduling === 'SERIAL' ? [laneJob(expired)] : [] };
+      return { kind: 'late', deadline: current.deadlineAt ?? new Date(), lanes: expired?.scheduling === 'SERIAL' ? [expired] : [] };
     });
     switch (verdict.kind) {
       case 'refused':
         throw refusal(verdict.call);
       case 'late':
-        await this.deps.batches.enqueue(verdict.jobs);
+        await this.deps.work.resumeLanes(verdict.lanes);
         throw new DeadlinePassedError(call.callId, verdict.deadline);
       case 'retry':
-        await this.deps.batches.enqueue(verdict.jobs);
+        await this.deps.work.runCalls([verdict.call], { delayMs: verdict.delayMs });
         break;
       case 'completed':
-        if (call.scheduling === 'SERIAL') await this.deps.batches.enqueue([laneJob(call)]);
+        if (call.scheduling === 'SERIAL') await this.deps.work.resumeLanes([call]);
         break;
     }
-    return this.deps.batches.findCall(viewer.tenantId, call.callId, call.sessionId);
+    return this.deps.calls.findCall(viewer.tenantId, call.callId, call.sessionId);
   }
 
   /**
@@ -125,7 +126,7 @@ export class CallDecisionService {
    * pass; safe on any number of processes at once: each expiry is conditional on the state).
    */
   async expireOverdue(limit = 500): Promise<number> {
-    const { db, eventLog, batches } = this.deps;
+    const { db, eventLog, work } = this.deps;
     const rows = await db.$queryRawUnsafe<Array<{ id: string; sessionId: string }>>(
       `SELECT id::text AS id, session_id::text AS "sessionId" FROM tool_call
         WHERE status = 'PENDING_EXTERNAL' AND deadline_at <= now() ORDER BY deadline_at LIMIT $1`,
@@ -137,8 +138,7 @@ export class CallDecisionService {
     for (const [sessionId, ids] of bySession) {
       const calls = await eventLog.write(sessionId, (scope) => expirePendingExternal(scope, ids));
       expired += calls.length;
-      const lanes = new Map(calls.filter((call) => call.scheduling === 'SERIAL').map((call) => [call.batchRowId, laneJob(call)]));
-      await batches.enqueue([...lanes.values()]);
+      await work.resumeLanes(calls.filter((call) => call.scheduling === 'SERIAL'));
     }
     return expired;
   }
@@ -146,7 +146,7 @@ export class CallDecisionService {
   /** Finds a call the viewer may approve or reject, or says why not. */
   private async decidable(viewer: Viewer, callId: string, sessionId?: string | null): Promise<CallRecord> {
     if (!viewer.roles.includes('approver')) throw new ForbiddenError('Approving or rejecting a call needs an API key with the approver role');
-    const call = await this.deps.batches.findCall(viewer.tenantId, callId, sessionId);
+    const call = await this.deps.calls.findCall(viewer.tenantId, callId, sessionId);
     if (call.status !== 'AWAITING_APPROVAL') throw await this.notAwaitingApproval(call);
     if (call.submittedBy === viewer.apiKeyId) {
       const tenant = await this.deps.db.tenant.findUnique({ where: { id: viewer.tenantId }, select: { allowSelfApproval: true } });
@@ -158,7 +158,7 @@ export class CallDecisionService {
   }
 
   private async notAwaitingApproval(call: CallRecord): Promise<Error> {
-    const current = await this.deps.batches.findCall(call.tenantId, call.callId, call.sessionId);
+    const current = await this.deps.calls.findCall(call.tenantId, call.callId, call.sessionId);
     return new InvalidStateError(`Call \`${call.callId}\` is not awaiting approval (it is ${current.status})`, current.status);
   }
 }
@@ -204,12 +204,4 @@ export function completionOutput(result: CompletionInput): ToolCallOutput {
       retry: retry.kind === 'SAFE' ? (afterMs === undefined ? { kind: 'SAFE' } : { kind: 'SAFE', afterMs }) : { kind: 'NEVER' },
     }),
   );
-}
-
-function laneJob(call: Pick<CallRecord, 'sessionId' | 'batchRowId'>): JobRequest {
-  return { name: 'run-serial-lane', data: { sessionId: call.sessionId, batchRowId: call.batchRowId } };
-}
-
-function runJob(call: Pick<CallRecord, 'sessionId' | 'batchRowId' | 'id' | 'scheduling'>): JobRequest {
-  return call.scheduling === 'SERIAL' ? laneJob(call) : { name: 'run-call', data: { sessionId: call.sessionId, callRowId: call.id } };
 }

@@ -4,10 +4,7 @@
 // transaction-scoped advisory lock (per worker capacity), so concurrent spawns in any number of
 // processes cannot overshoot them.
 import type { Config } from '../../config.js';
-import type { Db } from '../../db.js';
 import type { Schedule, Task } from '../../generated/prisma/client.js';
-import type { JobQueues, JobRequest } from '../../jobs/catalogue.js';
-import type { TaskWorkerRegistry } from '../../jobs/task-worker-registry.js';
 import type { Logger } from '../../logger.js';
 import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
@@ -19,11 +16,12 @@ import {
   DomainError,
   InvalidArgumentsError,
   LimitExceededError,
-  NotFoundError,
   UnknownToolError,
   ValidationError,
 } from '../../model/errors.js';
 import type { EventLog, WriteScope } from '../event-log.js';
+import type { SessionService } from '../sessions/sessions.js';
+import type { LiveTaskWorkers, WorkQueue } from '../work.js';
 import { ToolFailureError } from '../../model/outcome.js';
 import { MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, type ParsedSchedule, parseSchedule } from './schedules.js';
 import {
@@ -34,6 +32,7 @@ import {
   setTaskStatus,
   TASK_KINDS,
 } from './task-transitions.js';
+import type { TaskStore } from './store.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
 export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
@@ -72,13 +71,14 @@ export interface ScheduleSpec {
 
 export interface BackgroundServiceDeps {
   config: Config;
-  db: Db;
   eventLog: EventLog;
   registry: ToolRegistry;
-  queues: JobQueues;
+  work: WorkQueue;
   bus: EventBus;
-  workers: TaskWorkerRegistry;
+  workers: LiveTaskWorkers;
   logger: Logger;
+  sessions: SessionService;
+  tasks: TaskStore;
 }
 
 interface Target {
@@ -106,7 +106,7 @@ export class BackgroundService {
   /** Starts a background run now, or creates a schedule (with its monitor task) that starts them later. */
   async spawn(input: SpawnInput): Promise<SpawnOutcome> {
     const { config } = this.deps;
-    await this.assertSession(input.tenantId, input.sessionId);
+    await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
     const target = await this.checkTarget(input.tenantId, input.tool, input.args);
     const title = normalizeTitle(input.title, target.tool.definition.displayName);
     if (input.signalOnCompletion !== undefined && input.signalOnCompletion !== null && typeof input.signalOnCompletion !== 'boolean') {
@@ -229,7 +229,7 @@ export class BackgroundService {
       scheduleId: request.scheduleId ?? null,
       fireKey: request.fireKey ?? null,
     });
-    scope.afterCommit(() => this.enqueue([{ name: 'run-task', data: { sessionId: request.sessionId, taskId: task.id, attempt: 1 } }]));
+    scope.afterCommit(() => this.deps.work.runTasks([{ sessionId: request.sessionId, taskId: task.id, attempt: 1 }]));
     return { task, duplicate: false };
   }
 
@@ -270,26 +270,11 @@ export class BackgroundService {
         startedAt: new Date(),
       });
       const linked = await tx.schedule.update({ where: { id: schedule.id }, data: { taskId: monitor.id } });
-      scope.afterCommit(() => this.registerSchedule(linked));
+      scope.afterCommit(() => this.deps.work.armSchedule(linked));
       return { schedule: linked, task: monitor };
     });
     if ('refusal' in created) throw created.refusal;
     return { kind: 'SCHEDULED', schedule: created.schedule, task: created.task, signalOnCompletion };
-  }
-
-  /** Makes BullMQ fire a schedule: a job scheduler for cron, a delayed job for a one-shot. */
-  async registerSchedule(schedule: Schedule): Promise<void> {
-    if (!schedule.enabled) return;
-    const data = { sessionId: schedule.sessionId, scheduleId: schedule.id };
-    try {
-      if (schedule.type === 'CRON' && schedule.cronExpression) {
-        await this.deps.queues.upsertCronSchedule(data, schedule.cronExpression, schedule.timezone);
-      } else if (schedule.scheduledAt) {
-        await this.deps.queues.enqueue([{ name: 'fire-schedule', data, delayMs: Math.max(0, schedule.scheduledAt.getTime() - Date.now()) }]);
-      }
-    } catch (error) {
-      this.deps.logger.warn({ err: error, scheduleId: schedule.id }, 'registering a schedule failed; workers register it again when they start');
-    }
   }
 
   /**
@@ -298,10 +283,10 @@ export class BackgroundService {
    * nothing twice.
    */
   async fireSchedule(scheduleId: string, fireKey: string): Promise<Task | null> {
-    const { db, eventLog, logger } = this.deps;
-    const schedule = await db.schedule.findUnique({ where: { id: scheduleId }, include: { session: { select: { tenantId: true } } } });
+    const { eventLog, logger } = this.deps;
+    const schedule = await this.deps.tasks.scheduleWithTenant(scheduleId);
     if (!schedule || !schedule.enabled) {
-      await this.deps.queues.removeSchedule(scheduleId).catch(() => undefined);
+      await this.deps.work.disarmSchedule(scheduleId);
       return null;
     }
     const spec = schedule.spec as unknown as ScheduleSpec;
@@ -344,10 +329,10 @@ export class BackgroundService {
 
   /** Cancels a task (idempotent): a queued run ends at once, a running one is signalled; a monitor cancels its schedule. */
   async cancelTask(tenantId: string, taskId: string): Promise<Task> {
-    const task = await this.findTask(tenantId, taskId);
+    const task = await this.deps.tasks.findTask(tenantId, taskId);
     if (task.kind === TASK_KINDS.monitor) {
       if (task.scheduleId && task.state === 'RUNNING') await this.cancelSchedule(tenantId, task.scheduleId);
-      return this.findTask(tenantId, taskId);
+      return this.deps.tasks.findTask(tenantId, taskId);
     }
     if (task.state !== 'QUEUED' && task.state !== 'RUNNING') return task;
     await this.deps.eventLog.write(task.sessionId, async (scope) => {
@@ -357,48 +342,22 @@ export class BackgroundService {
       // Signalled on every request (not only the first), so a lost message is made good by asking again.
       scope.afterCommit(() => publishCancel(this.deps.bus, { taskIds: [task.id] }));
     });
-    return this.findTask(tenantId, taskId);
+    return this.deps.tasks.findTask(tenantId, taskId);
   }
 
   /** Disables a schedule (idempotent) and ends its monitor task; runs it already started go on. */
   async cancelSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
-    const schedule = await this.findSchedule(tenantId, scheduleId);
+    const schedule = await this.deps.tasks.findSchedule(tenantId, scheduleId);
     if (!schedule.enabled) return schedule;
     const updated = await this.deps.eventLog.write(schedule.sessionId, async (scope) => {
       const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
       if (!current?.enabled) return current;
       const canceled = await scope.tx.schedule.update({ where: { id: scheduleId }, data: { enabled: false, canceledAt: new Date(), nextTriggerAt: null } });
       if (canceled.taskId) await finishTask(scope, canceled.taskId, { states: ['QUEUED', 'RUNNING'] }, { state: 'CANCELED', summary: 'Schedule canceled.' });
-      scope.afterCommit(() => this.deps.queues.removeSchedule(scheduleId));
+      scope.afterCommit(() => this.deps.work.disarmSchedule(scheduleId));
       return canceled;
     });
     return updated ?? schedule;
-  }
-
-  async findTask(tenantId: string, taskId: string): Promise<Task> {
-    const task = await this.deps.db.task.findFirst({ where: { id: taskId, session: { tenantId } } });
-    if (!task) throw new NotFoundError('Task', taskId);
-    return task;
-  }
-
-  async findSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
-    const schedule = await this.deps.db.schedule.findFirst({ where: { id: scheduleId, session: { tenantId } } });
-    if (!schedule) throw new NotFoundError('Schedule', scheduleId);
-    return schedule;
-  }
-
-  async assertSession(tenantId: string, sessionId: string): Promise<void> {
-    const session = await this.deps.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } });
-    if (!session) throw new NotFoundError('Session', sessionId);
-  }
-
-  /** Enqueues jobs; when Redis is away the tasks stay QUEUED in PostgreSQL and the task reaper enqueues them later. */
-  async enqueue(jobs: JobRequest[]): Promise<void> {
-    try {
-      await this.deps.queues.enqueue(jobs);
-    } catch (error) {
-      this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the task reaper will retry');
-    }
   }
 }
 

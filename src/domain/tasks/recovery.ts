@@ -4,21 +4,21 @@
 // readonly; the spec the run was created with is never trusted for this); otherwise it is failed
 // as orphaned with an error saying why. A run whose cancellation was requested ends canceled.
 import type { Config } from '../../config.js';
-import type { Db } from '../../db.js';
 import { MAX_RUN_ATTEMPTS } from './background.js';
 import { newRunArtifacts } from './background-output.js';
 import type { EventLog } from '../event-log.js';
 import { finishTask, reattachTask, TASK_KINDS } from './task-transitions.js';
 import type { Logger } from '../../logger.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { JobQueues } from '../../jobs/catalogue.js';
+import type { WorkQueue } from '../work.js';
+import type { TaskStore } from './store.js';
 
 export interface TaskRecoveryDeps {
   config: Config;
-  db: Db;
+  tasks: TaskStore;
   eventLog: EventLog;
   registry: ToolRegistry;
-  queues: JobQueues;
+  work: WorkQueue;
   logger: Logger;
 }
 
@@ -37,8 +37,8 @@ export class TaskRecovery {
    * heartbeat is (still, under the lock) stale — so a live worker's run is never taken away.
    */
   async recover(taskId: string, attempt: number, cause: string, options: { requireStale: boolean }): Promise<RecoveryResult> {
-    const { db, eventLog, registry, logger } = this.deps;
-    const observed = await db.task.findUnique({ where: { id: taskId }, include: { session: { select: { tenantId: true } } } });
+    const { tasks, eventLog, registry, logger } = this.deps;
+    const observed = await tasks.withTenant(taskId);
     if (!observed || observed.kind !== TASK_KINDS.background || observed.state !== 'RUNNING' || observed.attempt !== attempt) return 'skipped';
     const tool = observed.tool ? await registry.resolve(observed.session.tenantId, observed.tool) : null;
     const staleMs = staleAfterMs(this.deps.config);
@@ -74,11 +74,7 @@ export class TaskRecovery {
       }
       const reattached = await reattachTask(scope, taskId, attempt, newRunArtifacts(), lost);
       if (!reattached) return { outcome: 'skipped' as const };
-      scope.afterCommit(() =>
-        this.deps.queues.enqueue([{ name: 'run-task', data: { sessionId: reattached.sessionId, taskId, attempt: reattached.attempt } }]).catch((error: unknown) =>
-          logger.warn({ err: error, taskId }, 'enqueue of a re-attached run failed; the task reaper will retry'),
-        ),
-      );
+      scope.afterCommit(() => this.deps.work.runTasks([{ sessionId: reattached.sessionId, taskId, attempt: reattached.attempt }]));
       return { outcome: 'reattached' as const };
     });
     if (result.outcome !== 'skipped') logger.info({ taskId, attempt, outcome: result.outcome, cause }, 'recovered a background run');
