@@ -12,11 +12,10 @@ import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
 import { decideRetry } from '../model/retry.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import type { ToolContext } from '../tools/types.js';
 import type { ToolProgress } from '../model/events.js';
-import { CallAbort } from './call-abort.js';
 import { CallStateWriter } from './call-state-writer.js';
 import type { CancelRegistry } from './cancel-registry.js';
+import { Execution, type Settled } from './execution.js';
 
 export interface CallRunnerDeps {
   config: Config;
@@ -64,23 +63,21 @@ export class CallRunner {
   }
 
   private async execute(call: CallRecord, tool: ResolvedTool, jobSignal?: AbortSignal): Promise<RunVerdict> {
-    const { config, logger } = this.deps;
+    const { logger } = this.deps;
     const attempt = call.attempt;
-    const controller = new AbortController();
-    const abort = (kind: CallAbort['kind']) => {
-      if (!controller.signal.aborted) controller.abort(new CallAbort(kind));
-    };
-    const deadline = new Date(Date.now() + call.timeoutMs);
-    const timer = setTimeout(() => abort('timeout'), call.timeoutMs);
-    const unregister = this.deps.cancels.register(call.id, () => abort('cancelled'));
-    const onJobAbort = () => abort('shutdown');
-    jobSignal?.addEventListener('abort', onJobAbort);
-    if (call.cancelRequestedAt) abort('cancelled');
+    const execution = new Execution(this.deps, {
+      id: call.id,
+      subject: 'tool call',
+      sessionId: call.sessionId,
+      timeoutMs: call.timeoutMs,
+      cancelRequested: call.cancelRequestedAt !== null,
+      jobSignal,
+    });
     const progress = new ProgressWriter((latest) =>
       this.deps.eventLog.write(call.sessionId, (scope) => recordProgress(scope, call, attempt, { ...latest })),
     );
 
-    const context: ToolContext = {
+    const context = execution.toolContext({
       tenantId: call.tenantId,
       sessionId: call.sessionId,
       callId: call.callId,
@@ -88,34 +85,21 @@ export class CallRunner {
       attempt,
       maxAttempts: call.maxAttempts,
       replayKey: `${call.sessionId}:${call.callId}:${call.tool}`,
-      signal: controller.signal,
-      deadline,
       reportProgress: (value) => progress.report(value),
       output: () => undefined,
       status: (text) => progress.report({ message: text }),
-      files: this.deps.sessions.files(call.sessionId),
-      setTodos: (todos) => this.deps.sessions.setTodos(call.sessionId, todos),
-      webFetch: {
-        allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,
-        allowLoopback: config.WEB_FETCH_ALLOW_LOOPBACK,
-        maxBytes: config.WEB_FETCH_MAX_BYTES,
-        timeoutMs: config.WEB_FETCH_TIMEOUT_MS,
-      },
       logger: logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }),
-      ...(this.deps.background ? { spawnBackground: (args) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, args) } : {}),
-    };
+      ...(this.deps.background ? { spawnBackground: (args: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, args) } : {}),
+    });
 
     let settled: Settled;
     try {
-      settled = await settle(tool.execute(call.args as Record<string, unknown>, context), controller.signal, config.CANCEL_GRACE_MS);
+      settled = await execution.settle(tool.execute(call.args as Record<string, unknown>, context));
     } finally {
-      clearTimeout(timer);
-      unregister();
-      jobSignal?.removeEventListener('abort', onJobAbort);
       await progress.flush();
     }
 
-    const reason = controller.signal.aborted ? (controller.signal.reason as CallAbort).kind : null;
+    const reason = execution.reason;
     if (reason === 'shutdown') {
       const handedBack = failure('UNAVAILABLE', 'worker_shutdown', 'The worker shut down during the call; it runs again on another worker', {
         retry: { kind: 'SAFE', afterMs: 0 },
@@ -162,27 +146,6 @@ export class CallRunner {
     this.deps.logger.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool failed with an internal error');
     return outputs.internal();
   }
-}
-
-export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };
-
-/** Waits for the tool; once the signal fires, gives it `graceMs` to stop before abandoning it. */
-export function settle(execution: Promise<unknown>, signal: AbortSignal, graceMs: number): Promise<Settled> {
-  return new Promise((resolve) => {
-    let grace: NodeJS.Timeout | undefined;
-    const startGrace = () => {
-      grace = setTimeout(() => resolve({ kind: 'abandoned' }), graceMs);
-    };
-    if (signal.aborted) startGrace();
-    else signal.addEventListener('abort', startGrace, { once: true });
-    execution.then(
-      (value) => resolve({ kind: 'value', value }),
-      (error: unknown) => resolve({ kind: 'error', error }),
-    ).finally(() => {
-      clearTimeout(grace);
-      signal.removeEventListener('abort', startGrace);
-    });
-  });
 }
 
 /** Writes progress in order, coalescing bursts: while one write is in flight only the latest report waits. */

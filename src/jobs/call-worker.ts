@@ -1,15 +1,15 @@
 // The BullMQ worker for tool calls: parallel calls run as one job each, the serial calls of a
 // batch as one lane job that runs them in batch order. Retries re-delay the same job, which
 // frees the worker slot during the backoff.
-import { DelayedError, type Job, Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { CallStore } from '../domain/calls/store.js';
 import type { Logger } from '../logger.js';
+import type { JobCatalogue } from './catalogue.js';
 import type { CallRunner, RunVerdict } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
-import type { JobCatalogue } from './catalogue.js';
-import { logWorkerProblems, workerOptions } from './worker-options.js';
+import { closeWithGrace, createQueueWorker, type JobResult } from './queue-worker.js';
 
 export interface CallWorkerDeps {
   config: Config;
@@ -21,35 +21,27 @@ export interface CallWorkerDeps {
   workerId: string;
 }
 
+const asResult = (verdict: RunVerdict): JobResult => (verdict.kind === 'retry' ? { delayMs: verdict.delayMs } : undefined);
+
 export class CallWorker {
   readonly worker: Worker;
   private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: CallWorkerDeps) {
-    const { config, connection } = deps;
-    this.worker = new Worker('calls', (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.WORKER_CONCURRENCY));
-    logWorkerProblems(this.worker, deps.logger, 'call');
+    const { config, runner } = deps;
+    this.worker = createQueueWorker(
+      'calls',
+      {
+        'run-call': async (data, _job, signal) => asResult(await runner.run(data.sessionId, data.callRowId, signal)),
+        'run-serial-lane': async (data, _job, signal) => asResult(await this.runLane(data, signal)),
+      },
+      { ...deps, concurrency: config.WORKER_CONCURRENCY },
+    );
   }
 
   start(): void {
     void this.worker.run();
     this.heartbeat = setInterval(() => void this.beat(), this.deps.config.HEARTBEAT_INTERVAL_MS);
-  }
-
-  private async process(job: Job, token: string | undefined, signal?: AbortSignal): Promise<void> {
-    let verdict: RunVerdict;
-    if (job.name === 'run-call') {
-      const data = job.data as JobCatalogue['run-call'];
-      verdict = await this.deps.runner.run(data.sessionId, data.callRowId, signal);
-    } else if (job.name === 'run-serial-lane') {
-      verdict = await this.runLane(job.data as JobCatalogue['run-serial-lane'], signal);
-    } else {
-      throw new Error(`unknown job ${job.name}`);
-    }
-    if (verdict.kind === 'retry' && token) {
-      await job.moveToDelayed(Date.now() + verdict.delayMs, token);
-      throw new DelayedError();
-    }
   }
 
   /** Runs the batch's serial calls one at a time, in order, until one must wait or all are done. */
@@ -78,12 +70,9 @@ export class CallWorker {
 
   /** Stops taking jobs; running calls get `graceMs` to finish, then are handed back to the queue. */
   async close(graceMs: number): Promise<void> {
-    const closing = this.worker.close();
-    const timer = setTimeout(() => this.worker.cancelAllJobs('worker shutting down'), graceMs);
     try {
-      await closing;
+      await closeWithGrace(this.worker, graceMs);
     } finally {
-      clearTimeout(timer);
       // Calls still finishing during the grace period keep their heartbeat until they are done.
       if (this.heartbeat) clearInterval(this.heartbeat);
     }

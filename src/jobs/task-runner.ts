@@ -15,9 +15,8 @@ import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import type { ToolContext } from '../tools/types.js';
-import { type Settled, settle } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
+import { type AbortKind, Execution, type Settled } from './execution.js';
 import type { JobCatalogue } from './catalogue.js';
 import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
 import { TaskSink } from './task-sink.js';
@@ -37,21 +36,6 @@ export interface TaskRunnerDeps {
 /** What the job does next: nothing, or look again after a delay (a run whose worker may still be alive). */
 export type TaskVerdict = { kind: 'done' } | { kind: 'recheck'; delayMs: number };
 const DONE: TaskVerdict = { kind: 'done' };
-
-/** Why a background run's signal fired. */
-export class TaskAbort extends Error {
-  override name = 'TaskAbort';
-  constructor(readonly kind: 'cancelled' | 'timeout' | 'shutdown' | 'superseded') {
-    super(
-      {
-        cancelled: 'background run cancelled',
-        timeout: 'background run timed out',
-        shutdown: 'worker shutting down',
-        superseded: 'background run attempt superseded',
-      }[kind],
-    );
-  }
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -95,15 +79,16 @@ export class TaskRunner {
     const { config, eventLog, logger } = this.deps;
     const attempt = task.attempt;
     const spec = specOf(task);
-    const controller = new AbortController();
-    const abort = (kind: TaskAbort['kind']) => {
-      if (!controller.signal.aborted) controller.abort(new TaskAbort(kind));
-    };
     const timeoutMs = tool.definition.timeoutMs;
-    const timer = setTimeout(() => abort('timeout'), timeoutMs);
-    const unregister = this.deps.cancels.register(task.id, () => abort('cancelled'));
-    const onJobAbort = () => abort('shutdown');
-    jobSignal?.addEventListener('abort', onJobAbort);
+    const execution = new Execution(this.deps, {
+      id: task.id,
+      subject: 'background run',
+      sessionId: task.sessionId,
+      timeoutMs,
+      cancelRequested: task.cancelRequestedAt !== null,
+      jobSignal,
+    });
+    const abort = (kind: AbortKind) => execution.abort(kind);
     this.running.add(task.id);
     const runLogger = logger.child({ taskId: task.id, runId: task.runId, sessionId: task.sessionId, tool: task.tool, attempt });
     const sink = new TaskSink(
@@ -120,9 +105,8 @@ export class TaskRunner {
         (error: unknown) => runLogger.warn({ err: error }, 'background run heartbeat failed'),
       );
     }, config.HEARTBEAT_INTERVAL_MS);
-    if (task.cancelRequestedAt) abort('cancelled');
 
-    const context: ToolContext = {
+    const context = execution.toolContext({
       tenantId,
       sessionId: task.sessionId,
       callId: task.runId ?? task.id,
@@ -131,33 +115,15 @@ export class TaskRunner {
       maxAttempts: MAX_RUN_ATTEMPTS,
       // Stable across re-attached attempts, so an idempotent tool can recognise its own side effects.
       replayKey: `${task.sessionId}:${task.id}:${tool.definition.name}`,
-      signal: controller.signal,
-      deadline: new Date(Date.now() + timeoutMs),
       reportProgress: (progress) => sink.progress(progress),
       output: (stream: OutputStream, text: string) => sink.output(stream, text),
       status: (text) => sink.status(text),
-      files: this.deps.sessions.files(task.sessionId),
-      setTodos: (todos) => this.deps.sessions.setTodos(task.sessionId, todos),
-      webFetch: {
-        allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,
-        allowLoopback: config.WEB_FETCH_ALLOW_LOOPBACK,
-        maxBytes: config.WEB_FETCH_MAX_BYTES,
-        timeoutMs: config.WEB_FETCH_TIMEOUT_MS,
-      },
       logger: runLogger,
-    };
+    });
 
     sink.status('Running');
-    let settled: Settled;
-    let reason: TaskAbort['kind'] | null;
-    try {
-      settled = await settle(tool.execute(spec.args ?? {}, context), controller.signal, config.CANCEL_GRACE_MS);
-      reason = controller.signal.aborted ? (controller.signal.reason as TaskAbort).kind : null;
-    } finally {
-      clearTimeout(timer);
-      unregister();
-      jobSignal?.removeEventListener('abort', onJobAbort);
-    }
+    const settled: Settled = await execution.settle(tool.execute(spec.args ?? {}, context));
+    const reason = execution.reason;
     // Until the outcome is recorded the attempt keeps heartbeating and counts as running here, so
     // no reaper takes a run that is merely finishing for a lost one.
     try {

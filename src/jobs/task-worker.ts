@@ -2,13 +2,12 @@
 // concurrency is the per-worker limit of background runs (BACKGROUND_RUNS_PER_WORKER, 64), and
 // it announces that capacity in the task worker registry while it is alive. Stalled jobs (their
 // worker died) are handed back by BullMQ and resolved by the runner against the database.
-import { DelayedError, type Job, Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { BackgroundService } from '../domain/tasks/background.js';
 import type { Logger } from '../logger.js';
-import type { JobCatalogue } from './catalogue.js';
-import { logWorkerProblems, workerOptions } from './worker-options.js';
+import { closeWithGrace, createQueueWorker } from './queue-worker.js';
 import type { TaskRunner } from './task-runner.js';
 import type { TaskWorkerRegistry } from './task-worker-registry.js';
 
@@ -27,9 +26,22 @@ export class TaskWorker {
   private presence: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: TaskWorkerDeps) {
-    const { config, connection } = deps;
-    this.worker = new Worker('tasks', (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.BACKGROUND_RUNS_PER_WORKER));
-    logWorkerProblems(this.worker, deps.logger, 'task');
+    const { config, runner, background } = deps;
+    this.worker = createQueueWorker(
+      'tasks',
+      {
+        'run-task': async (data, _job, signal) => {
+          const verdict = await runner.run(data, signal);
+          return verdict.kind === 'recheck' ? { delayMs: verdict.delayMs } : undefined;
+        },
+        'fire-schedule': async (data, job) => {
+          // A job scheduler's jobs are `repeat:<scheduler>:<time>`; a one-shot's job is the schedule's own id.
+          await background.fireSchedule(data.scheduleId, `${data.scheduleId}:${job.id}`);
+          return undefined;
+        },
+      },
+      { ...deps, concurrency: config.BACKGROUND_RUNS_PER_WORKER },
+    );
   }
 
   async start(): Promise<void> {
@@ -47,33 +59,12 @@ export class TaskWorker {
     }
   }
 
-  private async process(job: Job, token: string | undefined, signal?: AbortSignal): Promise<void> {
-    if (job.name === 'run-task') {
-      const verdict = await this.deps.runner.run(job.data as JobCatalogue['run-task'], signal);
-      if (verdict.kind === 'recheck' && token) {
-        await job.moveToDelayed(Date.now() + verdict.delayMs, token);
-        throw new DelayedError();
-      }
-      return;
-    }
-    if (job.name === 'fire-schedule') {
-      const data = job.data as JobCatalogue['fire-schedule'];
-      // A job scheduler's jobs are `repeat:<scheduler>:<time>`; a one-shot's job is the schedule's own id.
-      await this.deps.background.fireSchedule(data.scheduleId, `${data.scheduleId}:${job.id}`);
-      return;
-    }
-    throw new Error(`unknown job ${job.name}`);
-  }
-
   /** Stops taking jobs; running runs get `graceMs` to finish, then are recovered (re-attached or failed). */
   async close(graceMs: number): Promise<void> {
     if (this.presence) clearInterval(this.presence);
-    const closing = this.worker.close();
-    const timer = setTimeout(() => this.worker.cancelAllJobs('worker shutting down'), graceMs);
     try {
-      await closing;
+      await closeWithGrace(this.worker, graceMs);
     } finally {
-      clearTimeout(timer);
       await this.deps.registry.withdraw(this.deps.workerId, this.deps.config.BACKGROUND_RUNS_PER_WORKER).catch(() => undefined);
     }
   }

@@ -1,0 +1,133 @@
+// What every execution of a tool on a worker shares — an attempt of a call (call-runner.ts) and
+// of a background run (task-runner.ts): one abort signal whose reason says why the tool must stop
+// (its deadline, a cancel request, the worker shutting down, a superseded attempt), the deadline
+// timer, the registration with the cancel registry, the bridge from the BullMQ job's own signal,
+// the bounded wait for the tool to settle, and the ToolContext fields that do not depend on what
+// runs.
+import type { Config } from '../config.js';
+import type { SessionService } from '../domain/sessions/sessions.js';
+import type { ToolContext } from '../tools/types.js';
+import type { CancelRegistry } from './cancel-registry.js';
+
+export type AbortKind = 'cancelled' | 'timeout' | 'shutdown' | 'superseded';
+
+const HAPPENED: Record<Exclude<AbortKind, 'shutdown'>, string> = { cancelled: 'cancelled', timeout: 'timed out', superseded: 'attempt superseded' };
+
+/** Why an execution's signal fired. Tools reject with it; the runner maps `kind` to an outcome. */
+export class ExecutionAbort extends Error {
+  override name = 'ExecutionAbort';
+  constructor(
+    readonly kind: AbortKind,
+    subject: 'tool call' | 'background run',
+  ) {
+    super(kind === 'shutdown' ? 'worker shutting down' : `${subject} ${HAPPENED[kind]}`);
+  }
+}
+
+export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };
+
+/** Waits for the tool; once the signal fires, gives it `graceMs` to stop before abandoning it. */
+export function settle(execution: Promise<unknown>, signal: AbortSignal, graceMs: number): Promise<Settled> {
+  return new Promise((resolve) => {
+    let grace: NodeJS.Timeout | undefined;
+    const startGrace = () => {
+      grace = setTimeout(() => resolve({ kind: 'abandoned' }), graceMs);
+    };
+    if (signal.aborted) startGrace();
+    else signal.addEventListener('abort', startGrace, { once: true });
+    execution.then(
+      (value) => resolve({ kind: 'value', value }),
+      (error: unknown) => resolve({ kind: 'error', error }),
+    ).finally(() => {
+      clearTimeout(grace);
+      signal.removeEventListener('abort', startGrace);
+    });
+  });
+}
+
+export interface ExecutionDeps {
+  config: Config;
+  sessions: SessionService;
+  cancels: CancelRegistry;
+}
+
+export interface ExecutionOptions {
+  /** The id cancel signals name: a call's or a task's row id. */
+  id: string;
+  subject: 'tool call' | 'background run';
+  sessionId: string;
+  timeoutMs: number;
+  /** A cancel was requested before the execution started. */
+  cancelRequested: boolean;
+  /** The BullMQ job's signal: it fires when the worker shuts down. */
+  jobSignal?: AbortSignal;
+}
+
+/** The fields of a ToolContext an execution supplies itself. */
+type OwnFields = 'signal' | 'deadline' | 'files' | 'setTodos' | 'webFetch';
+
+export class Execution {
+  readonly deadline: Date;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly unregister: () => void;
+  private readonly onJobAbort = () => this.abort('shutdown');
+
+  constructor(
+    private readonly deps: ExecutionDeps,
+    private readonly options: ExecutionOptions,
+  ) {
+    this.deadline = new Date(Date.now() + options.timeoutMs);
+    this.timer = setTimeout(() => this.abort('timeout'), options.timeoutMs);
+    this.unregister = deps.cancels.register(options.id, () => this.abort('cancelled'));
+    options.jobSignal?.addEventListener('abort', this.onJobAbort);
+    if (options.cancelRequested) this.abort('cancelled');
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Why the signal fired, or null while it has not. */
+  get reason(): AbortKind | null {
+    return this.signal.aborted ? (this.signal.reason as ExecutionAbort).kind : null;
+  }
+
+  /** Fires the signal (the first reason wins). */
+  abort(kind: AbortKind): void {
+    if (!this.signal.aborted) this.controller.abort(new ExecutionAbort(kind, this.options.subject));
+  }
+
+  /** The context the tool runs with: what this run is and how it reports, plus what every run shares. */
+  toolContext(own: Omit<ToolContext, OwnFields>): ToolContext {
+    const { config, sessions } = this.deps;
+    const { sessionId } = this.options;
+    return {
+      ...own,
+      signal: this.signal,
+      deadline: this.deadline,
+      files: sessions.files(sessionId),
+      setTodos: (todos) => sessions.setTodos(sessionId, todos),
+      webFetch: {
+        allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,
+        allowLoopback: config.WEB_FETCH_ALLOW_LOOPBACK,
+        maxBytes: config.WEB_FETCH_MAX_BYTES,
+        timeoutMs: config.WEB_FETCH_TIMEOUT_MS,
+      },
+    };
+  }
+
+  /**
+   * Waits for the tool to settle — once the signal fired, CANCEL_GRACE_MS at most — then ends the
+   * deadline timer, the cancel registration and the job-signal bridge.
+   */
+  async settle(execution: Promise<unknown>): Promise<Settled> {
+    try {
+      return await settle(execution, this.signal, this.deps.config.CANCEL_GRACE_MS);
+    } finally {
+      clearTimeout(this.timer);
+      this.unregister();
+      this.options.jobSignal?.removeEventListener('abort', this.onJobAbort);
+    }
+  }
+}

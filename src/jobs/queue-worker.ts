@@ -1,0 +1,73 @@
+// A BullMQ worker of one toolrun queue: its options, a typed handler per job of the queue (no
+// dispatch on job names, no payload casts in the handlers), logging, and a close with grace.
+import { DelayedError, type Job, Worker, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { JobCatalogue, JobsOf, QueueName } from './catalogue.js';
+
+/** What a handler asks of its job: nothing (done), or to run again after `delayMs`. */
+export type JobResult = { delayMs: number } | undefined;
+
+export type JobHandlers<Q extends QueueName> = {
+  [N in JobsOf<Q>]: (data: JobCatalogue[N], job: Job, signal?: AbortSignal) => Promise<JobResult>;
+};
+
+export interface QueueWorkerOptions {
+  config: Config;
+  connection: Redis;
+  workerId: string;
+  concurrency: number;
+  logger: Logger;
+}
+
+/**
+ * Options of every toolrun BullMQ worker. A stalled job is resolved against the database (re-run
+ * or re-attached when idempotent, else failed as lost), so BullMQ must keep handing it back
+ * rather than failing it.
+ */
+function workerOptions(config: Config, connection: Redis, workerId: string, concurrency: number): WorkerOptions {
+  return {
+    connection,
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    concurrency,
+    lockDuration: config.JOB_LOCK_MS,
+    stalledInterval: Math.max(500, Math.floor(config.JOB_LOCK_MS / 2)),
+    maxStalledCount: 1000,
+    autorun: false,
+    name: workerId,
+  };
+}
+
+/** A worker (not yet running) that hands each job of `queue` to its handler; a delay re-delays the same job, freeing the slot meanwhile. */
+export function createQueueWorker<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>, options: QueueWorkerOptions): Worker {
+  const { config, connection, workerId, concurrency, logger } = options;
+  const byName = handlers as Record<string, (data: unknown, job: Job, signal?: AbortSignal) => Promise<JobResult>>;
+  const worker = new Worker(
+    queue,
+    async (job, token, signal) => {
+      const handler = byName[job.name];
+      if (!handler) throw new Error(`unknown job ${job.name}`);
+      const result = await handler(job.data, job, signal);
+      if (result && token) {
+        await job.moveToDelayed(Date.now() + result.delayMs, token);
+        throw new DelayedError();
+      }
+    },
+    workerOptions(config, connection, workerId, concurrency),
+  );
+  worker.on('error', (error) => logger.warn({ err: error }, `${queue} worker error`));
+  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id }, `${queue} job failed`));
+  return worker;
+}
+
+/** Stops taking jobs; the running ones get `graceMs` to finish before their signals fire. */
+export async function closeWithGrace(worker: Worker, graceMs: number): Promise<void> {
+  const closing = worker.close();
+  const timer = setTimeout(() => worker.cancelAllJobs('worker shutting down'), graceMs);
+  try {
+    await closing;
+  } finally {
+    clearTimeout(timer);
+  }
+}
