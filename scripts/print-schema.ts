@@ -1,7 +1,7 @@
 // Writes schema.graphql from the Pothos schema; with --check, fails when the committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from '../src/schema/index.js';
+import { schema } from '../src/graphql.js';
 
 const file = new URL('../schema.graphql', import.meta.url);
 const printed = `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -2,7 +2,24 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { GetNodeDocument, GetSessionDocument, GetToolCallDocument, ListSessionsDocument, SessionBatchesDocument, ToolsDocument } from './gql/graphql.js';
+import { localId } from '../src/resolvers/global-ids.js';
+import { encodeEventCursor } from '../src/realtime/cursors.js';
+import {
+  ApproveToolCallDocument,
+  CancelToolBatchDocument,
+  CreateSessionDocument,
+  GetNodeDocument,
+  GetSessionDocument,
+  GetToolCallDocument,
+  ListSessionsDocument,
+  RegisterExternalToolDocument,
+  SessionBatchesDocument,
+  SpawnBackgroundDocument,
+  TenantSettingsDocument,
+  ToolCallEventsDocument,
+  ToolsDocument,
+  UpdateTenantSettingsDocument,
+} from './gql/graphql.js';
 import { createSession, submit, submitBatch } from './support/fixtures.js';
 import { startToolrun, type Toolrun } from './support/toolrun.js';
 
@@ -53,6 +70,35 @@ describe('authentication', () => {
 
     const list = await app.query(ListSessionsDocument, { first: 50 }, intruder);
     expect(list.sessions.nodes).toEqual([]);
+  });
+
+  it('lets a reader-only key read and subscribe, and answers each of its mutations with ForbiddenError', async () => {
+    const { tenantSettings } = await app.query(TenantSettingsDocument, {});
+    const reader = await app.newKey(tenantSettings.tenantName, ['reader']);
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'read-me', tool: 'echo', args: {} }] });
+
+    expect((await app.query(GetSessionDocument, { id: sessionId }, reader)).session).toMatchObject({ id: sessionId });
+    expect((await app.query(GetToolCallDocument, { callId: 'read-me', sessionId }, reader)).toolCall).toMatchObject({ status: 'SUCCEEDED' });
+    expect((await app.query(ToolsDocument, {}, reader)).tools.length).toBeGreaterThan(0);
+    const events = app.sse(ToolCallEventsDocument, { sessionId, after: encodeEventCursor(localId(sessionId, 'Session'), 0) }, reader);
+    const seen = await events.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted');
+    await events.close();
+    expect(seen.at(-1)?.data?.toolCallEvents).toMatchObject({ __typename: 'ToolBatchCompleted', batchId: batch.batchId });
+
+    const forbidden = { __typename: 'ForbiddenError', code: 'FORBIDDEN' };
+    expect((await app.query(CreateSessionDocument, { title: 'no' }, reader)).createSession).toMatchObject(forbidden);
+    expect(await submit(app, { sessionId, calls: [{ tool: 'echo', args: {} }] }, reader)).toMatchObject({
+      ...forbidden,
+      message: '`executeToolBatch` needs an API key with the submitter role',
+    });
+    expect((await app.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId }, reader)).cancelToolBatch).toMatchObject(forbidden);
+    expect((await app.query(SpawnBackgroundDocument, { sessionId, tool: 'sleep', args: { ms: 1 } }, reader)).spawnBackground).toMatchObject(forbidden);
+    expect((await app.query(ApproveToolCallDocument, { callId: 'read-me', sessionId }, reader)).approveToolCall).toMatchObject(forbidden);
+    const tool = { name: 'reader_tool', description: 'no', parametersSchema: { type: 'object' } };
+    expect((await app.query(RegisterExternalToolDocument, { input: tool }, reader)).registerExternalTool).toMatchObject(forbidden);
+    expect((await app.query(UpdateTenantSettingsDocument, { allowSelfApproval: true }, reader)).updateTenantSettings).toMatchObject(forbidden);
+    expect((await app.query(TenantSettingsDocument, {})).tenantSettings.allowSelfApproval).toBe(false);
   });
 });
 

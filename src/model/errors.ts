@@ -159,3 +159,16 @@ export class InvalidScheduleError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * The answer of a single-item lookup: null for what the viewer cannot see (a missing or foreign
+ * id, an ambiguous call id), while real faults (the database away) still fail.
+ */
+export async function orNull<T>(lookup: () => Promise<T>): Promise<T | null> {
+  try {
+    return await lookup();
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
+}

@@ -1,54 +1,63 @@
-import type { CallInput } from '../domain/calls/batches.js';
-import type { GraphQLContext } from '../schema/context.js';
-import { localId } from './global-ids.js';
+// Root fields of batches and calls: submitting, cancelling and looking them up.
+import { CallIdConflictError, IdempotencyKeyReusedError, orNull } from '../model/errors.js';
+import { ToolBatchRef, ToolCallInput, ToolCallRef } from '../schema/batch.js';
+import { builder } from '../schema/builder.js';
+import { localId, optionalLocalId } from './global-ids.js';
 
-export async function executeToolBatch(
-  context: GraphQLContext,
-  args: { sessionId: string; calls: CallInput[]; idempotencyKey?: string | null; timeoutMs?: number | null; waitMs?: number | null },
-) {
-  const { batches } = context.services;
-  const batch = await batches.submit({
-    tenantId: context.viewer.tenantId,
-    apiKeyId: context.viewer.apiKeyId,
-    sessionId: localId(args.sessionId, 'Session'),
-    calls: args.calls,
-    idempotencyKey: args.idempotencyKey ?? null,
-    timeoutMs: args.timeoutMs ?? null,
-  });
-  return args.waitMs && args.waitMs > 0 ? batches.waitForBatch(batch, args.waitMs) : batch;
-}
+builder.queryFields((t) => ({
+  toolBatch: t.field({
+    type: ToolBatchRef,
+    nullable: true,
+    authScopes: { reader: true },
+    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => orNull(() => services.calls.findBatch(viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId)),
+  }),
+  toolCall: t.field({
+    type: ToolCallRef,
+    nullable: true,
+    authScopes: { reader: true },
+    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
+    resolve: (_root, args, { services, viewer }) => orNull(() => services.calls.findCall(viewer.tenantId, args.callId, optionalLocalId(args.sessionId, 'Session'))),
+  }),
+}));
 
-export function cancelToolBatch(context: GraphQLContext, args: { sessionId: string; batchId: string }) {
-  return context.services.batches.cancelBatch(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId);
-}
-
-export function cancelToolCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null }) {
-  const sessionId = args.sessionId ? localId(args.sessionId, 'Session') : null;
-  return context.services.batches.cancelCall(context.viewer.tenantId, args.callId, sessionId);
-}
-
-export async function findBatch(context: GraphQLContext, args: { sessionId: string; batchId: string }) {
-  return context.services.calls.findBatch(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId);
-}
-
-export async function findCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null }) {
-  const sessionId = args.sessionId ? localId(args.sessionId, 'Session') : null;
-  return context.services.calls.findCall(context.viewer.tenantId, args.callId, sessionId);
-}
-
-export function loadBatches(context: GraphQLContext, ids: readonly string[]) {
-  return context.services.calls.loadBatches(context.viewer.tenantId, ids);
-}
-
-export function loadCalls(context: GraphQLContext, ids: readonly string[]) {
-  return context.services.calls.loadCalls(context.viewer.tenantId, ids);
-}
-
-/** Calls of many batches in one query, in input order. */
-export function loadCallsOfBatches(context: GraphQLContext, batchRowIds: readonly string[]) {
-  return context.services.calls.callsOfBatches(batchRowIds);
-}
-
-export function listBatchesOfSession(context: GraphQLContext, sessionId: string, offset: number, limit: number) {
-  return context.services.calls.batchesOfSession(sessionId, offset, limit);
-}
+builder.mutationFields((t) => ({
+  executeToolBatch: t.field({
+    type: ToolBatchRef,
+    authScopes: { submitter: true },
+    description: 'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice.',
+    errors: { types: [CallIdConflictError, IdempotencyKeyReusedError] },
+    args: {
+      sessionId: t.arg.id({ required: true }),
+      calls: t.arg({ type: [ToolCallInput], required: true }),
+      idempotencyKey: t.arg.string(),
+      timeoutMs: t.arg.int({ description: 'Default deadline of every call of the batch' }),
+      waitMs: t.arg.int({ description: 'Wait up to this long for the batch to complete before answering' }),
+    },
+    resolve: async (_root, args, { services, viewer }) => {
+      const batch = await services.batches.submit({
+        tenantId: viewer.tenantId,
+        apiKeyId: viewer.apiKeyId,
+        sessionId: localId(args.sessionId, 'Session'),
+        calls: args.calls,
+        idempotencyKey: args.idempotencyKey ?? null,
+        timeoutMs: args.timeoutMs ?? null,
+      });
+      return services.batches.waitForBatch(batch, args.waitMs ?? 0);
+    },
+  }),
+  cancelToolBatch: t.field({
+    type: ToolBatchRef,
+    authScopes: { submitter: true },
+    errors: {},
+    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.batches.cancelBatch(viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId),
+  }),
+  cancelToolCall: t.field({
+    type: ToolCallRef,
+    authScopes: { submitter: true },
+    errors: {},
+    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
+    resolve: (_root, args, { services, viewer }) => services.batches.cancelCall(viewer.tenantId, args.callId, optionalLocalId(args.sessionId, 'Session')),
+  }),
+}));

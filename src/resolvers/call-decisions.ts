@@ -1,17 +1,42 @@
-import type { CompletionInput } from '../domain/calls/call-decisions.js';
-import type { GraphQLContext } from '../schema/context.js';
-import { localId } from './global-ids.js';
+// Root fields of decisions on waiting calls: approving or rejecting a call of a REQUIRES_APPROVAL
+// tool, completing a call of an external tool.
+import { CallAlreadyCompletedError, DeadlinePassedError } from '../model/errors.js';
+import { ToolCallRef } from '../schema/batch.js';
+import { builder } from '../schema/builder.js';
+import { ToolCallResultInput } from '../schema/call-decisions.js';
+import { optionalLocalId } from './global-ids.js';
 
-const sessionOf = (sessionId?: string | null) => (sessionId ? localId(sessionId, 'Session') : null);
-
-export function approveToolCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null }) {
-  return context.services.callDecisions.approve(context.viewer, args.callId, sessionOf(args.sessionId));
-}
-
-export function rejectToolCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null; reason: string }) {
-  return context.services.callDecisions.reject(context.viewer, args.callId, args.reason, sessionOf(args.sessionId));
-}
-
-export function completeToolCall(context: GraphQLContext, args: { callId: string; sessionId?: string | null; result: CompletionInput }) {
-  return context.services.callDecisions.complete(context.viewer, args.callId, args.result, sessionOf(args.sessionId));
-}
+builder.mutationFields((t) => ({
+  approveToolCall: t.field({
+    type: ToolCallRef,
+    authScopes: { approver: true },
+    description:
+      'Approves a call waiting in AWAITING_APPROVAL; it then runs (serial calls in their turn). Needs the approver role, and a key other than the one that submitted the call unless the tenant allows self-approval.',
+    errors: {},
+    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
+    resolve: (_root, args, { services, viewer }) => services.callDecisions.approve(viewer, args.callId, optionalLocalId(args.sessionId, 'Session')),
+  }),
+  rejectToolCall: t.field({
+    type: ToolCallRef,
+    authScopes: { approver: true },
+    description: 'Rejects a call waiting in AWAITING_APPROVAL: it fails PERMISSION_DENIED (source POLICY) with the reason. Same rules as approveToolCall.',
+    errors: {},
+    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id(), reason: t.arg.string({ required: true }) },
+    resolve: (_root, args, { services, viewer }) =>
+      services.callDecisions.reject(viewer, args.callId, args.reason, optionalLocalId(args.sessionId, 'Session')),
+  }),
+  completeToolCall: t.field({
+    type: ToolCallRef,
+    authScopes: { submitter: true },
+    description:
+      'Completes one call of an external tool waiting in PENDING_EXTERNAL. A second completion, or one after the deadline, is a typed error and changes nothing.',
+    errors: { types: [CallAlreadyCompletedError, DeadlinePassedError] },
+    args: {
+      callId: t.arg.string({ required: true }),
+      sessionId: t.arg.id(),
+      result: t.arg({ type: ToolCallResultInput, required: true }),
+    },
+    resolve: (_root, args, { services, viewer }) =>
+      services.callDecisions.complete(viewer, args.callId, args.result, optionalLocalId(args.sessionId, 'Session')),
+  }),
+}));

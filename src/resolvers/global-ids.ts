@@ -6,13 +6,19 @@ import { UUID_PATTERN } from '../model/ids.js';
  * Accepts a Relay global id of `typename` or the raw uuid, and returns the uuid. Anything else
  * is indistinguishable from an id that does not exist.
  */
-export function localId(value: string, typename: string): string {
-  if (UUID_PATTERN.test(value)) return value.toLowerCase();
+export function localId(value: string | number, typename: string): string {
+  const text = String(value);
+  if (UUID_PATTERN.test(text)) return text.toLowerCase();
   try {
-    const decoded = decodeGlobalID(value);
+    const decoded = decodeGlobalID(text);
     if (decoded.typename === typename && UUID_PATTERN.test(decoded.id)) return decoded.id.toLowerCase();
   } catch {
     // fall through
   }
-  throw new NotFoundError(typename, value);
+  throw new NotFoundError(typename, text);
+}
+
+/** An optional id argument: its uuid, or null when absent. */
+export function optionalLocalId(value: string | number | null | undefined, typename: string): string | null {
+  return value === undefined || value === null || value === '' ? null : localId(value, typename);
 }

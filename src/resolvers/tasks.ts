@@ -1,114 +1,104 @@
-// Resolvers of background runs, schedules, session files and messages: thin calls into
-// BackgroundService and tenant-scoped reads.
-import { wrapErrorIfMatches } from '@pothos/plugin-errors';
-import type { SpawnOutcome } from '../domain/tasks/background.js';
+// Root fields of background runs and schedules.
+import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import {
   BackgroundNotSupportedError,
   InvalidArgumentsError,
   InvalidScheduleError,
   LimitExceededError,
   NotFoundError,
+  orNull,
   UnknownToolError,
   ValidationError,
 } from '../model/errors.js';
-import type { TaskState } from '../domain/tasks/task-transitions.js';
-import { isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
-import type { GraphQLContext } from '../schema/context.js';
-import { subscribeSessionEvents } from './events.js';
+import { builder } from '../schema/builder.js';
+import { BackgroundRunRef, ScheduledMonitorRef, ScheduleInput, ScheduleRef, TaskRef, TaskStateEnum } from '../schema/tasks.js';
 import { localId } from './global-ids.js';
 
-/** The typed refusals of spawnBackground, most specific first. */
-export const SPAWN_REFUSALS = [
-  LimitExceededError,
-  InvalidScheduleError,
-  InvalidArgumentsError,
-  BackgroundNotSupportedError,
-  UnknownToolError,
-  NotFoundError,
-  ValidationError,
-] as const;
-export type SpawnRefusal = InstanceType<(typeof SPAWN_REFUSALS)[number]>;
-
-export async function spawnBackground(
-  context: GraphQLContext,
-  args: { sessionId: string; tool: string; args: unknown; title?: string | null; signalOnCompletion?: boolean | null; schedule?: unknown },
-): Promise<SpawnOutcome | SpawnRefusal> {
-  try {
-    return await context.services.background.spawn({
-      tenantId: context.viewer.tenantId,
-      sessionId: localId(args.sessionId, 'Session'),
-      tool: args.tool,
-      args: args.args,
-      title: args.title,
-      signalOnCompletion: args.signalOnCompletion,
-      schedule: args.schedule,
-    });
-  } catch (error) {
-    const type = SPAWN_REFUSALS.find((candidate) => error instanceof candidate);
-    // Wrapped the way the errors plugin wraps typed errors, so GraphQL resolves it as a union member, not a field error.
-    if (type) return wrapErrorIfMatches(error, [type]) as SpawnRefusal;
-    throw error;
-  }
-}
-
-export function cancelTask(context: GraphQLContext, id: string) {
-  return context.services.background.cancelTask(context.viewer.tenantId, localId(id, 'Task'));
-}
-
-export function cancelSchedule(context: GraphQLContext, id: string) {
-  return context.services.background.cancelSchedule(context.viewer.tenantId, localId(id, 'Schedule'));
-}
-
-export async function findTask(context: GraphQLContext, id: string) {
-  return context.services.tasks.findTask(context.viewer.tenantId, localId(id, 'Task'));
-}
-
-export function loadTasks(context: GraphQLContext, ids: readonly string[]) {
-  return context.services.tasks.loadTasks(context.viewer.tenantId, ids);
-}
-
-export function loadSchedules(context: GraphQLContext, ids: readonly string[]) {
-  return context.services.tasks.loadSchedules(context.viewer.tenantId, ids);
-}
-
-export function loadRunsOfSchedules(context: GraphQLContext, scheduleIds: readonly string[]) {
-  return context.services.tasks.runsOfSchedules(scheduleIds);
-}
-
-export function listTasks(context: GraphQLContext, args: { sessionId: string; state?: TaskState | null; kind?: string | null }, offset: number, limit: number) {
-  return context.services.tasks.listTasks(context.viewer.tenantId, localId(args.sessionId, 'Session'), args, offset, limit);
-}
-
-export function listSchedules(context: GraphQLContext, args: { sessionId: string; enabled?: boolean | null }) {
-  return context.services.tasks.listSchedules(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.enabled);
-}
-
-export function listSessionFiles(context: GraphQLContext, args: { sessionId: string; path?: string | null }) {
-  return context.services.sessions.listFiles(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.path);
-}
-
-export function listSessionMessages(context: GraphQLContext, args: { sessionId: string; kind?: string | null }) {
-  return context.services.sessions.listMessages(context.viewer.tenantId, localId(args.sessionId, 'Session'), args.kind);
-}
-
-/** Task events of a session, or of one task (its session is looked up), after `after`, then live. */
-export function subscribeTaskEvents(context: GraphQLContext, args: { sessionId?: string | null; taskId?: string | null; after?: string | null }): Promise<AsyncIterable<SessionEvent>> {
-  let taskId: string | null = null;
-  return subscribeSessionEvents(context, {
-    session: async () => {
-      if (!args.sessionId && !args.taskId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
-      const { tenantId } = context.viewer;
-      if (args.taskId) {
-        const task = await context.services.tasks.findTask(tenantId, localId(args.taskId, 'Task'));
-        if (args.sessionId && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', args.taskId);
-        taskId = task.id;
-        return task.sessionId;
-      }
-      const sessionId = localId(args.sessionId!, 'Session');
-      await context.services.sessions.get(tenantId, sessionId);
-      return sessionId;
+builder.queryFields((t) => ({
+  task: t.field({
+    type: TaskRef,
+    nullable: true,
+    authScopes: { reader: true },
+    args: { id: t.arg.id({ required: true, description: 'Task id (raw or Relay global id)' }) },
+    resolve: (_root, args, { services, viewer }) => orNull(() => services.tasks.findTask(viewer.tenantId, localId(args.id, 'Task'))),
+  }),
+  tasks: t.connection({
+    type: TaskRef,
+    authScopes: { reader: true },
+    description: 'Tasks of a session, newest first',
+    args: {
+      sessionId: t.arg.id({ required: true }),
+      state: t.arg({ type: TaskStateEnum }),
+      kind: t.arg.string({ description: '`background_tool` or `monitor`' }),
     },
-    after: args.after,
-    matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && (taskId === null || event.taskId === taskId),
-  });
-}
+    resolve: (_root, args, { services, viewer }) =>
+      resolveOffsetConnection({ args }, ({ offset, limit }) => services.tasks.listTasks(viewer.tenantId, localId(args.sessionId, 'Session'), args, offset, limit)),
+  }),
+  schedules: t.field({
+    type: [ScheduleRef],
+    authScopes: { reader: true },
+    description: 'Schedules of a session, oldest first',
+    args: { sessionId: t.arg.id({ required: true }), enabled: t.arg.boolean() },
+    resolve: (_root, args, { services, viewer }) => services.tasks.listSchedules(viewer.tenantId, localId(args.sessionId, 'Session'), args.enabled),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  spawnBackground: t.errorUnionField({
+    // The refusals, most specific first; the errors plugin adds the default error types.
+    types: [
+      BackgroundRunRef,
+      ScheduledMonitorRef,
+      LimitExceededError,
+      InvalidScheduleError,
+      InvalidArgumentsError,
+      BackgroundNotSupportedError,
+      UnknownToolError,
+      NotFoundError,
+      ValidationError,
+    ],
+    union: {
+      name: 'SpawnBackgroundResult',
+      description: 'The run that was started, the schedule that was created, or why nothing was (every refusal implements Error).',
+      // Error members are resolved by the errors plugin first.
+      resolveType: (outcome) => ('kind' in outcome && outcome.kind === 'RUN' ? BackgroundRunRef : ScheduledMonitorRef),
+    },
+    authScopes: { submitter: true },
+    description:
+      'Starts a background-capable tool as a background run (at most 5 active per session, 64 per worker), or with `schedule` creates a schedule (at most 10 active per session) whose monitor task starts runs later.',
+    args: {
+      sessionId: t.arg.id({ required: true }),
+      tool: t.arg.string({ required: true }),
+      args: t.arg({ type: 'JSON', required: true, description: 'Arguments object of the tool' }),
+      title: t.arg.string(),
+      signalOnCompletion: t.arg.boolean({ defaultValue: true, description: 'Add a session message when the run finishes' }),
+      schedule: t.arg({ type: ScheduleInput }),
+    },
+    resolve: (_root, args, { services, viewer }) =>
+      services.background.spawn({
+        tenantId: viewer.tenantId,
+        sessionId: localId(args.sessionId, 'Session'),
+        tool: args.tool,
+        args: args.args,
+        title: args.title,
+        signalOnCompletion: args.signalOnCompletion,
+        schedule: args.schedule ?? null,
+      }),
+  }),
+  cancelTask: t.field({
+    type: TaskRef,
+    authScopes: { submitter: true },
+    description: 'Cancels a background run (idempotent): a queued run ends at once, a running one is stopped cooperatively. Cancelling a monitor cancels its schedule.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.background.cancelTask(viewer.tenantId, localId(args.id, 'Task')),
+  }),
+  cancelSchedule: t.field({
+    type: ScheduleRef,
+    authScopes: { submitter: true },
+    description: 'Disables a schedule (idempotent) and ends its monitor task; runs it already started go on.',
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.background.cancelSchedule(viewer.tenantId, localId(args.id, 'Schedule')),
+  }),
+}));

@@ -1,12 +1,25 @@
-import { ForbiddenError } from '../model/errors.js';
-import type { GraphQLContext } from '../schema/context.js';
+// Root fields of the viewer's tenant and its settings.
+import { builder } from '../schema/builder.js';
+import { TenantSettingsRef } from '../schema/tenant.js';
 
-export function tenantSettings(context: GraphQLContext) {
-  return context.services.apiKeys.tenant(context.viewer.tenantId);
-}
+builder.queryFields((t) => ({
+  tenantSettings: t.field({
+    type: TenantSettingsRef,
+    authScopes: { reader: true },
+    resolve: (_root, _args, { services, viewer }) => services.apiKeys.tenant(viewer.tenantId),
+  }),
+}));
 
-export function updateTenantSettings(context: GraphQLContext, args: { allowSelfApproval?: boolean | null }) {
-  if (!context.viewer.roles.includes('admin')) throw new ForbiddenError('Changing tenant settings needs an API key with the admin role');
-  if (args.allowSelfApproval === undefined || args.allowSelfApproval === null) return tenantSettings(context);
-  return context.services.apiKeys.setAllowSelfApproval(context.viewer.tenantId, args.allowSelfApproval);
-}
+builder.mutationFields((t) => ({
+  updateTenantSettings: t.field({
+    type: TenantSettingsRef,
+    authScopes: { admin: true },
+    description: 'Changes the settings of the viewer’s tenant (admin role); absent fields keep their value.',
+    errors: {},
+    args: { allowSelfApproval: t.arg.boolean() },
+    resolve: (_root, args, { services, viewer }) =>
+      args.allowSelfApproval === undefined || args.allowSelfApproval === null
+        ? services.apiKeys.tenant(viewer.tenantId)
+        : services.apiKeys.setAllowSelfApproval(viewer.tenantId, args.allowSelfApproval),
+  }),
+}));

@@ -1,22 +1,62 @@
-import type { RegisterHttpToolInput, RegisterToolInput, UpdateToolInput } from '../domain/tenants/registered-tools.js';
-import type { GraphQLContext } from '../schema/context.js';
+// Root fields of tools: the catalogue, and managing the tools a tenant registers (admin role).
+import { ToolNameConflictError } from '../model/errors.js';
+import { builder } from '../schema/builder.js';
+import { HttpToolRegistrationRef, RegisterExternalToolInput, RegisterHttpToolInput, ToolDefinitionRef, UpdateToolInput } from '../schema/tool.js';
 
-export function registerHttpTool(context: GraphQLContext, input: RegisterHttpToolInput) {
-  return context.services.registeredTools.registerHttp(context.viewer, input);
-}
+builder.queryFields((t) => ({
+  tools: t.field({
+    type: [ToolDefinitionRef],
+    authScopes: { reader: true },
+    resolve: (_root, _args, { services, viewer }) => services.registry.list(viewer.tenantId),
+  }),
+  tool: t.field({
+    type: ToolDefinitionRef,
+    nullable: true,
+    authScopes: { reader: true },
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, args, { services, viewer }) => (await services.registry.resolve(viewer.tenantId, args.name))?.definition ?? null,
+  }),
+}));
 
-export async function registerExternalTool(context: GraphQLContext, input: RegisterToolInput) {
-  return (await context.services.registeredTools.registerExternal(context.viewer, input)).tool;
-}
-
-export async function updateTool(context: GraphQLContext, name: string, input: UpdateToolInput) {
-  return (await context.services.registeredTools.update(context.viewer, name, input)).tool;
-}
-
-export function rotateToolSigningSecret(context: GraphQLContext, name: string) {
-  return context.services.registeredTools.rotateSigningSecret(context.viewer, name);
-}
-
-export async function removeTool(context: GraphQLContext, name: string) {
-  return (await context.services.registeredTools.remove(context.viewer, name)).tool;
-}
+builder.mutationFields((t) => ({
+  registerHttpTool: t.field({
+    type: HttpToolRegistrationRef,
+    authScopes: { admin: true },
+    description: 'Registers an HTTP tool for this tenant (admin role). Returns its signing secret, once.',
+    errors: { types: [ToolNameConflictError] },
+    args: { input: t.arg({ type: RegisterHttpToolInput, required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.registeredTools.registerHttp(viewer.tenantId, args.input),
+  }),
+  registerExternalTool: t.field({
+    type: ToolDefinitionRef,
+    authScopes: { admin: true },
+    description: 'Registers an external tool for this tenant (admin role): its calls wait in PENDING_EXTERNAL until completeToolCall or their deadline.',
+    errors: { types: [ToolNameConflictError] },
+    args: { input: t.arg({ type: RegisterExternalToolInput, required: true }) },
+    resolve: async (_root, args, { services, viewer }) => (await services.registeredTools.registerExternal(viewer.tenantId, args.input)).tool,
+  }),
+  updateTool: t.field({
+    type: ToolDefinitionRef,
+    authScopes: { admin: true },
+    description: 'Changes a registered tool (admin role). Attempts that start afterwards use the new URL; a call’s arguments, timeout and attempts are fixed at submission.',
+    errors: {},
+    args: { name: t.arg.string({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
+    resolve: async (_root, args, { services, viewer }) => (await services.registeredTools.update(viewer.tenantId, args.name, args.input)).tool,
+  }),
+  rotateToolSigningSecret: t.field({
+    type: HttpToolRegistrationRef,
+    authScopes: { admin: true },
+    description: 'Gives an HTTP tool a new signing secret (admin role), returned once; the old one stops being used at once.',
+    errors: {},
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.registeredTools.rotateSigningSecret(viewer.tenantId, args.name),
+  }),
+  removeTool: t.field({
+    type: ToolDefinitionRef,
+    authScopes: { admin: true },
+    description: 'Removes a registered tool (admin role) and returns its last definition. Calls that have not started yet complete UNAVAILABLE.',
+    errors: {},
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (_root, args, { services, viewer }) => (await services.registeredTools.remove(viewer.tenantId, args.name)).tool,
+  }),
+}));

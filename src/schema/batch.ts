@@ -1,18 +1,7 @@
+// Batches of tool calls and the calls themselves.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { CallIdConflictError, IdempotencyKeyReusedError } from '../model/errors.js';
 import { parseOutput } from '../model/outcome.js';
 import type { ToolBatch, ToolCall } from '../generated/prisma/client.js';
-import {
-  cancelToolBatch,
-  cancelToolCall,
-  executeToolBatch,
-  findBatch,
-  findCall,
-  listBatchesOfSession,
-  loadBatches,
-  loadCalls,
-  loadCallsOfBatches,
-} from '../resolvers/batches.js';
 import { builder } from './builder.js';
 import { ModelReturnRef, outputMember, ToolCallOutputUnion } from './outcome.js';
 import { SessionRef } from './session.js';
@@ -25,12 +14,12 @@ export const BatchStatusEnum = builder.enumType('ToolBatchStatus', { values: ['R
 
 export const ToolBatchRef = builder.loadableNodeRef<ToolBatch | Error, string, string>('ToolBatch', {
   id: { resolve: (batch) => batch.id },
-  load: (ids, context) => loadBatches(context, ids),
+  load: (ids, { services, viewer }) => services.calls.loadBatches(viewer.tenantId, ids),
 });
 
 export const ToolCallRef = builder.loadableNodeRef<ToolCall | Error, string, string>('ToolCall', {
   id: { resolve: (call) => call.id },
-  load: (ids, context) => loadCalls(context, ids),
+  load: (ids, { services, viewer }) => services.calls.loadCalls(viewer.tenantId, ids),
 });
 
 ToolBatchRef.implement({
@@ -46,7 +35,7 @@ ToolBatchRef.implement({
     session: t.field({ type: SessionRef, resolve: (batch) => batch.sessionId }),
     calls: t.loadableGroup({
       type: ToolCallRef,
-      load: (batchRowIds: string[], context) => loadCallsOfBatches(context, batchRowIds),
+      load: (batchRowIds: string[], { services }) => services.calls.callsOfBatches(batchRowIds),
       group: (call) => (typeof call === 'string' ? call : call.batchRowId),
       resolve: (batch) => batch.id,
     }),
@@ -86,20 +75,28 @@ ToolCallRef.implement({
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     cancelRequestedAt: t.expose('cancelRequestedAt', { type: 'DateTime', nullable: true }),
+    deadlineAt: t.expose('deadlineAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'PENDING_EXTERNAL: completions are accepted until then; afterwards the call fails TIMEOUT',
+    }),
+    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true, description: 'When an approver approved or rejected the call' }),
     batch: t.field({ type: ToolBatchRef, resolve: (call) => call.batchRowId }),
     session: t.field({ type: SessionRef, resolve: (call) => call.sessionId }),
   }),
 });
 
+// A parent's connection to a child type is declared with the child type (session.ts cannot import
+// this file back).
 builder.objectField(SessionRef, 'batches', (t) =>
   t.connection({
     type: ToolBatchRef,
     description: 'Batches of this session, newest first',
-    resolve: (session, args, context) => resolveOffsetConnection({ args }, ({ offset, limit }) => listBatchesOfSession(context, session.id, offset, limit)),
+    resolve: (session, args, { services }) => resolveOffsetConnection({ args }, ({ offset, limit }) => services.calls.batchesOfSession(session.id, offset, limit)),
   }),
 );
 
-const ToolCallInput = builder.inputType('ToolCallInput', {
+export const ToolCallInput = builder.inputType('ToolCallInput', {
   fields: (t) => ({
     id: t.string({ description: 'Client call id, unique in the session; assigned by the server when absent' }),
     tool: t.string({ required: true }),
@@ -107,58 +104,3 @@ const ToolCallInput = builder.inputType('ToolCallInput', {
     timeoutMs: t.int({ description: 'Deadline of this call, up to the configured maximum' }),
   }),
 });
-
-builder.queryFields((t) => ({
-  toolBatch: t.field({
-    type: ToolBatchRef,
-    nullable: true,
-    authScopes: { authenticated: true },
-    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => findBatch(context, { sessionId: String(args.sessionId), batchId: args.batchId }).catch(() => null),
-  }),
-  toolCall: t.field({
-    type: ToolCallRef,
-    nullable: true,
-    authScopes: { authenticated: true },
-    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
-    resolve: (_root, args, context) => findCall(context, { callId: args.callId, sessionId: args.sessionId ? String(args.sessionId) : null }).catch(() => null),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  executeToolBatch: t.field({
-    type: ToolBatchRef,
-    authScopes: { authenticated: true },
-    description: 'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice.',
-    errors: { types: [CallIdConflictError, IdempotencyKeyReusedError] },
-    args: {
-      sessionId: t.arg.id({ required: true }),
-      calls: t.arg({ type: [ToolCallInput], required: true }),
-      idempotencyKey: t.arg.string(),
-      timeoutMs: t.arg.int({ description: 'Default deadline of every call of the batch' }),
-      waitMs: t.arg.int({ description: 'Wait up to this long for the batch to complete before answering' }),
-    },
-    resolve: (_root, args, context) =>
-      executeToolBatch(context, {
-        sessionId: String(args.sessionId),
-        calls: args.calls,
-        idempotencyKey: args.idempotencyKey,
-        timeoutMs: args.timeoutMs,
-        waitMs: args.waitMs,
-      }),
-  }),
-  cancelToolBatch: t.field({
-    type: ToolBatchRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => cancelToolBatch(context, { sessionId: String(args.sessionId), batchId: args.batchId }),
-  }),
-  cancelToolCall: t.field({
-    type: ToolCallRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
-    resolve: (_root, args, context) => cancelToolCall(context, { callId: args.callId, sessionId: args.sessionId ? String(args.sessionId) : null }),
-  }),
-}));

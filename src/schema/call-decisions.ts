@@ -1,19 +1,6 @@
-// Decisions on waiting calls: approving or rejecting a call of a REQUIRES_APPROVAL tool, and
-// completing a call of an external tool. The ToolCall type itself lives in batch.ts.
-import { CallAlreadyCompletedError, DeadlinePassedError } from '../model/errors.js';
-import { approveToolCall, completeToolCall, rejectToolCall } from '../resolvers/call-decisions.js';
-import { ToolCallRef } from './batch.js';
+// What a client reports when it completes a call of an external tool.
 import { builder } from './builder.js';
 import { FailureClassEnum } from './outcome.js';
-
-builder.objectFields(ToolCallRef, (t) => ({
-  deadlineAt: t.expose('deadlineAt', {
-    type: 'DateTime',
-    nullable: true,
-    description: 'PENDING_EXTERNAL: completions are accepted until then; afterwards the call fails TIMEOUT',
-  }),
-  decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true, description: 'When an approver approved or rejected the call' }),
-}));
 
 const CompletionRetryKindEnum = builder.enumType('CompletionRetryKind', { values: ['NEVER', 'SAFE'] as const });
 
@@ -36,45 +23,10 @@ const CompletionFailureInput = builder.inputType('CompletionFailureInput', {
   }),
 });
 
-const ToolCallResultInput = builder.inputType('ToolCallResultInput', {
+export const ToolCallResultInput = builder.inputType('ToolCallResultInput', {
   description: 'Exactly one of `value` (success: the tool value, JSON) and `failure`.',
   fields: (t) => ({
     value: t.field({ type: 'JSON' }),
     failure: t.field({ type: CompletionFailureInput }),
   }),
 });
-
-builder.mutationFields((t) => ({
-  approveToolCall: t.field({
-    type: ToolCallRef,
-    authScopes: { authenticated: true },
-    description:
-      'Approves a call waiting in AWAITING_APPROVAL; it then runs (serial calls in their turn). Needs the approver role, and a key other than the one that submitted the call unless the tenant allows self-approval.',
-    errors: {},
-    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
-    resolve: (_root, args, context) => approveToolCall(context, { callId: args.callId, sessionId: args.sessionId ? String(args.sessionId) : null }),
-  }),
-  rejectToolCall: t.field({
-    type: ToolCallRef,
-    authScopes: { authenticated: true },
-    description: 'Rejects a call waiting in AWAITING_APPROVAL: it fails PERMISSION_DENIED (source POLICY) with the reason. Same rules as approveToolCall.',
-    errors: {},
-    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id(), reason: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) =>
-      rejectToolCall(context, { callId: args.callId, sessionId: args.sessionId ? String(args.sessionId) : null, reason: args.reason }),
-  }),
-  completeToolCall: t.field({
-    type: ToolCallRef,
-    authScopes: { authenticated: true },
-    description:
-      'Completes one call of an external tool waiting in PENDING_EXTERNAL. A second completion, or one after the deadline, is a typed error and changes nothing.',
-    errors: { types: [CallAlreadyCompletedError, DeadlinePassedError] },
-    args: {
-      callId: t.arg.string({ required: true }),
-      sessionId: t.arg.id(),
-      result: t.arg({ type: ToolCallResultInput, required: true }),
-    },
-    resolve: (_root, args, context) =>
-      completeToolCall(context, { callId: args.callId, sessionId: args.sessionId ? String(args.sessionId) : null, result: args.result }),
-  }),
-}));

@@ -87,29 +87,27 @@ builder.objectType(DeadlinePassedError, {
   fields: (t) => ({ callId: t.exposeString('callId'), deadline: t.expose('deadline', { type: 'DateTime' }) }),
 });
 
-export const COMMON_ERRORS = [NotFoundError, ValidationError];
-
 // Refusals of spawnBackground (DESIGN.md §4); limits use LimitExceededError.
-export const UnknownToolErrorRef = builder.objectType(UnknownToolError, {
+builder.objectType(UnknownToolError, {
   name: 'UnknownToolError',
   interfaces: [ErrorInterface],
   fields: (t) => ({ toolName: t.exposeString('toolName') }),
 });
 
-export const BackgroundNotSupportedErrorRef = builder.objectType(BackgroundNotSupportedError, {
+builder.objectType(BackgroundNotSupportedError, {
   name: 'BackgroundNotSupportedError',
   description: 'code SPAWN_ITSELF: the target is spawn_background; code NOT_BACKGROUND_CAPABLE: the tool does not support background runs',
   interfaces: [ErrorInterface],
   fields: (t) => ({ toolName: t.exposeString('toolName') }),
 });
 
-export const InvalidArgumentsErrorRef = builder.objectType(InvalidArgumentsError, {
+builder.objectType(InvalidArgumentsError, {
   name: 'InvalidArgumentsError',
   interfaces: [ErrorInterface],
   fields: (t) => ({ toolName: t.exposeString('toolName') }),
 });
 
-export const InvalidScheduleErrorRef = builder.objectType(InvalidScheduleError, {
+builder.objectType(InvalidScheduleError, {
   name: 'InvalidScheduleError',
   interfaces: [ErrorInterface],
   fields: (t) => ({ field: t.exposeString('field') }),

@@ -1,6 +1,6 @@
+import { orNull } from '../model/errors.js';
 import type { CallEventType, EventType, SessionEvent, ToolProgress } from '../model/events.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
-import { subscribeToolCallEvents } from '../resolvers/events.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
 import { outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
@@ -121,7 +121,7 @@ builder.objectRef<SessionEvent<'ToolBatchCompleted'>>('ToolBatchCompleted').impl
     batch: t.field({
       type: ToolBatchRef,
       nullable: true,
-      resolve: (event, _args, context) => context.services.calls.findBatch(context.viewer.tenantId, event.sessionId, event.batchId ?? '').catch(() => null),
+      resolve: (event, _args, { services, viewer }) => orNull(() => services.calls.findBatch(viewer.tenantId, event.sessionId, event.batchId ?? '')),
     }),
   }),
 });
@@ -135,15 +135,3 @@ builder.objectRef<SessionEvent<'CursorExpired'>>('CursorExpired').implement({
     oldestCursor: t.string({ resolve: (event) => event.payload.oldestCursor }),
   }),
 });
-
-builder.subscriptionFields((t) => ({
-  toolCallEvents: t.field({
-    type: SessionEventRef,
-    authScopes: { authenticated: true },
-    description: 'Tool call events of a session (optionally one batch) after `after`, then live, in order, each once.',
-    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string(), after: t.arg.string() },
-    subscribe: (_root, args, context) =>
-      subscribeToolCallEvents(context, { sessionId: String(args.sessionId), batchId: args.batchId, after: args.after }),
-    resolve: (event) => event,
-  }),
-}));

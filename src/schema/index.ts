@@ -1,4 +1,5 @@
-import { builder } from './builder.js';
+// Every GraphQL type with its fields; the root fields are src/resolvers/, and src/graphql.ts
+// builds the schema from both.
 import './scalars.js';
 import './errors.js';
 import './tool.js';
@@ -10,9 +11,3 @@ import './tasks.js';
 import './task-events.js';
 import './call-decisions.js';
 import './tenant.js';
-
-builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
-builder.mutationType({});
-builder.subscriptionType({});
-
-export const schema = builder.toSchema({ sortSchema: true });

@@ -1,12 +1,11 @@
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import type { Session } from '../generated/prisma/client.js';
+// Sessions and what they hold besides calls and tasks: files and messages.
+import type { Session, SessionFile, SessionMessage } from '../generated/prisma/client.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
-import { createSession, findSession, listSessions, loadSessions } from '../resolvers/sessions.js';
 import { builder } from './builder.js';
 
 export const SessionRef = builder.loadableNodeRef<Session | Error, string, string>('Session', {
   id: { resolve: (session) => session.id },
-  load: (ids, context) => loadSessions(context, ids),
+  load: (ids, { services, viewer }) => services.sessions.load(viewer.tenantId, ids),
 });
 
 SessionRef.implement({
@@ -25,27 +24,26 @@ SessionRef.implement({
   }),
 });
 
-builder.queryFields((t) => ({
-  session: t.field({
-    type: SessionRef,
-    nullable: true,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => findSession(context, String(args.id)).catch(() => null),
+export const SessionFileRef = builder.objectRef<SessionFile>('SessionFile').implement({
+  description: 'A file or directory of the session file store.',
+  fields: (t) => ({
+    path: t.exposeString('path'),
+    name: t.string({ resolve: (file) => file.path.slice(file.path.lastIndexOf('/') + 1) }),
+    isDirectory: t.exposeBoolean('isDirectory'),
+    size: t.exposeInt('size', { description: 'UTF-8 bytes of the content' }),
+    content: t.exposeString('content', { nullable: true, description: 'Text content (null for directories)' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
-  sessions: t.connection({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    resolve: (_root, args, context) => resolveOffsetConnection({ args }, ({ offset, limit }) => listSessions(context, offset, limit)),
-  }),
-}));
+});
 
-builder.mutationFields((t) => ({
-  createSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { title: t.arg.string(), metadata: t.arg({ type: 'JSON' }) },
-    resolve: (_root, args, context) => createSession(context, args),
+export const SessionMessageRef = builder.objectRef<SessionMessage>('SessionMessage').implement({
+  description: 'A message added to the session, e.g. by a finished background run (kind `background_run`).',
+  fields: (t) => ({
+    messageId: t.exposeString('id'),
+    kind: t.exposeString('kind'),
+    text: t.exposeString('text'),
+    data: t.expose('data', { type: 'JSON', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
-}));
+});

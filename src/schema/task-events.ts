@@ -1,7 +1,6 @@
 // Events of tasks (background runs and schedule monitors), and the taskEvents subscription.
 // They live in the session's event log like tool call events: ordered, with cursors and replay.
 import type { SessionEvent, TaskEventType } from '../model/events.js';
-import { subscribeTaskEvents } from '../resolvers/tasks.js';
 import { builder } from './builder.js';
 import { isType, ProgressRef, SessionEventRef } from './events.js';
 import { TaskRef, TaskStateEnum } from './tasks.js';
@@ -113,16 +112,3 @@ builder.objectRef<SessionEvent<'TaskFinished'>>('TaskFinished').implement({
     logPath: t.string({ nullable: true, resolve: (event) => event.payload.logPath ?? null }),
   }),
 });
-
-builder.subscriptionFields((t) => ({
-  taskEvents: t.field({
-    type: SessionEventRef,
-    authScopes: { authenticated: true },
-    description:
-      'Task events of a session, or of one task (give sessionId or taskId), after `after`, then live, in order, each once: TaskCreated, TaskStarted, TaskStatus, TaskProgress, TaskOutput, TaskHeartbeat, TaskCancelRequested, TaskReattached, TaskFinished (and CursorExpired).',
-    args: { sessionId: t.arg.id(), taskId: t.arg.id(), after: t.arg.string() },
-    subscribe: (_root, args, context) =>
-      subscribeTaskEvents(context, { sessionId: args.sessionId ? String(args.sessionId) : null, taskId: args.taskId ? String(args.taskId) : null, after: args.after }),
-    resolve: (event) => event,
-  }),
-}));

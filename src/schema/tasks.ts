@@ -1,36 +1,10 @@
-// Background runs (DESIGN.md §4): tasks, schedules, the spawnBackground mutation and the
-// session's files and messages the runs leave behind.
-import { errorTypeMap } from '@pothos/plugin-errors';
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
+// Background runs (DESIGN.md §4): tasks, schedules, and what spawnBackground answers.
 import type { SpawnOutcome } from '../domain/tasks/background.js';
 import { artifactDirOf } from '../domain/tasks/background-output.js';
-import {
-  BackgroundNotSupportedError,
-  InvalidArgumentsError,
-  InvalidScheduleError,
-  LimitExceededError,
-  NotFoundError,
-  UnknownToolError,
-  ValidationError,
-} from '../model/errors.js';
 import { specOf } from '../domain/tasks/task-transitions.js';
-import type { Schedule, SessionFile, SessionMessage, Task } from '../generated/prisma/client.js';
+import type { Schedule, Task } from '../generated/prisma/client.js';
 import type { ToolProgress } from '../model/events.js';
-import {
-  cancelSchedule,
-  cancelTask,
-  findTask,
-  listSchedules,
-  listSessionFiles,
-  listSessionMessages,
-  listTasks,
-  loadSchedules,
-  loadRunsOfSchedules,
-  loadTasks,
-  spawnBackground,
-} from '../resolvers/tasks.js';
 import { builder } from './builder.js';
-import { BackgroundNotSupportedErrorRef, InvalidArgumentsErrorRef, InvalidScheduleErrorRef, UnknownToolErrorRef } from './errors.js';
 import { ProgressRef } from './events.js';
 import { SessionRef } from './session.js';
 
@@ -45,12 +19,12 @@ export const ScheduleTypeEnum = builder.enumType('ScheduleType', {
 
 export const TaskRef = builder.loadableNodeRef<Task | Error, string, string>('Task', {
   id: { resolve: (task) => task.id },
-  load: (ids, context) => loadTasks(context, ids),
+  load: (ids, { services, viewer }) => services.tasks.loadTasks(viewer.tenantId, ids),
 });
 
 export const ScheduleRef = builder.loadableNodeRef<Schedule | Error, string, string>('Schedule', {
   id: { resolve: (schedule) => schedule.id },
-  load: (ids, context) => loadSchedules(context, ids),
+  load: (ids, { services, viewer }) => services.tasks.loadSchedules(viewer.tenantId, ids),
 });
 
 TaskRef.implement({
@@ -119,7 +93,7 @@ ScheduleRef.implement({
     runs: t.loadableGroup({
       type: TaskRef,
       description: 'The latest runs this schedule started (at most 50), newest first',
-      load: (scheduleIds: string[], context) => loadRunsOfSchedules(context, scheduleIds),
+      load: (scheduleIds: string[], { services }) => services.tasks.runsOfSchedules(scheduleIds),
       group: (task) => (typeof task === 'string' ? task : ((task as Task).scheduleId ?? '')),
       resolve: (schedule) => schedule.id,
     }),
@@ -132,7 +106,7 @@ ScheduleRef.implement({
 type RunOutcome = Extract<SpawnOutcome, { kind: 'RUN' }>;
 type ScheduledOutcome = Extract<SpawnOutcome, { kind: 'SCHEDULED' }>;
 
-const BackgroundRunRef = builder.objectRef<RunOutcome>('BackgroundRun').implement({
+export const BackgroundRunRef = builder.objectRef<RunOutcome>('BackgroundRun').implement({
   description: 'A background run that was started; follow it with `taskEvents(taskId:)`.',
   fields: (t) => ({
     runId: t.string({ resolve: ({ task }) => task.runId ?? '' }),
@@ -148,7 +122,7 @@ const BackgroundRunRef = builder.objectRef<RunOutcome>('BackgroundRun').implemen
   }),
 });
 
-const ScheduledMonitorRef = builder.objectRef<ScheduledOutcome>('ScheduledMonitor').implement({
+export const ScheduledMonitorRef = builder.objectRef<ScheduledOutcome>('ScheduledMonitor').implement({
   description: 'A schedule that was created (it starts runs later), with the monitor task that tracks it.',
   fields: (t) => ({
     scheduleId: t.string({ resolve: ({ schedule }) => schedule.id }),
@@ -167,37 +141,7 @@ const ScheduledMonitorRef = builder.objectRef<ScheduledOutcome>('ScheduledMonito
   }),
 });
 
-const REFUSAL_TYPES = new Map<unknown, string>([
-  [LimitExceededError, 'LimitExceededError'],
-  [InvalidScheduleError, 'InvalidScheduleError'],
-  [InvalidArgumentsError, 'InvalidArgumentsError'],
-  [BackgroundNotSupportedError, 'BackgroundNotSupportedError'],
-  [UnknownToolError, 'UnknownToolError'],
-  [NotFoundError, 'NotFoundError'],
-  [ValidationError, 'ValidationError'],
-]);
-
-const SpawnBackgroundResult = builder.unionType('SpawnBackgroundResult', {
-  description: 'The run that was started, the schedule that was created, or why nothing was (every refusal implements Error).',
-  types: [
-    BackgroundRunRef,
-    ScheduledMonitorRef,
-    LimitExceededError,
-    InvalidScheduleErrorRef,
-    InvalidArgumentsErrorRef,
-    BackgroundNotSupportedErrorRef,
-    UnknownToolErrorRef,
-    NotFoundError,
-    ValidationError,
-  ],
-  resolveType: (value) => {
-    const errorType = errorTypeMap.get(value as object);
-    if (errorType) return REFUSAL_TYPES.get(errorType)!;
-    return (value as SpawnOutcome).kind === 'RUN' ? 'BackgroundRun' : 'ScheduledMonitor';
-  },
-});
-
-const ScheduleInput = builder.inputType('BackgroundScheduleInput', {
+export const ScheduleInput = builder.inputType('BackgroundScheduleInput', {
   description: 'Exactly one of cronExpression (recurring) or scheduledAt (one-shot)',
   fields: (t) => ({
     cronExpression: t.string({ description: "5-field cron expression, e.g. '*/10 * * * *'" }),
@@ -205,112 +149,3 @@ const ScheduleInput = builder.inputType('BackgroundScheduleInput', {
     timezone: t.string({ description: 'IANA timezone (default UTC)' }),
   }),
 });
-
-const SessionFileRef = builder.objectRef<SessionFile>('SessionFile').implement({
-  description: 'A file or directory of the session file store.',
-  fields: (t) => ({
-    path: t.exposeString('path'),
-    name: t.string({ resolve: (file) => file.path.slice(file.path.lastIndexOf('/') + 1) }),
-    isDirectory: t.exposeBoolean('isDirectory'),
-    size: t.exposeInt('size', { description: 'UTF-8 bytes of the content' }),
-    content: t.exposeString('content', { nullable: true, description: 'Text content (null for directories)' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
-});
-
-const SessionMessageRef = builder.objectRef<SessionMessage>('SessionMessage').implement({
-  description: 'A message added to the session, e.g. by a finished background run (kind `background_run`).',
-  fields: (t) => ({
-    messageId: t.exposeString('id'),
-    kind: t.exposeString('kind'),
-    text: t.exposeString('text'),
-    data: t.expose('data', { type: 'JSON', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-builder.queryFields((t) => ({
-  task: t.field({
-    type: TaskRef,
-    nullable: true,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true, description: 'Task id (raw or Relay global id)' }) },
-    resolve: (_root, args, context) => findTask(context, String(args.id)).catch(() => null),
-  }),
-  tasks: t.connection({
-    type: TaskRef,
-    authScopes: { authenticated: true },
-    description: 'Tasks of a session, newest first',
-    args: {
-      sessionId: t.arg.id({ required: true }),
-      state: t.arg({ type: TaskStateEnum }),
-      kind: t.arg.string({ description: '`background_tool` or `monitor`' }),
-    },
-    resolve: (_root, args, context) =>
-      resolveOffsetConnection({ args }, ({ offset, limit }) => listTasks(context, { sessionId: String(args.sessionId), state: args.state, kind: args.kind }, offset, limit)),
-  }),
-  schedules: t.field({
-    type: [ScheduleRef],
-    authScopes: { authenticated: true },
-    description: 'Schedules of a session, oldest first',
-    args: { sessionId: t.arg.id({ required: true }), enabled: t.arg.boolean() },
-    resolve: (_root, args, context) => listSchedules(context, { sessionId: String(args.sessionId), enabled: args.enabled }),
-  }),
-  sessionFiles: t.field({
-    type: [SessionFileRef],
-    authScopes: { authenticated: true },
-    description: 'The file or directory at `path` (default `/`) and everything below it, with contents (at most 1,000 entries)',
-    args: { sessionId: t.arg.id({ required: true }), path: t.arg.string() },
-    resolve: (_root, args, context) => listSessionFiles(context, { sessionId: String(args.sessionId), path: args.path }),
-  }),
-  sessionMessages: t.field({
-    type: [SessionMessageRef],
-    authScopes: { authenticated: true },
-    description: 'Messages of a session, oldest first',
-    args: { sessionId: t.arg.id({ required: true }), kind: t.arg.string() },
-    resolve: (_root, args, context) => listSessionMessages(context, { sessionId: String(args.sessionId), kind: args.kind }),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  spawnBackground: t.field({
-    type: SpawnBackgroundResult,
-    authScopes: { authenticated: true },
-    description:
-      'Starts a background-capable tool as a background run (at most 5 active per session, 64 per worker), or with `schedule` creates a schedule (at most 10 active per session) whose monitor task starts runs later.',
-    args: {
-      sessionId: t.arg.id({ required: true }),
-      tool: t.arg.string({ required: true }),
-      args: t.arg({ type: 'JSON', required: true, description: 'Arguments object of the tool' }),
-      title: t.arg.string(),
-      signalOnCompletion: t.arg.boolean({ defaultValue: true, description: 'Add a session message when the run finishes' }),
-      schedule: t.arg({ type: ScheduleInput }),
-    },
-    resolve: (_root, args, context) =>
-      spawnBackground(context, {
-        sessionId: String(args.sessionId),
-        tool: args.tool,
-        args: args.args,
-        title: args.title,
-        signalOnCompletion: args.signalOnCompletion,
-        schedule: args.schedule ?? null,
-      }),
-  }),
-  cancelTask: t.field({
-    type: TaskRef,
-    authScopes: { authenticated: true },
-    description: 'Cancels a background run (idempotent): a queued run ends at once, a running one is stopped cooperatively. Cancelling a monitor cancels its schedule.',
-    errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => cancelTask(context, String(args.id)),
-  }),
-  cancelSchedule: t.field({
-    type: ScheduleRef,
-    authScopes: { authenticated: true },
-    description: 'Disables a schedule (idempotent) and ends its monitor task; runs it already started go on.',
-    errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => cancelSchedule(context, String(args.id)),
-  }),
-}));

@@ -1,6 +1,5 @@
-import { ToolNameConflictError } from '../model/errors.js';
+// Tool definitions, and the inputs and answers of registering tools of a tenant's own.
 import type { RegisteredToolResult } from '../domain/tenants/registered-tools.js';
-import { registerExternalTool, registerHttpTool, removeTool, rotateToolSigningSecret, updateTool } from '../resolvers/tools.js';
 import { SIGNATURE_HEADER } from '../tools/http-tool.js';
 import type { RetryPolicy } from '../model/retry.js';
 import type { ToolDefinition, ToolHints } from '../tools/types.js';
@@ -49,29 +48,9 @@ export const ToolDefinitionRef = builder.objectRef<ToolDefinition>('ToolDefiniti
     scheduling: t.expose('scheduling', { type: ToolSchedulingEnum }),
     timeoutMs: t.exposeInt('timeoutMs'),
     retry: t.expose('retry', { type: RetryPolicyRef }),
+    url: t.string({ nullable: true, description: 'HTTP tools: the endpoint each call is POSTed to', resolve: (tool) => tool.url ?? null }),
   }),
 });
-
-builder.queryFields((t) => ({
-  tools: t.field({
-    type: [ToolDefinitionRef],
-    authScopes: { authenticated: true },
-    resolve: (_root, _args, context) => context.services.registry.list(context.viewer.tenantId),
-  }),
-  tool: t.field({
-    type: ToolDefinitionRef,
-    nullable: true,
-    authScopes: { authenticated: true },
-    args: { name: t.arg.string({ required: true }) },
-    resolve: async (_root, args, context) => (await context.services.registry.resolve(context.viewer.tenantId, args.name))?.definition ?? null,
-  }),
-}));
-
-// Tools a tenant registers at run time (HTTP and external tools). Managing them needs the admin role.
-
-builder.objectField(ToolDefinitionRef, 'url', (t) =>
-  t.string({ nullable: true, description: 'HTTP tools: the endpoint each call is POSTed to', resolve: (tool) => tool.url ?? null }),
-);
 
 const ToolHintsInput = builder.inputType('ToolHintsInput', {
   description: 'Hints of a registered tool; an absent hint keeps its current (or default) value.',
@@ -110,7 +89,7 @@ const toolSpecFields = (t: InputFields) => ({
   retry: t.field({ type: RetryPolicyInput }),
 });
 
-const RegisterHttpToolInput = builder.inputType('RegisterHttpToolInput', {
+export const RegisterHttpToolInput = builder.inputType('RegisterHttpToolInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: 'Unique per tenant, ^[a-z][a-z0-9_]{0,63}$, not a built-in name' }),
     description: t.string({ required: true }),
@@ -120,7 +99,7 @@ const RegisterHttpToolInput = builder.inputType('RegisterHttpToolInput', {
   }),
 });
 
-const RegisterExternalToolInput = builder.inputType('RegisterExternalToolInput', {
+export const RegisterExternalToolInput = builder.inputType('RegisterExternalToolInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: 'Unique per tenant, ^[a-z][a-z0-9_]{0,63}$, not a built-in name' }),
     description: t.string({ required: true }),
@@ -129,7 +108,7 @@ const RegisterExternalToolInput = builder.inputType('RegisterExternalToolInput',
   }),
 });
 
-const UpdateToolInput = builder.inputType('UpdateToolInput', {
+export const UpdateToolInput = builder.inputType('UpdateToolInput', {
   description: 'Changes to a registered tool; absent fields keep their value. The kind cannot change.',
   fields: (t) => ({
     description: t.string(),
@@ -139,7 +118,7 @@ const UpdateToolInput = builder.inputType('UpdateToolInput', {
   }),
 });
 
-const HttpToolRegistrationRef = builder.objectRef<RegisteredToolResult>('HttpToolRegistration').implement({
+export const HttpToolRegistrationRef = builder.objectRef<RegisteredToolResult>('HttpToolRegistration').implement({
   description: 'A registered HTTP tool with its signing secret. The secret is shown here once and never again.',
   fields: (t) => ({
     tool: t.field({ type: ToolDefinitionRef, resolve: (result) => result.tool }),
@@ -150,46 +129,3 @@ const HttpToolRegistrationRef = builder.objectRef<RegisteredToolResult>('HttpToo
     signatureHeader: t.string({ resolve: () => SIGNATURE_HEADER }),
   }),
 });
-
-builder.mutationFields((t) => ({
-  registerHttpTool: t.field({
-    type: HttpToolRegistrationRef,
-    authScopes: { authenticated: true },
-    description: 'Registers an HTTP tool for this tenant (admin role). Returns its signing secret, once.',
-    errors: { types: [ToolNameConflictError] },
-    args: { input: t.arg({ type: RegisterHttpToolInput, required: true }) },
-    resolve: (_root, args, context) => registerHttpTool(context, args.input),
-  }),
-  registerExternalTool: t.field({
-    type: ToolDefinitionRef,
-    authScopes: { authenticated: true },
-    description: 'Registers an external tool for this tenant (admin role): its calls wait in PENDING_EXTERNAL until completeToolCall or their deadline.',
-    errors: { types: [ToolNameConflictError] },
-    args: { input: t.arg({ type: RegisterExternalToolInput, required: true }) },
-    resolve: (_root, args, context) => registerExternalTool(context, args.input),
-  }),
-  updateTool: t.field({
-    type: ToolDefinitionRef,
-    authScopes: { authenticated: true },
-    description: 'Changes a registered tool (admin role). Attempts that start afterwards use the new URL; a call’s arguments, timeout and attempts are fixed at submission.',
-    errors: {},
-    args: { name: t.arg.string({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
-    resolve: (_root, args, context) => updateTool(context, args.name, args.input),
-  }),
-  rotateToolSigningSecret: t.field({
-    type: HttpToolRegistrationRef,
-    authScopes: { authenticated: true },
-    description: 'Gives an HTTP tool a new signing secret (admin role), returned once; the old one stops being used at once.',
-    errors: {},
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => rotateToolSigningSecret(context, args.name),
-  }),
-  removeTool: t.field({
-    type: ToolDefinitionRef,
-    authScopes: { authenticated: true },
-    description: 'Removes a registered tool (admin role) and returns its last definition. Calls that have not started yet complete UNAVAILABLE.',
-    errors: {},
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => removeTool(context, args.name),
-  }),
-}));

@@ -2,7 +2,7 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Viewer } from '../domain/tenants/api-keys.js';
-import { schema } from '../schema/index.js';
+import { schema } from '../graphql.js';
 import type { GraphQLContext } from '../schema/context.js';
 import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';

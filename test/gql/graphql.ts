@@ -710,8 +710,11 @@ export type SpawnBackgroundMutationVariables = Exact<{
 export type SpawnBackgroundMutation = { spawnBackground:
     | { __typename: 'BackgroundNotSupportedError', message: string, code: string, toolName: string }
     | { __typename: 'BackgroundRun', runId: string, taskId: string, title: string, tool: string, status: TaskState, signalOnCompletion: boolean, artifactDir: string, logPath: string, resultPath: string }
+    | { __typename: 'BaseError', message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
     | { __typename: 'InvalidArgumentsError', message: string, code: string, toolName: string }
     | { __typename: 'InvalidScheduleError', message: string, code: string, field: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
     | { __typename: 'LimitExceededError', message: string, code: string, limit: string, max: number }
     | { __typename: 'NotFoundError', message: string, code: string }
     | { __typename: 'ScheduledMonitor', scheduleId: string, type: ScheduleType, cronExpression: string | null, scheduledAt: string | null, timezone: string, nextTriggerAt: string | null, enabled: boolean, taskId: string, title: string, tool: string }

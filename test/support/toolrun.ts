@@ -6,6 +6,7 @@ import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { Role } from '../../src/domain/tenants/api-keys.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/jobs/worker-runtime.js';
 import { createLogger } from '../../src/logger.js';
 import { createApiServer, type ApiServer } from '../../src/server/app.js';
@@ -29,7 +30,7 @@ export interface Toolrun {
   queries: string[];
   resetQueries(): void;
   /** A key of another tenant (or the same tenant, with `tenant`). */
-  newKey(tenant?: string, roles?: Array<'submitter' | 'approver' | 'admin'>): Promise<string>;
+  newKey(tenant?: string, roles?: Role[]): Promise<string>;
   request<T, V>(document: TypedDocumentNode<T, V> | string, variables?: V, apiKey?: string | null): Promise<GraphQLResponse<T> & { status: number }>;
   /** Like request, but fails the test on GraphQL errors. */
   query<T, V>(document: TypedDocumentNode<T, V>, variables?: V, apiKey?: string): Promise<T>;

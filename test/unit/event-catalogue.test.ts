@@ -1,7 +1,7 @@
 import { isInterfaceType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { CALL_EVENT_TYPES, type EventType, TASK_EVENT_TYPES } from '../../src/model/events.js';
-import { schema } from '../../src/schema/index.js';
+import { schema } from '../../src/graphql.js';
 
 describe('the event catalogue', () => {
   it('has exactly one GraphQL type per event type, each a SessionEvent', () => {

@@ -143,9 +143,8 @@ export class CallDecisionService {
     return expired;
   }
 
-  /** Finds a call the viewer may approve or reject, or says why not. */
+  /** Finds a call the viewer may decide (its approver role is checked by the mutation's scope), or says why not. */
   private async decidable(viewer: Viewer, callId: string, sessionId?: string | null): Promise<CallRecord> {
-    if (!viewer.roles.includes('approver')) throw new ForbiddenError('Approving or rejecting a call needs an API key with the approver role');
     const call = await this.deps.calls.findCall(viewer.tenantId, callId, sessionId);
     if (call.status !== 'AWAITING_APPROVAL') throw await this.notAwaitingApproval(call);
     if (call.submittedBy === viewer.apiKeyId) {

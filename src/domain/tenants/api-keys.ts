@@ -5,7 +5,8 @@ import type { Tenant } from '../../generated/prisma/client.js';
 import { ValidationError } from '../../model/errors.js';
 import { sha256Hex } from '../../model/ids.js';
 
-export const ROLES = ['submitter', 'approver', 'admin'] as const;
+/** `reader`: queries and subscriptions only; every key can read. */
+export const ROLES = ['reader', 'submitter', 'approver', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Viewer {

@@ -1,6 +1,6 @@
 // Tools a tenant registers at run time: HTTP tools (a signed POST per call) and external tools
-// (a client completes each call). Registration, update and removal need the admin role; every
-// definition is validated before it is stored, and a name never shadows a built-in.
+// (a client completes each call). Every definition is validated before it is stored, and a name
+// never shadows a built-in. (Managing them needs the admin role: src/resolvers/tools.ts.)
 import type { Config } from '../../config.js';
 import type { Db } from '../../db.js';
 import type { RegisteredTool } from '../../generated/prisma/client.js';
@@ -11,8 +11,7 @@ import type { RegisteredToolRow, RegisteredToolSource, ToolRegistry } from '../.
 import type { RetryPolicy } from '../../model/retry.js';
 import { TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
-import type { Viewer } from './api-keys.js';
-import { ForbiddenError, NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
+import { NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
 
 export interface ToolSpecPatch {
   displayName?: string | null;
@@ -79,16 +78,15 @@ export interface RegisteredToolServiceDeps {
 export class RegisteredToolService {
   constructor(private readonly deps: RegisteredToolServiceDeps) {}
 
-  registerHttp(viewer: Viewer, input: RegisterHttpToolInput): Promise<RegisteredToolResult> {
-    return this.register(viewer, 'HTTP', input, this.checkUrl(input.url));
+  registerHttp(tenantId: string, input: RegisterHttpToolInput): Promise<RegisteredToolResult> {
+    return this.register(tenantId, 'HTTP', input, this.checkUrl(input.url));
   }
 
-  registerExternal(viewer: Viewer, input: RegisterToolInput): Promise<RegisteredToolResult> {
-    return this.register(viewer, 'EXTERNAL', input, null);
+  registerExternal(tenantId: string, input: RegisterToolInput): Promise<RegisteredToolResult> {
+    return this.register(tenantId, 'EXTERNAL', input, null);
   }
 
-  private async register(viewer: Viewer, kind: RegisteredKind, input: RegisterToolInput, url: string | null): Promise<RegisteredToolResult> {
-    requireAdmin(viewer);
+  private async register(tenantId: string, kind: RegisteredKind, input: RegisterToolInput, url: string | null): Promise<RegisteredToolResult> {
     const name = input.name;
     if (!TOOL_NAME_PATTERN.test(name)) throw new ValidationError(`name must match ${TOOL_NAME_PATTERN.source}`, 'name');
     if (this.deps.registry.isBuiltin(name)) throw new ToolNameConflictError(name, true);
@@ -97,7 +95,7 @@ export class RegisteredToolService {
     let row: RegisteredTool;
     try {
       row = await this.deps.db.registeredTool.create({
-        data: { tenantId: viewer.tenantId, name, kind, definition: definition as object, url, signingSecret },
+        data: { tenantId, name, kind, definition: definition as object, url, signingSecret },
       });
     } catch (error) {
       if ((error as { code?: string }).code === 'P2002') throw new ToolNameConflictError(name, false);
@@ -106,12 +104,11 @@ export class RegisteredToolService {
     return { tool: definitionOfRow(row), ...(signingSecret ? { signingSecret } : {}) };
   }
 
-  async update(viewer: Viewer, name: string, patch: UpdateToolInput): Promise<RegisteredToolResult> {
-    requireAdmin(viewer);
+  async update(tenantId: string, name: string, patch: UpdateToolInput): Promise<RegisteredToolResult> {
     const row = await this.deps.db.$transaction(async (tx) => {
       const locked = await tx.$queryRawUnsafe<Array<{ id: string }>>(
         `SELECT id::text AS id FROM registered_tool WHERE tenant_id = $1::uuid AND name = $2 FOR UPDATE`,
-        viewer.tenantId,
+        tenantId,
         name,
       );
       if (locked.length === 0) throw this.notRegistered(name);
@@ -127,9 +124,8 @@ export class RegisteredToolService {
   }
 
   /** Gives an HTTP tool a new signing secret, returned this once; the old one stops working at once. */
-  async rotateSigningSecret(viewer: Viewer, name: string): Promise<RegisteredToolResult> {
-    requireAdmin(viewer);
-    const current = await this.deps.db.registeredTool.findUnique({ where: { tenantId_name: { tenantId: viewer.tenantId, name } } });
+  async rotateSigningSecret(tenantId: string, name: string): Promise<RegisteredToolResult> {
+    const current = await this.deps.db.registeredTool.findUnique({ where: { tenantId_name: { tenantId, name } } });
     if (!current) throw this.notRegistered(name);
     if (current.kind !== 'HTTP') throw new ValidationError(`\`${name}\` is an external tool; only HTTP tools have a signing secret`, 'name');
     const signingSecret = newSigningSecret();
@@ -138,10 +134,9 @@ export class RegisteredToolService {
   }
 
   /** Removes a registered tool. Calls already waiting on it are unaffected; new calls find it unavailable. */
-  async remove(viewer: Viewer, name: string): Promise<RegisteredToolResult> {
-    requireAdmin(viewer);
+  async remove(tenantId: string, name: string): Promise<RegisteredToolResult> {
     try {
-      const row = await this.deps.db.registeredTool.delete({ where: { tenantId_name: { tenantId: viewer.tenantId, name } } });
+      const row = await this.deps.db.registeredTool.delete({ where: { tenantId_name: { tenantId, name } } });
       return { tool: definitionOfRow(row) };
     } catch (error) {
       if ((error as { code?: string }).code === 'P2025') throw this.notRegistered(name);
@@ -239,8 +234,4 @@ function base(kind: RegisteredKind, name: string): StoredDefinition {
 
 function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== null && entry !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
-}
-
-export function requireAdmin(viewer: Viewer): void {
-  if (!viewer.roles.includes('admin')) throw new ForbiddenError('Managing tools needs an API key with the admin role');
 }

@@ -51,6 +51,12 @@ function dayWeather(location: string, day: number, units: Units) {
 
 const unitsSchema = { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius', description: 'Temperature units (default celsius)' };
 const locationSchema = { type: 'string', minLength: 1, maxLength: 200, description: 'City or place name' };
+/** What both tools share: read-only, repeatable, fast. */
+const weatherTool = { hints: { readonly: true, idempotent: true }, timeoutMs: 5000 };
+
+function placeAndUnits(args: Record<string, unknown>): { location: string; units: Units } {
+  return { location: String(args.location), units: args.units === 'fahrenheit' ? 'fahrenheit' : 'celsius' };
+}
 
 export const getWeather = defineBuiltinTool({
   name: 'get_weather',
@@ -61,11 +67,9 @@ export const getWeather = defineBuiltinTool({
     required: ['location'],
     additionalProperties: false,
   },
-  hints: { readonly: true, idempotent: true },
-  timeoutMs: 5000,
+  ...weatherTool,
   async execute(args) {
-    const location = String(args.location);
-    const units: Units = args.units === 'fahrenheit' ? 'fahrenheit' : 'celsius';
+    const { location, units } = placeAndUnits(args);
     const { high: _high, low: _low, ...current } = dayWeather(location, 0, units);
     return { location, units, synthetic: true, ...current };
   },
@@ -84,11 +88,9 @@ export const getForecast = defineBuiltinTool({
     required: ['location', 'days'],
     additionalProperties: false,
   },
-  hints: { readonly: true, idempotent: true },
-  timeoutMs: 5000,
+  ...weatherTool,
   async execute(args) {
-    const location = String(args.location);
-    const units: Units = args.units === 'fahrenheit' ? 'fahrenheit' : 'celsius';
+    const { location, units } = placeAndUnits(args);
     const days = Math.min(14, Math.max(1, Math.floor(Number(args.days))));
     const forecast = Array.from({ length: days }, (_, index) => {
       const { temperature: _mean, ...day } = dayWeather(location, index, units);

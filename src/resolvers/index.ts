@@ -1,0 +1,14 @@
+// The root types and every root field. Each field states the role it needs (its authScopes) and
+// resolves with a direct call into the domain.
+import { builder } from '../schema/builder.js';
+import './sessions.js';
+import './batches.js';
+import './call-decisions.js';
+import './events.js';
+import './tasks.js';
+import './tools.js';
+import './tenant.js';
+
+builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
+builder.mutationType({});
+builder.subscriptionType({});
