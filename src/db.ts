@@ -22,6 +22,11 @@ export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
   return new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter });
 }
 
+/** Resolves when the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRawUnsafe('SELECT 1');
+}
+
 /** Wraps a driver adapter factory so that every statement (in or out of transactions) is reported. */
 function observeQueries<T extends object>(target: T, onQuery: (sql: string) => void): T {
   return new Proxy(target, {

@@ -3,6 +3,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { localId } from '../src/resolvers/global-ids.js';
+import { createApiServer } from '../src/server/app.js';
 import { encodeEventCursor } from '../src/realtime/cursors.js';
 import {
   ApproveToolCallDocument,
@@ -166,6 +167,17 @@ describe('http surface', () => {
     const ready = await fetch(`${base}/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ database: 'ok', redis: 'ok' });
+  });
+
+  it('turns readiness to 503 as soon as the API process starts to shut down, while it stays live', async () => {
+    const other = createApiServer(app.services);
+    expect((await other.yoga.fetch('http://toolrun/ready')).status).toBe(200);
+    const closed = other.close();
+    const ready = await other.yoga.fetch('http://toolrun/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'not ready', database: 'ok', redis: 'ok', closing: true });
+    expect((await other.yoga.fetch('http://toolrun/health')).status).toBe(200);
+    await closed;
   });
 
   it('serves GraphiQL to browsers', async () => {

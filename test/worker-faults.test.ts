@@ -176,7 +176,7 @@ describe('an API process told to stop (SIGTERM)', () => {
     'ends its subscriptions and exits; a client resumes on another API process with its cursor and misses nothing',
     explained(async () => {
       const leaving = await cluster.startApi('api-leaving');
-      expect(await leaving.get('/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
+      expect(await leaving.get('/health')).toMatchObject({ status: 200 });
       expect(await leaving.get('/ready')).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok' } });
 
       const session = await newSession(api);

@@ -23,12 +23,9 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const shutdown = new AbortController();
   const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
   const sockets = new Set<Socket>();
-  let closing = false;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/health') return void sendJson(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok' });
-    if (path === '/ready') return void readiness(services, closing).then(({ status, body }) => sendJson(res, status, body));
     if (path === '/') {
       res.writeHead(302, { location: '/graphql' });
       return void res.end();
@@ -42,6 +39,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
 
   const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
   type Extra = { viewer?: Viewer };
+  type EnvelopedArgs = ExecutionArgs & { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
   const wsDisposable: Disposable = useServer<Record<string, unknown>, Extra>(
     {
       onConnect: async (ctx) => {
@@ -50,8 +48,9 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
         (ctx.extra as Extra).viewer = viewer;
         return true;
       },
-      execute: (args: unknown) => (args as { rootValue: { execute: (a: unknown) => unknown } }).rootValue.execute(args) as never,
-      subscribe: (args: unknown) => (args as { rootValue: { subscribe: (a: unknown) => unknown } }).rootValue.subscribe(args) as never,
+      // onSubscribe hands the enveloped execute/subscribe along with the arguments.
+      execute: (args: unknown) => (args as EnvelopedArgs).execute(args as EnvelopedArgs) as never,
+      subscribe: (args: unknown) => (args as EnvelopedArgs).subscribe(args as EnvelopedArgs) as never,
       onSubscribe: async (ctx, _id, params) => {
         const viewer = (ctx.extra as Extra).viewer;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
@@ -69,13 +68,14 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
         }
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
-        const args: ExecutionArgs = {
+        const args: EnvelopedArgs = {
           schema,
           operationName: params.operationName ?? null,
           document,
           variableValues: params.variables ?? null,
           contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
+          execute,
+          subscribe,
         };
         return args;
       },
@@ -96,7 +96,6 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
         });
       }),
     close: async () => {
-      closing = true;
       // Complete every live subscription first (SSE streams end with a `complete` event, graphql-ws
       // sends `complete`), so clients see a clean end rather than a cut connection.
       shutdown.abort();
@@ -113,20 +112,4 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       await yoga.dispose();
     },
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-async function readiness(services: Services, closing: boolean): Promise<{ status: number; body: unknown }> {
-  const timeout = <T>(promise: Promise<T>) =>
-    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1500).unref())]);
-  const [database, redis] = await Promise.all([
-    timeout(services.db.$queryRawUnsafe('SELECT 1')).then(() => 'ok', () => 'unreachable'),
-    timeout(services.redis.command.ping()).then(() => 'ok', () => 'unreachable'),
-  ]);
-  const ready = !closing && database === 'ok' && redis === 'ok';
-  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', database, redis, closing } };
 }

@@ -1,6 +1,8 @@
-// The GraphQL HTTP/SSE endpoint, without a listening socket (app.ts adds that and WebSocket).
+// The GraphQL HTTP/SSE endpoint with liveness (/health) and readiness (/ready), without a listening
+// socket (app.ts adds that and WebSocket).
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
+import { pingDatabase } from '../db.js';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import { schema } from '../graphql.js';
 import type { GraphQLContext } from '../schema/context.js';
@@ -28,6 +30,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    healthCheckEndpoint: '/health',
     landingPage: false,
     logging: {
       debug: (...args) => logger.debug(args),
@@ -41,7 +44,11 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       subscriptionsProtocol: 'SSE',
       ...(options.graphiqlApiKey ? { headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlApiKey}` }) } : {}),
     },
-    plugins: [useRequestSizeLimit(config.MAX_REQUEST_BYTES), ...armor.protect().plugins],
+    plugins: [
+      useReadinessCheck({ endpoint: '/ready', check: ({ fetchAPI }) => readiness(services, options.shutdown?.aborted ?? false, fetchAPI.Response) }),
+      useRequestSizeLimit(config.MAX_REQUEST_BYTES),
+      ...armor.protect().plugins,
+    ],
     context: async (initial) => {
       const { shutdown } = options;
       if (initial.viewer) return { viewer: initial.viewer, services, shutdown };
@@ -49,4 +56,17 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       return { viewer: await authenticateRequest(services, initial.request), services, shutdown };
     },
   });
+}
+
+/** 200 when PostgreSQL and Redis both answer within 1.5 s and the process is not shutting down, else 503; the body says which. */
+async function readiness(services: Services, closing: boolean, Response: typeof globalThis.Response): Promise<Response> {
+  const timeout = <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1500).unref())]);
+  const [database, redis] = await Promise.all([
+    timeout(pingDatabase(services.db)).then(() => 'ok', () => 'unreachable'),
+    timeout(services.redis.command.ping()).then(() => 'ok', () => 'unreachable'),
+  ]);
+  const ready = !closing && database === 'ok' && redis === 'ok';
+  const body = { status: ready ? 'ready' : 'not ready', database, redis, closing };
+  return new Response(JSON.stringify(body), { status: ready ? 200 : 503, headers: { 'content-type': 'application/json' } });
 }

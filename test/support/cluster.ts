@@ -299,7 +299,8 @@ export class Cluster {
     const base = `http://127.0.0.1:${port}`;
     const get = async (path: string) => {
       const response = await fetch(`${base}${path}`);
-      return { status: response.status, body: (await response.json()) as unknown };
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as unknown };
     };
     try {
       await until(`${name} /ready`, async () => {
