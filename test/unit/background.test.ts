@@ -11,9 +11,9 @@ import {
   resultDocument,
   tailChars,
   TRUNCATION_LINE,
-} from '../src/domain/tasks/background-output.js';
-import { InvalidScheduleError } from '../src/model/errors.js';
-import { parseSchedule } from '../src/domain/tasks/schedules.js';
+} from '../../src/domain/tasks/background-output.js';
+import { InvalidScheduleError } from '../../src/model/errors.js';
+import { parseSchedule } from '../../src/domain/tasks/schedules.js';
 
 const refusal = (input: unknown, options = {}) => {
   try {

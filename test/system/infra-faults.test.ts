@@ -3,12 +3,12 @@
 // the whole event sequence. Redis here is a private redis-server the test starts and restarts.
 // Also: shutting down while Redis is away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../src/db.js';
-import { ToolCallEventsDocument } from './gql/graphql.js';
-import { type ApiProcess, Cluster, RedisServer, type WorkerProcess } from './support/cluster.js';
-import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from './support/events.js';
-import { submitBatch, waitForBatch } from './support/fixtures.js';
-import { eventually, sleep } from './support/toolrun.js';
+import { createDb } from '../../src/db.js';
+import { ToolCallEventsDocument } from '../gql/graphql.js';
+import { type ApiProcess, Cluster, RedisServer, type WorkerProcess } from '../support/cluster.js';
+import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from '../support/events.js';
+import { submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, sleep } from '../support/toolrun.js';
 
 let redis: RedisServer;
 let cluster: Cluster;

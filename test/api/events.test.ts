@@ -1,10 +1,10 @@
 // toolCallEvents over graphql-ws and SSE: ordering, cursors, replay without gaps or duplicates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetSessionDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from './gql/graphql.js';
-import { createSession, submitBatch } from './support/fixtures.js';
-import { startToolrun, type Toolrun } from './support/toolrun.js';
-import type { SessionEvent } from '../src/model/events.js';
-import { sessionEventStream } from '../src/realtime/session-event-stream.js';
+import { GetSessionDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from '../gql/graphql.js';
+import { createSession, submitBatch } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+import type { SessionEvent } from '../../src/model/events.js';
+import { sessionEventStream } from '../../src/realtime/session-event-stream.js';
 
 type Event = ToolCallEventsSubscription['toolCallEvents'];
 

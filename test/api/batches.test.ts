@@ -1,8 +1,8 @@
 // Tool batches through the public API (HTTP), against real PostgreSQL, Redis and workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from './gql/graphql.js';
-import { createSession, outputOf, submit, submitBatch, waitForBatch } from './support/fixtures.js';
-import { eventually, startToolrun, type Toolrun } from './support/toolrun.js';
+import { CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from '../gql/graphql.js';
+import { createSession, outputOf, submit, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
 beforeAll(async () => {
@@ -179,7 +179,7 @@ describe('executeToolBatch', () => {
   it('masks internal errors', async () => {
     const sessionId = await createSession(app);
     const response = await app.request(
-      (await import('./gql/graphql.js')).ExecuteToolBatchDocument,
+      (await import('../gql/graphql.js')).ExecuteToolBatchDocument,
       { sessionId, waitMs: 10_000, calls: [{ id: 'boom', tool: 'failing_tool', args: { internal: true, message: 'db password is hunter2' } }] },
     );
     const batch = response.data!.executeToolBatch as { calls: Array<{ output: unknown; modelReturn: { text: string } }> };

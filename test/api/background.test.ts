@@ -6,11 +6,11 @@
 // One file on purpose: the per-worker limit counts the active runs of the whole database, so
 // the tests that start runs must not overlap.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../src/domain/tasks/background.js';
-import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../src/domain/tasks/background-output.js';
-import { claimTask, finishTask, recordActivity, recordHeartbeat } from '../src/domain/tasks/task-transitions.js';
-import { createLogger } from '../src/logger.js';
-import { closeServices, createServices } from '../src/services.js';
+import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../../src/domain/tasks/background.js';
+import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../../src/domain/tasks/background-output.js';
+import { claimTask, finishTask, recordActivity, recordHeartbeat } from '../../src/domain/tasks/task-transitions.js';
+import { createLogger } from '../../src/logger.js';
+import { closeServices, createServices } from '../../src/services.js';
 import {
   CancelScheduleDocument,
   CancelTaskDocument,
@@ -24,10 +24,10 @@ import {
   type SpawnBackgroundMutationVariables,
   TaskEventsDocument,
   type TaskEventsSubscription,
-} from './gql/graphql.js';
-import { cursorAt, newSession } from './support/events.js';
-import { WorkerProcesses } from './support/processes.js';
-import { eventually, type GraphQLResponse, sleep, startToolrun, type Toolrun } from './support/toolrun.js';
+} from '../gql/graphql.js';
+import { cursorAt, newSession } from '../support/events.js';
+import { WorkerProcesses } from '../support/processes.js';
+import { eventually, type GraphQLResponse, sleep, startToolrun, type Toolrun } from '../support/toolrun.js';
 
 type TaskEvent = TaskEventsSubscription['taskEvents'];
 const eventsOf = (items: Array<GraphQLResponse<TaskEventsSubscription>>) =>

@@ -3,11 +3,11 @@
 // runs and hands the rest to another worker. Also: an API process's own graceful stop.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetToolBatchDocument, ToolCallEventsDocument } from './gql/graphql.js';
-import { type ApiProcess, Cluster, type WorkerProcess } from './support/cluster.js';
-import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from './support/events.js';
-import { submitBatch, waitForBatch } from './support/fixtures.js';
-import { eventually } from './support/toolrun.js';
+import { GetToolBatchDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { type ApiProcess, Cluster, type WorkerProcess } from '../support/cluster.js';
+import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from '../support/events.js';
+import { submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually } from '../support/toolrun.js';
 
 // Small worker slots make it certain which calls run and which wait; a short grace keeps the
 // graceful-stop test short (a worker's grace is 5 × CANCEL_GRACE_MS: 3 s, for 1 s and 6 s sleeps).

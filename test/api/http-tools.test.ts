@@ -5,11 +5,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../src/realtime/session-event-stream.js';
-import { ToolFailureError } from '../src/model/outcome.js';
-import { localId } from '../src/resolvers/global-ids.js';
-import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../src/tools/http-tool.js';
-import type { ToolContext } from '../src/tools/types.js';
+import { readEvents } from '../../src/realtime/session-event-stream.js';
+import { ToolFailureError } from '../../src/model/outcome.js';
+import { localId } from '../../src/resolvers/global-ids.js';
+import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../../src/tools/http-tool.js';
+import type { ToolContext } from '../../src/tools/types.js';
 import {
   GetToolDocument,
   RegisterExternalToolDocument,
@@ -21,10 +21,10 @@ import {
   ToolNamesDocument,
   ToolsDocument,
   UpdateToolDocument,
-} from './gql/graphql.js';
-import { createSession, outputOf, submitBatch } from './support/fixtures.js';
-import { json, startToolServer, type ToolServer, verifyToolrunSignature } from './support/tool-server.js';
-import { startToolrun, type Toolrun } from './support/toolrun.js';
+} from '../gql/graphql.js';
+import { createSession, outputOf, submitBatch } from '../support/fixtures.js';
+import { json, startToolServer, type ToolServer, verifyToolrunSignature } from '../support/tool-server.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 const MAX_RESPONSE_BYTES = 4096;
 const SCHEMA = { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false };

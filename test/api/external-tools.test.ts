@@ -1,9 +1,9 @@
 // External tools: calls wait in PENDING_EXTERNAL until a client completes them with
 // completeToolCall, or their deadline passes (real PostgreSQL, Redis, API and worker).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../src/realtime/session-event-stream.js';
-import { encodeEventCursor } from '../src/realtime/cursors.js';
-import { localId } from '../src/resolvers/global-ids.js';
+import { readEvents } from '../../src/realtime/session-event-stream.js';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
+import { localId } from '../../src/resolvers/global-ids.js';
 import {
   CancelToolCallDocument,
   CompleteToolCallDocument,
@@ -14,9 +14,9 @@ import {
   type RegisterExternalToolInput,
   type WaitingCallEventsSubscription,
   WaitingCallEventsDocument,
-} from './gql/graphql.js';
-import { createSession, outputOf, submitBatch, waitForBatch } from './support/fixtures.js';
-import { eventually, sleep, startToolrun, type Toolrun } from './support/toolrun.js';
+} from '../gql/graphql.js';
+import { createSession, outputOf, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, sleep, startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
 beforeAll(async () => {

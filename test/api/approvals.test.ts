@@ -1,8 +1,8 @@
 // REQUIRES_APPROVAL tools: calls wait in AWAITING_APPROVAL until an approver approves (they run)
 // or rejects them (PERMISSION_DENIED from POLICY). Real PostgreSQL, Redis, API and worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEventCursor } from '../src/realtime/cursors.js';
-import { localId } from '../src/resolvers/global-ids.js';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
+import { localId } from '../../src/resolvers/global-ids.js';
 import {
   ApproveToolCallDocument,
   CancelToolBatchDocument,
@@ -15,9 +15,9 @@ import {
   TenantSettingsDocument,
   UpdateTenantSettingsDocument,
   WaitingCallEventsDocument,
-} from './gql/graphql.js';
-import { createSession, outputOf, submitBatch, waitForBatch } from './support/fixtures.js';
-import { eventually, sleep, startToolrun, type Toolrun } from './support/toolrun.js';
+} from '../gql/graphql.js';
+import { createSession, outputOf, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, sleep, startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
 /** Submits calls; may not approve. */

@@ -2,9 +2,9 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { localId } from '../src/resolvers/global-ids.js';
-import { createApiServer } from '../src/server/app.js';
-import { encodeEventCursor } from '../src/realtime/cursors.js';
+import { localId } from '../../src/resolvers/global-ids.js';
+import { createApiServer } from '../../src/server/app.js';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import {
   ApproveToolCallDocument,
   CancelToolBatchDocument,
@@ -20,9 +20,9 @@ import {
   ToolCallEventsDocument,
   ToolsDocument,
   UpdateTenantSettingsDocument,
-} from './gql/graphql.js';
-import { createSession, submit, submitBatch } from './support/fixtures.js';
-import { startToolrun, type Toolrun } from './support/toolrun.js';
+} from '../gql/graphql.js';
+import { createSession, submit, submitBatch } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
 beforeAll(async () => {

@@ -2,11 +2,11 @@
 // Redis: events reach subscribers on any API process, in order and exactly once, across a
 // 1,000-call burst and a reconnect to the other process; cancels reach either worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelToolBatchDocument, CancelToolCallDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from './gql/graphql.js';
-import { type ApiProcess, Cluster, type WorkerProcess } from './support/cluster.js';
-import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession, type StreamEvent } from './support/events.js';
-import { submitBatch, waitForBatch } from './support/fixtures.js';
-import { eventually, type GraphQLResponse } from './support/toolrun.js';
+import { CancelToolBatchDocument, CancelToolCallDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from '../gql/graphql.js';
+import { type ApiProcess, Cluster, type WorkerProcess } from '../support/cluster.js';
+import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession, type StreamEvent } from '../support/events.js';
+import { submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, type GraphQLResponse } from '../support/toolrun.js';
 
 let cluster: Cluster;
 let api1: ApiProcess;

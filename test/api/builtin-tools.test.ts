@@ -6,16 +6,16 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../src/db.js';
-import { FAILURE_CLASSES, ToolFailureError } from '../src/model/outcome.js';
-import { PrismaSessionFiles } from '../src/domain/sessions/session-files.js';
-import { MAX_FILE_BYTES, normalizePath } from '../src/tools/session-files.js';
-import { builtinTools } from '../src/tools/builtin/index.js';
-import { isAddressAllowed } from '../src/tools/builtin/web-fetch.js';
-import type { ToolProgress } from '../src/model/events.js';
-import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type WebFetchSettings } from '../src/tools/types.js';
-import { compileSchemaOrError, validateArgs } from '../src/tools/validate-args.js';
-import { TEST_DATABASE_URL } from './support/database.js';
+import { createDb, type Db } from '../../src/db.js';
+import { FAILURE_CLASSES, ToolFailureError } from '../../src/model/outcome.js';
+import { PrismaSessionFiles } from '../../src/domain/sessions/session-files.js';
+import { MAX_FILE_BYTES, normalizePath } from '../../src/tools/session-files.js';
+import { builtinTools } from '../../src/tools/builtin/index.js';
+import { isAddressAllowed } from '../../src/tools/builtin/web-fetch.js';
+import type { ToolProgress } from '../../src/model/events.js';
+import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type WebFetchSettings } from '../../src/tools/types.js';
+import { compileSchemaOrError, validateArgs } from '../../src/tools/validate-args.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
 
 
 let db: Db;
