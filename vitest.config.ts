@@ -1,4 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Three tiers, one project each: `npm run test:unit` / `test:api` / `test:system`, or all with
+// `npm test`. The system tier (child processes, kills, Redis restarts) runs after the others, so
+// its workers never act on what an API test is doing in the shared test database. The api and
+// system files share one module registry per worker process (isolate: false): each file builds
+// its own services, so nothing but loaded code is shared, and loading it once per worker saves
+// most of a file's start-up.
+const databaseSetup = ['test/support/global-setup.ts'];
 
 export default defineConfig({
   resolve: {
@@ -6,12 +14,30 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      // Pure rules: no database, no Redis, no network.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // In process: the yoga instance's fetch for HTTP and SSE, an in-process worker, real PostgreSQL and Redis.
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/system/**'],
+          globalSetup: databaseSetup,
+          isolate: false,
+        },
+      },
+      // Real child processes, kills and restarts.
+      {
+        extends: true,
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], globalSetup: databaseSetup, isolate: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

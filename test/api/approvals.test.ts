@@ -1,23 +1,20 @@
 // REQUIRES_APPROVAL tools: calls wait in AWAITING_APPROVAL until an approver approves (they run)
 // or rejects them (PERMISSION_DENIED from POLICY). Real PostgreSQL, Redis, API and worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEventCursor } from '../../src/realtime/cursors.js';
-import { localId } from '../../src/resolvers/global-ids.js';
 import {
   ApproveToolCallDocument,
   CancelToolBatchDocument,
   CancelToolCallDocument,
   CompleteToolCallDocument,
   GetToolDocument,
-  GetWaitingCallDocument,
   RegisterExternalToolDocument,
   RejectToolCallDocument,
   TenantSettingsDocument,
   UpdateTenantSettingsDocument,
   WaitingCallEventsDocument,
 } from '../gql/graphql.js';
-import { createSession, outputOf, submitBatch, waitForBatch } from '../support/fixtures.js';
-import { eventually, sleep, startToolrun, type Toolrun } from '../support/toolrun.js';
+import { callOf, createSession, fromStart, laneSettled, outputOf, submitBatch, waitForBatch, waitForStatus } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
 /** Submits calls; may not approve. */
@@ -37,17 +34,6 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => app?.close());
-
-async function callOf(callId: string, sessionId: string) {
-  const { toolCall } = await app.query(GetWaitingCallDocument, { callId, sessionId });
-  return toolCall!;
-}
-
-const waitForStatus = (callId: string, sessionId: string, status: string) =>
-  eventually(async () => {
-    const call = await callOf(callId, sessionId);
-    return call.status === status ? call : null;
-  });
 
 const approve = async (callId: string, sessionId: string, key: string) => (await app.query(ApproveToolCallDocument, { callId, sessionId }, key)).approveToolCall;
 const reject = async (callId: string, sessionId: string, reason: string, key: string) =>
@@ -88,15 +74,16 @@ describe('approvals', () => {
       submitter,
     );
     expect(batch.calls.find((call) => call.callId === 'del')!.status).toBe('AWAITING_APPROVAL');
-    await waitForStatus('free', sessionId, 'SUCCEEDED');
-    await sleep(200);
-    expect((await callOf('del', sessionId)).status).toBe('AWAITING_APPROVAL');
-    expect((await callOf('after', sessionId)).status).toBe('QUEUED');
+    await waitForStatus(app, 'free', sessionId, 'SUCCEEDED');
+    // Once the lane has done what it could, the held call and the serial call behind it stay put.
+    await laneSettled(app, batch.batchId);
+    expect((await callOf(app, 'del', sessionId)).status).toBe('AWAITING_APPROVAL');
+    expect((await callOf(app, 'after', sessionId)).status).toBe('QUEUED');
 
     // The submitter has no approver role; nothing changes.
     expect(await approve('del', sessionId, submitter)).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN' });
     expect(await reject('del', sessionId, 'no', submitter)).toMatchObject({ __typename: 'ForbiddenError' });
-    expect((await callOf('del', sessionId)).status).toBe('AWAITING_APPROVAL');
+    expect((await callOf(app, 'del', sessionId)).status).toBe('AWAITING_APPROVAL');
 
     const approved = await approve('del', sessionId, approver);
     expect(approved).toMatchObject({ __typename: 'ToolCall', callId: 'del' });
@@ -111,7 +98,7 @@ describe('approvals', () => {
     // A decision on a call that is no longer waiting is a typed error.
     expect(await approve('del', sessionId, approver)).toMatchObject({ __typename: 'InvalidStateError', state: 'SUCCEEDED' });
     // What a dashboard sees on toolCallEvents (replayed from the batch's first event).
-    const subscription = app.ws(WaitingCallEventsDocument, { sessionId, batchId: batch.batchId, after: encodeEventCursor(localId(sessionId, 'Session'), 0) });
+    const subscription = app.ws(WaitingCallEventsDocument, { sessionId, batchId: batch.batchId, after: fromStart(sessionId) });
     const events = (await subscription.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted')).map((item) => item.data!.toolCallEvents);
     await subscription.close();
     const ofDelete = events.filter((event) => 'callId' in event && event.callId === 'del');
@@ -156,14 +143,14 @@ describe('approvals', () => {
     await submitBatch(app, { sessionId, calls: [{ id: 'self', tool: 'delete_file', args: { path: '/c.txt' } }] }, both);
     expect(await approve('self', sessionId, both)).toMatchObject({ __typename: 'ForbiddenError' });
     expect(await reject('self', sessionId, 'mine', both)).toMatchObject({ __typename: 'ForbiddenError' });
-    expect((await callOf('self', sessionId)).status).toBe('AWAITING_APPROVAL');
+    expect((await callOf(app, 'self', sessionId)).status).toBe('AWAITING_APPROVAL');
 
     // Only an admin may change the setting.
     expect((await app.query(UpdateTenantSettingsDocument, { allowSelfApproval: true }, both)).updateTenantSettings.__typename).toBe('ForbiddenError');
     expect((await app.query(UpdateTenantSettingsDocument, { allowSelfApproval: true })).updateTenantSettings).toMatchObject({ allowSelfApproval: true });
     try {
       expect(await approve('self', sessionId, both)).toMatchObject({ __typename: 'ToolCall' });
-      await waitForStatus('self', sessionId, 'SUCCEEDED');
+      await waitForStatus(app, 'self', sessionId, 'SUCCEEDED');
     } finally {
       await app.query(UpdateTenantSettingsDocument, { allowSelfApproval: false });
     }
@@ -216,13 +203,13 @@ describe('approvals', () => {
     });
     expect(await approve('m1', sessionId, approver)).toMatchObject({ __typename: 'ToolCall' });
     expect(await approve('m1', sessionId, approver)).toMatchObject({ __typename: 'InvalidStateError' });
-    await waitForStatus('m1', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 'm1', sessionId, 'PENDING_EXTERNAL');
     const completed = (await app.query(CompleteToolCallDocument, { callId: 'm1', sessionId, result: { value: { ok: true } } })).completeToolCall;
     expect(completed).toMatchObject({ status: 'SUCCEEDED' });
 
     // Cancelling in either waiting state.
     expect(await approve('m2', sessionId, approver)).toMatchObject({ __typename: 'ToolCall' });
-    await waitForStatus('m2', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 'm2', sessionId, 'PENDING_EXTERNAL');
     expect((await app.query(CancelToolCallDocument, { callId: 'm2', sessionId }, submitter)).cancelToolCall).toMatchObject({ status: 'CANCELLED' });
   });
 });

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from '../gql/graphql.js';
 import { createSession, outputOf, submit, submitBatch, waitForBatch } from '../support/fixtures.js';
-import { eventually, startToolrun, type Toolrun } from '../support/toolrun.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+import { eventually } from '../support/wait.js';
 
 let app: Toolrun;
 beforeAll(async () => {

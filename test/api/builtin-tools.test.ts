@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db.js';
 import { FAILURE_CLASSES, ToolFailureError } from '../../src/model/outcome.js';
 import { PrismaSessionFiles } from '../../src/domain/sessions/session-files.js';
@@ -16,6 +16,7 @@ import type { ToolProgress } from '../../src/model/events.js';
 import { type BuiltinTool, TOOL_NAME_PATTERN, type ToolContext, type WebFetchSettings } from '../../src/tools/types.js';
 import { compileSchemaOrError, validateArgs } from '../../src/tools/validate-args.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
+import { failureOf } from '../support/fixtures.js';
 
 
 let db: Db;
@@ -66,17 +67,6 @@ function makeContext(options: { session?: string; attempt?: number; webFetch?: P
 
 async function run(name: string, args: Record<string, unknown>, context: ToolContext = makeContext({ tool: name })): Promise<any> {
   return tool(name).execute(args, context);
-}
-
-/** Runs `promise` and returns the ToolFailureError it must reject with. */
-async function failureOf(promise: Promise<unknown>): Promise<ToolFailureError['failure']> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolFailureError) return error.failure;
-    throw error;
-  }
-  throw new Error('expected a ToolFailureError, but it succeeded');
 }
 
 beforeAll(async () => {
@@ -531,16 +521,24 @@ describe('sleep', () => {
   });
 
   it('stops at once when aborted, rejecting with the reason', async () => {
-    const context = makeContext();
-    const reason = new Error('cancelled by test');
-    const started = Date.now();
-    const sleeping = run('sleep', { ms: 60_000, progressIntervalMs: 20 }, context);
-    setTimeout(() => context.controller.abort(reason), 60);
-    await expect(sleeping).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(1000);
-    const count = context.progress.length;
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(context.progress.length).toBe(count);
+    vi.useFakeTimers();
+    try {
+      const context = makeContext();
+      const reason = new Error('cancelled by test');
+      const sleeping = run('sleep', { ms: 60_000, progressIntervalMs: 20 }, context);
+      const stopped = expect(sleeping).rejects.toBe(reason);
+      await vi.advanceTimersByTimeAsync(60);
+      expect(context.progress.length).toBeGreaterThanOrEqual(2);
+      // Rejected without any time passing after the abort.
+      context.controller.abort(reason);
+      await stopped;
+      const count = context.progress.length;
+      // No timer of it is left behind: however long passes, it reports nothing more.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(context.progress.length).toBe(count);
+    } finally {
+      vi.useRealTimers();
+    }
 
     const already = makeContext();
     already.controller.abort('gone');

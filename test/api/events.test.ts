@@ -1,12 +1,12 @@
 // toolCallEvents over graphql-ws and SSE: ordering, cursors, replay without gaps or duplicates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetSessionDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from '../gql/graphql.js';
-import { createSession, submitBatch } from '../support/fixtures.js';
-import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import type { SessionEvent } from '../../src/model/events.js';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { sessionEventStream } from '../../src/realtime/session-event-stream.js';
-
-type Event = ToolCallEventsSubscription['toolCallEvents'];
+import { GetSessionDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { batchCompleted, eventsOf, expectCompleteSequence } from '../support/events.js';
+import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
 beforeAll(async () => {
@@ -14,27 +14,11 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const eventsOf = (items: Array<{ data?: ToolCallEventsSubscription | null }>) => items.map((item) => item.data!.toolCallEvents);
-const batchDone = (batchId: string) => (item: { data?: ToolCallEventsSubscription | null }) =>
-  item.data?.toolCallEvents.__typename === 'ToolBatchCompleted' && item.data.toolCallEvents.batchId === batchId;
-
-function assertWellOrdered(events: Event[]) {
-  const seqs = events.map((event) => event.seq);
-  expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-  expect(new Set(seqs).size).toBe(seqs.length);
-  const started = new Set<string>();
-  for (const event of events) {
-    if (event.__typename === 'ToolCallStarted') started.add(event.callId);
-    if (event.__typename === 'ToolCallCompleted') expect(started.has(event.callId)).toBe(true);
-  }
-}
-
 describe.each(['ws', 'sse'] as const)('toolCallEvents over %s', (transport) => {
   it('streams Started, Progress and Completed of every call, then ToolBatchCompleted, in order', async () => {
     const sessionId = await createSession(app);
-    const subscription = app[transport](ToolCallEventsDocument, { sessionId });
-    // Subscribing is asynchronous; give the stream a moment to attach before submitting.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // From the session's start: whenever the stream attaches, it misses nothing.
+    const subscription = app[transport](ToolCallEventsDocument, { sessionId, after: fromStart(sessionId) });
     const batch = await submitBatch(app, {
       sessionId,
       calls: [
@@ -43,9 +27,9 @@ describe.each(['ws', 'sse'] as const)('toolCallEvents over %s', (transport) => {
         { id: 'c', tool: 'nope', args: {} },
       ],
     });
-    const events = eventsOf(await subscription.until(batchDone(batch.batchId)));
+    const events = eventsOf(await subscription.until(batchCompleted(batch.batchId)));
     await subscription.close();
-    assertWellOrdered(events);
+    expectCompleteSequence(events);
     const types = events.map((event) => `${event.__typename}:${'callId' in event ? event.callId : ''}`);
     for (const call of ['a', 'b', 'c']) {
       expect(types).toContain(`ToolCallStarted:${call}`);
@@ -61,10 +45,9 @@ describe.each(['ws', 'sse'] as const)('toolCallEvents over %s', (transport) => {
 describe('cursors', () => {
   it('replays exactly the missed events after a reconnect, then continues live', async () => {
     const sessionId = await createSession(app);
-    const first = app.ws(ToolCallEventsDocument, { sessionId });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = app.ws(ToolCallEventsDocument, { sessionId, after: fromStart(sessionId) });
     const batch1 = await submitBatch(app, { sessionId, calls: [{ id: 'one', tool: 'echo', args: { text: '1' } }] });
-    const seen = eventsOf(await first.until(batchDone(batch1.batchId)));
+    const seen = eventsOf(await first.until(batchCompleted(batch1.batchId)));
     await first.close();
     const lastCursor = seen.at(-1)!.cursor;
 
@@ -73,15 +56,13 @@ describe('cursors', () => {
     expect(batch2.status).toBe('COMPLETED');
 
     const resumed = app.sse(ToolCallEventsDocument, { sessionId, after: lastCursor });
-    const missed = eventsOf(await resumed.until(batchDone(batch2.batchId)));
+    const missed = eventsOf(await resumed.until(batchCompleted(batch2.batchId)));
     const batch3 = await submitBatch(app, { sessionId, calls: [{ id: 'four', tool: 'echo', args: {} }] });
-    const live = eventsOf(await resumed.until(batchDone(batch3.batchId)));
+    const live = eventsOf(await resumed.until(batchCompleted(batch3.batchId)));
     await resumed.close();
 
-    const all = [...seen, ...missed, ...live];
-    assertWellOrdered(all);
-    // Dense: nothing skipped between the first event seen and the last.
-    expect(all.map((event) => event.seq)).toEqual(Array.from({ length: all.length }, (_, i) => all[0]!.seq + i));
+    // Dense from the session's first event: nothing skipped, nothing twice, in order.
+    expectCompleteSequence([...seen, ...missed, ...live]);
     expect(missed[0]!.seq).toBe(seen.at(-1)!.seq + 1);
     expect(missed.filter((event) => event.__typename === 'ToolCallCompleted').map((event) => 'callId' in event && event.callId)).toEqual(
       expect.arrayContaining(['two', 'three']),
@@ -94,12 +75,16 @@ describe('cursors', () => {
 
   it('filters by batch', async () => {
     const sessionId = await createSession(app);
-    const subscription = app.ws(ToolCallEventsDocument, { sessionId, batchId: 'tool-batch:placeholder' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const other = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ tool: 'echo', args: {} }] });
-    expect(other.status).toBe('COMPLETED');
-    await expect(subscription.next(500)).rejects.toThrow(/no subscription payload/);
+    const other = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'theirs', tool: 'echo', args: {} }] });
+    const mine = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'mine', tool: 'echo', args: {} }] });
+    expect([other.status, mine.status]).toEqual(['COMPLETED', 'COMPLETED']);
+    // Replayed from the start, the other batch's events come first in the log; none gets through.
+    const subscription = app.ws(ToolCallEventsDocument, { sessionId, batchId: mine.batchId, after: fromStart(sessionId) });
+    const events = eventsOf(await subscription.until(batchCompleted(mine.batchId)));
     await subscription.close();
+    expect(events.map((event) => event.__typename)).toEqual(['ToolCallStarted', 'ToolCallCompleted', 'ToolBatchCompleted']);
+    expect(events.every((event) => 'batchId' in event && event.batchId === mine.batchId)).toBe(true);
+    expect(events[0]!.seq).toBeGreaterThan(3);
   });
 
   it('refuses a cursor of another session and answers an expired cursor with CursorExpired', async () => {
@@ -117,7 +102,7 @@ describe('cursors', () => {
     // Retention removed the oldest events of session A.
     const rawSessionId = (await app.services.db.toolBatch.findFirst({ where: { batchId: batch.batchId } }))!.sessionId;
     await app.services.db.event.deleteMany({ where: { sessionId: rawSessionId, seq: { lte: 3 } } });
-    const early = Buffer.from(`evt:${rawSessionId}:1`).toString('base64url');
+    const early = encodeEventCursor(rawSessionId, 1);
     const expired = app.ws(ToolCallEventsDocument, { sessionId: sessionA, after: early });
     const event = (await expired.next(5000)).data!.toolCallEvents;
     expect(event).toMatchObject({ __typename: 'CursorExpired' });

@@ -9,14 +9,14 @@ import {
   CompleteToolCallDocument,
   type CompleteToolCallMutationVariables,
   GetToolBatchDocument,
-  GetWaitingCallDocument,
   RegisterExternalToolDocument,
   type RegisterExternalToolInput,
   type WaitingCallEventsSubscription,
   WaitingCallEventsDocument,
 } from '../gql/graphql.js';
-import { createSession, outputOf, submitBatch, waitForBatch } from '../support/fixtures.js';
-import { eventually, sleep, startToolrun, type Toolrun } from '../support/toolrun.js';
+import { callOf, createSession, laneSettled, outputOf, submitBatch, waitForBatch, waitForStatus } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+import { eventually, sleep } from '../support/wait.js';
 
 let app: Toolrun;
 beforeAll(async () => {
@@ -37,17 +37,6 @@ async function register(input: Partial<RegisterExternalToolInput> & { name: stri
 async function complete(variables: CompleteToolCallMutationVariables, apiKey?: string) {
   return (await app.query(CompleteToolCallDocument, variables, apiKey)).completeToolCall;
 }
-
-async function callOf(callId: string, sessionId: string) {
-  const { toolCall } = await app.query(GetWaitingCallDocument, { callId, sessionId });
-  return toolCall!;
-}
-
-const waitForStatus = (callId: string, sessionId: string, status: string, timeoutMs = 10_000) =>
-  eventually(async () => {
-    const call = await callOf(callId, sessionId);
-    return call.status === status ? call : null;
-  }, timeoutMs);
 
 async function lastSeq(sessionId: string) {
   const events = await readEvents(app.services.db, localId(sessionId, 'Session'), 0, 10_000);
@@ -79,9 +68,9 @@ describe('external tools', () => {
     expect(Date.parse(q1Event.deadline) - Date.now()).toBeGreaterThan(250_000);
 
     // The batch's other call is not held up by the waiting ones.
-    const sum = await waitForStatus('sum', sessionId, 'SUCCEEDED');
+    const sum = await waitForStatus(app, 'sum', sessionId, 'SUCCEEDED');
     expect(outputOf(sum)).toMatchObject({ value: { result: 4 } });
-    const q1 = await callOf('q1', sessionId);
+    const q1 = await callOf(app, 'q1', sessionId);
     expect(q1).toMatchObject({ status: 'PENDING_EXTERNAL', attempt: 1 });
     expect(q1.deadlineAt).toBe(new Date(q1Event.deadline).toISOString());
 
@@ -112,7 +101,7 @@ describe('external tools', () => {
   it('refuses a second completion with a typed error that changes nothing', async () => {
     const sessionId = await createSession(app);
     await submitBatch(app, { sessionId, calls: [{ id: 'once', tool: 'ask_human', args: { question: 'ok?' } }] });
-    await waitForStatus('once', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 'once', sessionId, 'PENDING_EXTERNAL');
     expect(await complete({ callId: 'once', sessionId, result: { value: 'yes' } })).toMatchObject({ __typename: 'ToolCall', status: 'SUCCEEDED' });
     const before = await lastSeq(sessionId);
     for (const result of [{ value: 'no' }, { failure: { class: 'EXTERNAL' as const, code: 'late', message: 'x' } }]) {
@@ -123,7 +112,7 @@ describe('external tools', () => {
         callStatus: 'SUCCEEDED',
       });
     }
-    const after = await callOf('once', sessionId);
+    const after = await callOf(app, 'once', sessionId);
     expect(outputOf(after)).toEqual({ __typename: 'ToolSuccess', value: 'yes' });
     expect(await lastSeq(sessionId)).toBe(before);
     // A call that is not an external tool's is no target either.
@@ -135,7 +124,7 @@ describe('external tools', () => {
   it('validates the result: exactly one of value and failure, a well-formed value and failure', async () => {
     const sessionId = await createSession(app);
     await submitBatch(app, { sessionId, calls: [{ id: 'v', tool: 'ask_human', args: { question: 'valid?' } }] });
-    await waitForStatus('v', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 'v', sessionId, 'PENDING_EXTERNAL');
     const invalid: CompleteToolCallMutationVariables['result'][] = [
       {},
       { value: 1, failure: { class: 'EXTERNAL', code: 'x', message: 'x' } },
@@ -144,7 +133,7 @@ describe('external tools', () => {
       { failure: { class: 'EXTERNAL', code: 'x', message: 'x', retry: { kind: 'SAFE', afterMs: -5 } } },
     ];
     for (const result of invalid) expect((await complete({ callId: 'v', sessionId, result })).__typename).toBe('ValidationError');
-    expect((await callOf('v', sessionId)).status).toBe('PENDING_EXTERNAL');
+    expect((await callOf(app, 'v', sessionId)).status).toBe('PENDING_EXTERNAL');
     // A null value is a value.
     expect(await complete({ callId: 'v', sessionId, result: { value: null } })).toMatchObject({ status: 'SUCCEEDED', output: { value: null } });
   });
@@ -158,17 +147,17 @@ describe('external tools', () => {
         { id: 'never', tool: 'ask_quickly', args: {} },
       ],
     });
-    const pending = await waitForStatus('late', sessionId, 'PENDING_EXTERNAL');
+    const pending = await waitForStatus(app, 'late', sessionId, 'PENDING_EXTERNAL');
     await sleep(Math.max(0, Date.parse(pending.deadlineAt!) - Date.now()) + 50);
     const late = await complete({ callId: 'late', sessionId, result: { value: 'too late' } });
     expect(late).toMatchObject({ __typename: 'DeadlinePassedError', code: 'DEADLINE_PASSED', callId: 'late', deadline: pending.deadlineAt });
-    const failed = await callOf('late', sessionId);
+    const failed = await callOf(app, 'late', sessionId);
     expect(failed.status).toBe('FAILED');
     expect(outputOf(failed)).toMatchObject({ class: 'TIMEOUT', code: 'deadline_exceeded', source: 'RUNTIME', retry: { kind: 'NEVER' } });
     expect(await complete({ callId: 'late', sessionId, result: { value: 'still late' } })).toMatchObject({ __typename: 'DeadlinePassedError' });
 
     // Nobody completes the other one: the reconciler expires it.
-    const expired = await waitForStatus('never', sessionId, 'FAILED', 10_000);
+    const expired = await waitForStatus(app, 'never', sessionId, 'FAILED', 10_000);
     expect(outputOf(expired)).toMatchObject({ class: 'TIMEOUT', code: 'deadline_exceeded' });
     expect(expired.durationMs).toBeGreaterThanOrEqual(350);
     expect((await waitForBatch(app, sessionId, submitted.batchId)).calls.map((call) => call.status)).toEqual(['FAILED', 'FAILED']);
@@ -177,7 +166,7 @@ describe('external tools', () => {
   it('waits again as the next attempt when a completion says the failure is safe to retry', async () => {
     const sessionId = await createSession(app);
     await submitBatch(app, { sessionId, calls: [{ id: 'retry', tool: 'ask_twice', args: {} }] });
-    await waitForStatus('retry', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 'retry', sessionId, 'PENDING_EXTERNAL');
     const failed = await complete({
       callId: 'retry',
       sessionId,
@@ -185,7 +174,7 @@ describe('external tools', () => {
     });
     expect(failed).toMatchObject({ __typename: 'ToolCall' });
     const again = await eventually(async () => {
-      const call = await callOf('retry', sessionId);
+      const call = await callOf(app, 'retry', sessionId);
       return call.status === 'PENDING_EXTERNAL' && call.attempt === 2 ? call : null;
     });
     expect(again.maxAttempts).toBe(2);
@@ -212,11 +201,12 @@ describe('external tools', () => {
         { id: 's2', tool: 'ask_in_turn', args: {} },
       ],
     });
-    await waitForStatus('s1', sessionId, 'PENDING_EXTERNAL');
-    await sleep(200);
-    expect((await callOf('s2', sessionId)).status).toBe('QUEUED');
+    await waitForStatus(app, 's1', sessionId, 'PENDING_EXTERNAL');
+    // The lane stopped at s1, which holds it: s2 stays queued until s1 is completed.
+    await laneSettled(app, batch.batchId);
+    expect((await callOf(app, 's2', sessionId)).status).toBe('QUEUED');
     expect(await complete({ callId: 's1', sessionId, result: { value: 1 } })).toMatchObject({ status: 'SUCCEEDED' });
-    await waitForStatus('s2', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 's2', sessionId, 'PENDING_EXTERNAL');
     await complete({ callId: 's2', sessionId, result: { value: 2 } });
     expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
   });
@@ -230,12 +220,12 @@ describe('external tools', () => {
         { id: 'w2', tool: 'ask_in_turn', args: {} },
       ],
     });
-    await waitForStatus('w1', sessionId, 'PENDING_EXTERNAL');
+    await waitForStatus(app, 'w1', sessionId, 'PENDING_EXTERNAL');
     const cancelled = (await app.query(CancelToolCallDocument, { callId: 'w1', sessionId })).cancelToolCall;
     expect(cancelled).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED', output: { __typename: 'ToolCancellation' } });
     expect(await complete({ callId: 'w1', sessionId, result: { value: 'x' } })).toMatchObject({ __typename: 'CallAlreadyCompletedError', callStatus: 'CANCELLED' });
     // The lane moves on to the next serial call at once.
-    await waitForStatus('w2', sessionId, 'PENDING_EXTERNAL', 3000);
+    await waitForStatus(app, 'w2', sessionId, 'PENDING_EXTERNAL', 3000);
     await app.query(CancelToolCallDocument, { callId: 'w2', sessionId });
     expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
   });

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/realtime/session-event-stream.js';
-import { ToolFailureError } from '../../src/model/outcome.js';
 import { localId } from '../../src/resolvers/global-ids.js';
 import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../../src/tools/http-tool.js';
 import type { ToolContext } from '../../src/tools/types.js';
@@ -22,7 +21,7 @@ import {
   ToolsDocument,
   UpdateToolDocument,
 } from '../gql/graphql.js';
-import { createSession, outputOf, submitBatch } from '../support/fixtures.js';
+import { createSession, failureOf, outputOf, submitBatch } from '../support/fixtures.js';
 import { json, startToolServer, type ToolServer, verifyToolrunSignature } from '../support/tool-server.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
@@ -352,16 +351,6 @@ describe('HTTP tool client', () => {
       logger: pino({ level: 'silent' }),
     };
   }
-  async function failureOf(promise: Promise<unknown>) {
-    try {
-      await promise;
-    } catch (error) {
-      if (error instanceof ToolFailureError) return error.failure;
-      throw error;
-    }
-    throw new Error('expected a failure');
-  }
-
   it('refuses loopback and private endpoints unless allowed, by IP literal and by resolved name', async () => {
     server.route('/probe', (_call, response) => json(response, 200, { ok: true }));
     server.secrets.add('whsec_probe');

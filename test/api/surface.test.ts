@@ -2,9 +2,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { localId } from '../../src/resolvers/global-ids.js';
 import { createApiServer } from '../../src/server/app.js';
-import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import {
   ApproveToolCallDocument,
   CancelToolBatchDocument,
@@ -21,7 +19,7 @@ import {
   ToolsDocument,
   UpdateTenantSettingsDocument,
 } from '../gql/graphql.js';
-import { createSession, submit, submitBatch } from '../support/fixtures.js';
+import { createSession, fromStart, submit, submitBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -41,7 +39,7 @@ describe('authentication', () => {
   });
 
   it('refuses a WebSocket connection without a valid key in connection_init', async () => {
-    const client = createClient({ url: app.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer trk_wrong' }, retryAttempts: 0 });
+    const client = createClient({ url: await app.endpoint.wsUrl(), webSocketImpl: WebSocket, connectionParams: { authorization: 'Bearer trk_wrong' }, retryAttempts: 0 });
     const outcome = await new Promise<string>((resolve) => {
       client.subscribe({ query: '{ __typename }' }, { next: () => resolve('next'), error: (error) => resolve(`error:${(error as CloseEvent).code ?? ''}`), complete: () => resolve('complete') });
     });
@@ -82,7 +80,7 @@ describe('authentication', () => {
     expect((await app.query(GetSessionDocument, { id: sessionId }, reader)).session).toMatchObject({ id: sessionId });
     expect((await app.query(GetToolCallDocument, { callId: 'read-me', sessionId }, reader)).toolCall).toMatchObject({ status: 'SUCCEEDED' });
     expect((await app.query(ToolsDocument, {}, reader)).tools.length).toBeGreaterThan(0);
-    const events = app.sse(ToolCallEventsDocument, { sessionId, after: encodeEventCursor(localId(sessionId, 'Session'), 0) }, reader);
+    const events = app.sse(ToolCallEventsDocument, { sessionId, after: fromStart(sessionId) }, reader);
     const seen = await events.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted');
     await events.close();
     expect(seen.at(-1)?.data?.toolCallEvents).toMatchObject({ __typename: 'ToolBatchCompleted', batchId: batch.batchId });
@@ -151,10 +149,12 @@ describe('query cost', () => {
     expect(tooDeep.errors?.[0]?.message).toMatch(/depth/i);
     const aliases = `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: tools { name }`).join(' ')} }`;
     expect((await app.request(aliases)).errors?.[0]?.message).toMatch(/alias/i);
-    const huge = await fetch(app.url, {
+    const body = JSON.stringify({ query: '{ tools { name } }', variables: { pad: 'x'.repeat(3 * 1024 * 1024) } });
+    const huge = await app.fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.apiKey}` },
-      body: JSON.stringify({ query: '{ tools { name } }', variables: { pad: 'x'.repeat(3 * 1024 * 1024) } }),
+      // What an HTTP client declares; the limit is checked on it before the body is read.
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${app.apiKey}` },
+      body,
     });
     expect(huge.status).toBe(413);
   });
@@ -162,26 +162,25 @@ describe('query cost', () => {
 
 describe('http surface', () => {
   it('serves liveness and readiness', async () => {
-    const base = app.url.replace('/graphql', '');
-    expect((await fetch(`${base}/health`)).status).toBe(200);
-    const ready = await fetch(`${base}/ready`);
+    expect((await app.fetch('/health')).status).toBe(200);
+    const ready = await app.fetch('/ready');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ database: 'ok', redis: 'ok' });
   });
 
   it('turns readiness to 503 as soon as the API process starts to shut down, while it stays live', async () => {
     const other = createApiServer(app.services);
-    expect((await other.yoga.fetch('http://toolrun/ready')).status).toBe(200);
+    expect((await other.yoga.fetch('http://toolrun.test/ready')).status).toBe(200);
     const closed = other.close();
-    const ready = await other.yoga.fetch('http://toolrun/ready');
+    const ready = await other.yoga.fetch('http://toolrun.test/ready');
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ status: 'not ready', database: 'ok', redis: 'ok', closing: true });
-    expect((await other.yoga.fetch('http://toolrun/health')).status).toBe(200);
+    expect((await other.yoga.fetch('http://toolrun.test/health')).status).toBe(200);
     await closed;
   });
 
   it('serves GraphiQL to browsers', async () => {
-    const page = await fetch(app.url, { headers: { accept: 'text/html' } });
+    const page = await app.fetch('/graphql', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('toolrun');
   });

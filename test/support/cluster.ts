@@ -13,7 +13,8 @@ import pg from 'pg';
 import { createDb, type Db } from '../../src/db.js';
 import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
-import { type GraphQLClient, graphqlClient } from './toolrun.js';
+import { type GraphQLClient, graphqlClient, httpEndpoint } from './toolrun.js';
+import { eventually } from './wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,18 +33,6 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await delay(intervalMs);
-  }
 }
 
 export interface Exit {
@@ -171,7 +160,7 @@ export class RedisServer {
       '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no',
     ], process.env);
     const child = this.child;
-    await until(`redis-server on ${this.port}`, async () => {
+    await eventually(async () => {
       if (!child.running) throw new Error(`redis-server exited\n${child.output()}`);
       const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       client.on('error', () => undefined);
@@ -181,7 +170,7 @@ export class RedisServer {
       } finally {
         client.disconnect();
       }
-    }, 10_000, 50);
+    }, 10_000, 50, `redis-server on ${this.port}`);
   }
 
   /** Kills the server at once (SIGKILL): every key, job and subscription is gone. */
@@ -303,14 +292,14 @@ export class Cluster {
       return { status: response.status, body: (text ? JSON.parse(text) : null) as unknown };
     };
     try {
-      await until(`${name} /ready`, async () => {
+      await eventually(async () => {
         if (!child.running) throw new Error('exited');
         return (await get('/ready')).status === 200;
-      }, 30_000);
+      }, 30_000, 100, `${name} /ready`);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${child.output()}`);
     }
-    const client = graphqlClient(`${base}/graphql`, `ws://127.0.0.1:${port}/graphql`, this.apiKey);
+    const client = graphqlClient(httpEndpoint(base), this.apiKey);
     this.clients.push(client);
     return { ...client, child, port, get };
   }

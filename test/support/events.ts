@@ -1,19 +1,9 @@
 // Helpers for tests that check a session's event stream as clients receive it.
 import { expect } from 'vitest';
-import { CreateSessionDocument, type ToolCallEventsSubscription } from '../gql/graphql.js';
-import type { GraphQLResponse, Toolrun } from './toolrun.js';
+import type { ToolCallEventsSubscription } from '../gql/graphql.js';
+import type { GraphQLResponse } from './toolrun.js';
 
 export type StreamEvent = ToolCallEventsSubscription['toolCallEvents'];
-
-/** A session: its GraphQL id (for the API) and its row id (for cursors and SQL). */
-export async function newSession(app: Pick<Toolrun, 'query'>): Promise<{ id: string; rowId: string }> {
-  const result = await app.query(CreateSessionDocument, { title: 'scale-out' });
-  if (result.createSession.__typename !== 'Session') throw new Error(`createSession failed: ${JSON.stringify(result)}`);
-  return { id: result.createSession.id, rowId: result.createSession.sessionId };
-}
-
-/** The cursor right after event `seq` of a session (`0`: from the very beginning). */
-export const cursorAt = (sessionRowId: string, seq: number) => Buffer.from(`evt:${sessionRowId}:${seq}`).toString('base64url');
 
 export const eventsOf = (items: Array<GraphQLResponse<ToolCallEventsSubscription>>) =>
   items.map((item) => {
@@ -26,6 +16,10 @@ export function batchesCompleted(count: number) {
   return (_item: unknown, all: Array<GraphQLResponse<ToolCallEventsSubscription>>) =>
     all.filter((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted').length >= count;
 }
+
+/** A predicate for `Subscription.until`: true at the ToolBatchCompleted of `batchId`. */
+export const batchCompleted = (batchId: string) => (item: GraphQLResponse<ToolCallEventsSubscription>) =>
+  item.data?.toolCallEvents.__typename === 'ToolBatchCompleted' && item.data.toolCallEvents.batchId === batchId;
 
 /**
  * The events are exactly seq first..first+n-1 (dense: no gap, no duplicate, in order), and

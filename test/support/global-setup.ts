@@ -1,9 +1,13 @@
-// Recreates the test database from the migrations once per run.
+// Recreates the test database from the migrations once per run (the api and system tiers both
+// name this file; the second call finds it done).
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { TEST_DATABASE_URL } from './database.js';
 
+const DONE = 'TOOLRUN_TEST_DATABASE_READY';
+
 export default async function setup(): Promise<void> {
+  if (process.env[DONE] === TEST_DATABASE_URL) return;
   const url = new URL(TEST_DATABASE_URL);
   const name = url.pathname.slice(1);
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`refusing to recreate database ${name}`);
@@ -21,4 +25,5 @@ export default async function setup(): Promise<void> {
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`migrating the test database failed:\n${result.stdout}\n${result.stderr}`);
+  process.env[DONE] = TEST_DATABASE_URL;
 }

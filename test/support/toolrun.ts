@@ -1,5 +1,7 @@
-// Starts a real toolrun (API on a real port + worker) against the test PostgreSQL and Redis,
-// isolated by its own Redis prefix, and gives tests clients for HTTP, SSE and WebSocket.
+// An in-process toolrun for API tests: services, a worker (unless `worker: false`) and the yoga
+// instance against the test PostgreSQL and Redis, isolated by its own Redis prefix. HTTP and SSE
+// go through `yoga.fetch`, without a port; a real port is opened only for WebSocket clients.
+// graphqlClient also drives the real API processes of test/support/cluster.ts.
 import { randomUUID } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
@@ -18,25 +20,38 @@ export interface GraphQLResponse<T> {
   errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
 }
 
-export interface Toolrun {
+/** Where a GraphQL client sends its requests. */
+export interface Endpoint {
+  /** The GraphQL URL (for the in-process API, a URL `fetch` below understands). */
   url: string;
-  wsUrl: string;
+  fetch: (url: string, init?: RequestInit) => Promise<Response>;
+  /** The graphql-ws URL; an in-process API opens its port on first use. */
+  wsUrl: () => Promise<string>;
+}
+
+export interface GraphQLClient {
+  endpoint: Endpoint;
   apiKey: string;
-  tenantId: string;
-  services: Services;
-  worker: WorkerRuntime | null;
-  api: ApiServer;
-  /** SQL statements sent by this instance since the last `resetQueries()`. */
-  queries: string[];
-  resetQueries(): void;
-  /** A key of another tenant (or the same tenant, with `tenant`). */
-  newKey(tenant?: string, roles?: Role[]): Promise<string>;
   request<T, V>(document: TypedDocumentNode<T, V> | string, variables?: V, apiKey?: string | null): Promise<GraphQLResponse<T> & { status: number }>;
   /** Like request, but fails the test on GraphQL errors. */
   query<T, V>(document: TypedDocumentNode<T, V>, variables?: V, apiKey?: string): Promise<T>;
   sse<T, V>(document: TypedDocumentNode<T, V>, variables: V, apiKey?: string): Subscription<T>;
   ws<T, V>(document: TypedDocumentNode<T, V>, variables: V, apiKey?: string): Subscription<T>;
   close(): Promise<void>;
+}
+
+export interface Toolrun extends GraphQLClient {
+  tenantId: string;
+  services: Services;
+  worker: WorkerRuntime | null;
+  api: ApiServer;
+  /** A request to another path of the API (`/health`, `/ready`, GraphiQL), in process. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** SQL statements sent by this instance since the last `resetQueries()`. */
+  queries: string[];
+  resetQueries(): void;
+  /** A key of another tenant (or the same tenant, with `tenant`). */
+  newKey(tenant?: string, roles?: Role[]): Promise<string>;
 }
 
 export interface Subscription<T> {
@@ -46,6 +61,8 @@ export interface Subscription<T> {
   until(done: (item: GraphQLResponse<T>, all: GraphQLResponse<T>[]) => boolean, timeoutMs?: number): Promise<GraphQLResponse<T>[]>;
   close(): Promise<void>;
 }
+
+const IN_PROCESS = 'http://toolrun.test';
 
 export async function startToolrun(overrides: Partial<Record<keyof Config, string | number | boolean>> = {}, options: { worker?: boolean } = {}): Promise<Toolrun> {
   const config = loadConfig(process.env, {
@@ -63,11 +80,15 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
   const services = createServices(config, createLogger(config), { onQuery: (sql) => queries.push(sql) });
   const worker = options.worker === false ? null : await startWorkerRuntime(services, { reconcileIntervalMs: 1000 });
   const api = createApiServer(services);
-  const port = await api.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${port}/graphql`;
-  const wsUrl = `ws://127.0.0.1:${port}/graphql`;
+  let listening: Promise<number> | null = null;
+  const inProcess = (url: string, init?: RequestInit) => Promise.resolve(api.yoga.fetch(new Request(url, init)));
+  const endpoint: Endpoint = {
+    url: `${IN_PROCESS}/graphql`,
+    fetch: inProcess,
+    wsUrl: async () => `ws://127.0.0.1:${await (listening ??= api.listen(0, '127.0.0.1'))}/graphql`,
+  };
   const { key: apiKey, tenant } = await services.apiKeys.createKey(`tenant-${randomUUID().slice(0, 8)}`, { roles: ['submitter', 'approver', 'admin'] });
-  const client = graphqlClient(url, wsUrl, apiKey);
+  const client = graphqlClient(endpoint, apiKey);
 
   return {
     ...client,
@@ -79,6 +100,7 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
     },
     worker,
     api,
+    fetch: (path, init) => inProcess(`${IN_PROCESS}${path}`, init),
     newKey: async (name = `tenant-${randomUUID().slice(0, 8)}`, roles = ['submitter', 'approver']) => (await services.apiKeys.createKey(name, { roles })).key,
     close: async () => {
       await client.close();
@@ -91,13 +113,11 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
   };
 }
 
-export type GraphQLClient = Pick<Toolrun, 'url' | 'wsUrl' | 'apiKey' | 'request' | 'query' | 'sse' | 'ws'> & { close(): Promise<void> };
-
-/** HTTP, SSE and graphql-ws clients for one API process. */
-export function graphqlClient(url: string, wsUrl: string, apiKey: string): GraphQLClient {
+/** HTTP, SSE and graphql-ws clients of one API (in process or a real process). */
+export function graphqlClient(endpoint: Endpoint, apiKey: string): GraphQLClient {
   const wsClients: Client[] = [];
-  const request: Toolrun['request'] = async (document, variables, key = apiKey) => {
-    const response = await fetch(url, {
+  const request: GraphQLClient['request'] = async (document, variables, key = apiKey) => {
+    const response = await endpoint.fetch(endpoint.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify({ query: typeof document === 'string' ? document : print(document), variables }),
@@ -106,8 +126,7 @@ export function graphqlClient(url: string, wsUrl: string, apiKey: string): Graph
     return { ...body, status: response.status };
   };
   return {
-    url,
-    wsUrl,
+    endpoint,
     apiKey,
     request,
     query: async (document, variables, key) => {
@@ -115,9 +134,9 @@ export function graphqlClient(url: string, wsUrl: string, apiKey: string): Graph
       if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
       return result.data as never;
     },
-    sse: (document, variables, key = apiKey) => sseSubscription(url, print(document), variables, key),
+    sse: (document, variables, key = apiKey) => sseSubscription(endpoint, print(document), variables, key),
     ws: (document, variables, key = apiKey) => {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: true });
+      const client = createClient({ url: endpoint.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: true });
       wsClients.push(client);
       return wsSubscription(client, print(document), variables);
     },
@@ -125,6 +144,12 @@ export function graphqlClient(url: string, wsUrl: string, apiKey: string): Graph
       for (const client of wsClients.splice(0)) await client.dispose();
     },
   };
+}
+
+/** A real API process's endpoint. */
+export function httpEndpoint(base: string): Endpoint {
+  const wsUrl = `${base.replace(/^http/, 'ws')}/graphql`;
+  return { url: `${base}/graphql`, fetch: (url, init) => fetch(url, init), wsUrl: async () => wsUrl };
 }
 
 class Inbox<T> {
@@ -192,12 +217,13 @@ export function wsSubscription<T>(client: Client, query: string, variables: unkn
   };
 }
 
-export function sseSubscription<T>(url: string, query: string, variables: unknown, apiKey: string): Subscription<T> {
+export function sseSubscription<T>(endpoint: Endpoint, query: string, variables: unknown, apiKey: string): Subscription<T> {
   const inbox = new Inbox<T>();
   const controller = new AbortController();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   void (async () => {
     try {
-      const response = await fetch(url, {
+      const response = await endpoint.fetch(endpoint.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${apiKey}` },
         body: JSON.stringify({ query, variables }),
@@ -207,10 +233,14 @@ export function sseSubscription<T>(url: string, query: string, variables: unknow
         inbox.fail(new Error(`SSE request failed with ${response.status}: ${await response.text()}`));
         return;
       }
+      reader = response.body.getReader();
+      if (controller.signal.aborted) return void (await reader.cancel());
       const decoder = new TextDecoder();
       let buffer = '';
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
         let split: number;
         while ((split = buffer.indexOf('\n\n')) >= 0) {
           const frame = buffer.slice(0, split);
@@ -230,19 +260,10 @@ export function sseSubscription<T>(url: string, query: string, variables: unknow
   return {
     next: (timeoutMs) => inbox.next(timeoutMs),
     until: (done, timeoutMs) => inbox.until(done, timeoutMs),
-    close: async () => controller.abort(),
+    close: async () => {
+      controller.abort();
+      // Cancelling the body ends the stream on the server side too, in process as over a socket.
+      await reader?.cancel().catch(() => undefined);
+    },
   };
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns a truthy value. */
-export async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(intervalMs);
-  }
 }

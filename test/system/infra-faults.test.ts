@@ -4,11 +4,12 @@
 // Also: shutting down while Redis is away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db.js';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { ToolCallEventsDocument } from '../gql/graphql.js';
 import { type ApiProcess, Cluster, RedisServer, type WorkerProcess } from '../support/cluster.js';
-import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from '../support/events.js';
-import { submitBatch, waitForBatch } from '../support/fixtures.js';
-import { eventually, sleep } from '../support/toolrun.js';
+import { batchesCompleted, eventsOf, expectCompleteSequence } from '../support/events.js';
+import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, sleep } from '../support/wait.js';
 
 let redis: RedisServer;
 let cluster: Cluster;
@@ -39,7 +40,7 @@ describe('Redis restarted mid-run', () => {
     'loses no call: running calls finish, queued calls (their jobs gone with Redis) run after the restart, new work runs, subscribers catch up',
     explained(async () => {
       const session = await newSession(api);
-      const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+      const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
       // 8 run at once (2 workers × 4 slots), 8 wait in Redis.
       const batch = await submitBatch(api, { sessionId: session.id, calls: sleeps('r', 16, 1500) });
       await eventually(async () => (await cluster.db.toolCall.count({ where: { sessionId: session.rowId, status: 'RUNNING' } })) === 8, 20_000);
@@ -81,7 +82,7 @@ describe('PostgreSQL connections cut mid-run', () => {
     'the processes reconnect by themselves, every call ends terminal, and a subscriber gets the whole sequence',
     explained(async () => {
       const session = await newSession(api);
-      const events = api.ws(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+      const events = api.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
       const calls = [...sleeps('p', 12, 1500), ...Array.from({ length: 40 }, (_, n) => ({ id: `e-${n}`, tool: 'echo', args: { text: String(n) } }))];
       const batch = await submitBatch(api, { sessionId: session.id, calls });
       await eventually(async () => (await cluster.db.toolCall.count({ where: { sessionId: session.rowId, status: 'RUNNING', tool: 'sleep' } })) >= 4, 20_000);

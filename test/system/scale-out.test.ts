@@ -2,11 +2,13 @@
 // Redis: events reach subscribers on any API process, in order and exactly once, across a
 // 1,000-call burst and a reconnect to the other process; cancels reach either worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { CancelToolBatchDocument, CancelToolCallDocument, type ToolCallEventsSubscription, ToolCallEventsDocument } from '../gql/graphql.js';
 import { type ApiProcess, Cluster, type WorkerProcess } from '../support/cluster.js';
-import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession, type StreamEvent } from '../support/events.js';
-import { submitBatch, waitForBatch } from '../support/fixtures.js';
-import { eventually, type GraphQLResponse } from '../support/toolrun.js';
+import { batchesCompleted, eventsOf, expectCompleteSequence, type StreamEvent } from '../support/events.js';
+import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import type { GraphQLResponse } from '../support/toolrun.js';
+import { eventually } from '../support/wait.js';
 
 let cluster: Cluster;
 let api1: ApiProcess;
@@ -45,7 +47,7 @@ describe('events across processes', () => {
     'a subscriber on API 1 sees every event of a 1,000-call burst submitted on API 2, in order, over graphql-ws and SSE; one that disconnects mid-burst and resumes on API 2 with its cursor ends with exactly the full sequence',
     explained(async () => {
       const session = await newSession(api2);
-      const fromStart = cursorAt(session.rowId, 0);
+      const fromStart = encodeEventCursor(session.rowId, 0);
       const overWs = api1.ws(ToolCallEventsDocument, { sessionId: session.id, after: fromStart });
       const overSse = api1.sse(ToolCallEventsDocument, { sessionId: session.id, after: fromStart });
       const resuming = api1.sse(ToolCallEventsDocument, { sessionId: session.id, after: fromStart });
@@ -101,13 +103,13 @@ describe('events across processes', () => {
       await eventually(async () => (await cluster.db.event.count({ where: { sessionId: session.rowId, seq: { lte: 2 } } })) === 0, 20_000, 200);
 
       for (const [api, transport] of [[api1, 'ws'], [api2, 'sse']] as const) {
-        const expired = api[transport](ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+        const expired = api[transport](ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
         const answer = (await expired.next(10_000)).data!.toolCallEvents;
         await expired.close();
-        expect(answer).toMatchObject({ __typename: 'CursorExpired', oldestCursor: cursorAt(session.rowId, 2) });
+        expect(answer).toMatchObject({ __typename: 'CursorExpired', oldestCursor: encodeEventCursor(session.rowId, 2) });
       }
       // Resubscribing from the cursor it names replays what is left.
-      const resync = api2.ws(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 2) });
+      const resync = api2.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 2) });
       const rest = eventsOf(await resync.until(batchesCompleted(1), 10_000));
       await resync.close();
       expect(rest.map((event) => event.seq)).toEqual([3, 4, 5, 6, 7]);
@@ -137,7 +139,7 @@ describe('cancellation across processes', () => {
     'a cancel through API 1 aborts a sleep running on either worker within a second',
     explained(async () => {
       const session = await newSession(api1);
-      const events = api1.ws(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+      const events = api1.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
       const running = await sleepsOnBothWorkers(session.id, session.rowId);
       expect([...running.keys()].sort()).toEqual([worker1.workerId, worker2.workerId].sort());
 

@@ -3,11 +3,12 @@
 // runs and hands the rest to another worker. Also: an API process's own graceful stop.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { GetToolBatchDocument, ToolCallEventsDocument } from '../gql/graphql.js';
 import { type ApiProcess, Cluster, type WorkerProcess } from '../support/cluster.js';
-import { batchesCompleted, cursorAt, eventsOf, expectCompleteSequence, newSession } from '../support/events.js';
-import { submitBatch, waitForBatch } from '../support/fixtures.js';
-import { eventually } from '../support/toolrun.js';
+import { batchesCompleted, eventsOf, expectCompleteSequence } from '../support/events.js';
+import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually } from '../support/wait.js';
 
 // Small worker slots make it certain which calls run and which wait; a short grace keeps the
 // graceful-stop test short (a worker's grace is 5 × CANCEL_GRACE_MS: 3 s, for 1 s and 6 s sleeps).
@@ -47,6 +48,8 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
       // its own transaction) until the worker running it is killed.
       const locker = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
       await locker.connect();
+      /** Backends waiting for the lock: the killed attempt's edit, whose client is gone. */
+      let waiting: number[] = [];
       try {
         await locker.query('BEGIN');
         await locker.query(`SELECT 1 FROM session_file WHERE session_id = $1::uuid AND path = '/notes.txt' FOR UPDATE`, [session.rowId]);
@@ -59,7 +62,7 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
           sessionId: session.id,
           calls: Array.from({ length: 10 }, (_, n) => ({ id: `sleep-${n}`, tool: 'sleep', args: { ms: 3000, progressIntervalMs: 500 } })),
         });
-        const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+        const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
 
         // Both workers are full (4 slots each: the edit and seven sleeps); three sleeps wait.
         const running = await eventually(async () => {
@@ -99,13 +102,19 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
         const completions = seen.filter((event) => event.__typename === 'ToolBatchCompleted');
         expect(completions.find((event) => event.batchId === batch.batchId)).toMatchObject({ total: 10, succeeded: 10, failed: 0 });
         expect(completions.find((event) => event.batchId === editBatch.batchId)).toMatchObject({ total: 1, succeeded: 0, failed: 1 });
+        const blocked = await locker.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        waiting = blocked.rows.map((row) => row.pid);
+        expect(waiting.length).toBeGreaterThan(0);
       } finally {
         await locker.query('ROLLBACK').catch(() => undefined);
         await locker.end();
       }
       // The killed attempt's edit never landed (its transaction died with its worker, even once
-      // the lock was free), and nothing ran it again.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // the lock was free: its backend ends there), and nothing ran it again.
+      await eventually(async () => {
+        const [row] = await cluster.db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ANY($1::int[])`, waiting);
+        return row!.n === 0n;
+      }, 10_000);
       const file = await cluster.db.sessionFile.findFirst({ where: { sessionId: session.rowId, path: '/notes.txt' } });
       expect(file?.content).toBe('version 1');
     }),
@@ -182,8 +191,8 @@ describe('an API process told to stop (SIGTERM)', () => {
       const session = await newSession(api);
       const first = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'one', tool: 'echo', args: {} }] });
       expect(first.status).toBe('COMPLETED');
-      const overWs = leaving.ws(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
-      const overSse = leaving.sse(ToolCallEventsDocument, { sessionId: session.id, after: cursorAt(session.rowId, 0) });
+      const overWs = leaving.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
+      const overSse = leaving.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
       const seenWs = eventsOf(await overWs.until(batchesCompleted(1), 10_000));
       const seenSse = eventsOf(await overSse.until(batchesCompleted(1), 10_000));
 
