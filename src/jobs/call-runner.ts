@@ -70,7 +70,7 @@ export class CallRunner {
       subject: 'tool call',
       sessionId: call.sessionId,
       timeoutMs: call.timeoutMs,
-      cancelRequested: call.cancelRequestedAt !== null,
+      cancelRequested: Boolean(call.cancelRequestedAt),
       jobSignal,
     });
     const progress = new ProgressWriter((latest) =>

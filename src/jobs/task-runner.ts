@@ -85,7 +85,7 @@ export class TaskRunner {
       subject: 'background run',
       sessionId: task.sessionId,
       timeoutMs,
-      cancelRequested: task.cancelRequestedAt !== null,
+      cancelRequested: Boolean(task.cancelRequestedAt),
       jobSignal,
     });
     const abort = (kind: AbortKind) => execution.abort(kind);

@@ -1,4 +1,4 @@
-// The GraphQL side of the error catalogue (src/domain/errors.ts): an Error interface every
+// The GraphQL side of the error catalogue (src/model/errors.ts): an Error interface every
 // expected error implements, so clients can always select `... on Error { message code }`.
 import {
   BackgroundNotSupportedError,
