@@ -111,8 +111,9 @@ describe('background runs on worker processes', () => {
   it('hands a run back when its worker shuts down (SIGTERM): re-attached at once, it completes elsewhere', async () => {
     const [a, b] = await Promise.all([workers.start('e'), workers.start('f')]);
     const session = await newSession(app);
-    // Longer than the worker's shutdown grace (5 × CANCEL_GRACE_MS = 1.5 s), so it is handed back rather than finished.
-    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 60, intervalMs: 50 } });
+    // Far longer than the worker's shutdown grace (5 × CANCEL_GRACE_MS = 1.5 s), even with the
+    // stop delayed on a loaded machine, so it is handed back rather than finished.
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 120, intervalMs: 50 } });
     const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
     const leaving = running.workerId === a.workerId ? a : b;
     const staying = leaving === a ? b : a;
