@@ -10,9 +10,10 @@ import { fileContent, finished, getTask, messages, spawnRun, waitForTask } from 
 import { newSession } from '../support/fixtures.js';
 import { WorkerProcesses } from '../support/processes.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
-import { sleep } from '../support/wait.js';
+import { eventually, sleep } from '../support/wait.js';
 
-describe('background runs on worker processes', () => {
+// Each test starts worker processes, which takes seconds on a loaded machine.
+describe('background runs on worker processes', { timeout: 60_000 }, () => {
   let app: Toolrun;
   let workers: WorkerProcesses;
   beforeAll(async () => {
@@ -81,7 +82,8 @@ describe('background runs on worker processes', () => {
 
   it('re-attaches an idempotent run whose worker is SIGKILLed, and it completes on another worker', async () => {
     const [a, b] = await Promise.all([workers.start('a'), workers.start('b')]);
-    expect(await app.services.background.workerCapacity()).toBe(128);
+    // Both announced themselves (64 slots each).
+    await eventually(async () => (await app.services.background.workerCapacity()) === 128, 10_000);
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 15, intervalMs: 100, summary: 'survived' } });
     const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 3);
