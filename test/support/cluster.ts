@@ -281,7 +281,7 @@ export class Cluster {
     return child;
   }
 
-  /** Starts an API process on a free port and waits until `/ready` answers 200. */
+  /** Starts an API process on a free port and waits until `/ready` answers 200 (a minute: a loaded machine starts processes slowly). */
   async startApi(name: string, env: Record<string, string> = {}): Promise<ApiProcess> {
     const port = await freePort();
     const child = this.spawn(name, 'src/bin/api.ts', this.env({ PORT: String(port), ...env }));
@@ -295,7 +295,7 @@ export class Cluster {
       await eventually(async () => {
         if (!child.running) throw new Error('exited');
         return (await get('/ready')).status === 200;
-      }, 30_000, 100, `${name} /ready`);
+      }, 60_000, 100, `${name} /ready`);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${child.output()}`);
     }
@@ -308,7 +308,7 @@ export class Cluster {
   async startWorker(name: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
     const workerId = `${this.prefix}:${name}`;
     const child = this.spawn(name, 'src/bin/worker.ts', this.env({ WORKER_ID: workerId, ...env }));
-    await child.waitForLine(/worker running/, 30_000);
+    await child.waitForLine(/worker running/, 60_000);
     return { child, workerId };
   }
 

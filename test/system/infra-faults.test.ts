@@ -25,7 +25,7 @@ beforeAll(async () => {
   // A short grace keeps the shutdown deadline short (5 × CANCEL_GRACE_MS + 10 s).
   cluster = await Cluster.start({ redisUrl: redis.url, env: { WORKER_CONCURRENCY: '4', CANCEL_GRACE_MS: '200' } });
   [api, worker1, worker2] = await Promise.all([cluster.startApi('api'), cluster.startWorker('worker-1'), cluster.startWorker('worker-2')]);
-}, 90_000);
+}, 150_000);
 
 afterAll(async () => {
   await cluster?.close();

@@ -27,7 +27,7 @@ beforeAll(async () => {
     cluster.startWorker('worker-1'),
     cluster.startWorker('worker-2'),
   ]);
-}, 90_000);
+}, 150_000);
 
 afterAll(async () => {
   await cluster?.close();

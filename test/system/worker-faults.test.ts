@@ -23,7 +23,7 @@ const explained = (body: () => Promise<void>) => () => cluster.explained(body)()
 beforeAll(async () => {
   cluster = await Cluster.start({ env: WORKER_ENV });
   api = await cluster.startApi('api');
-}, 90_000);
+}, 150_000);
 
 afterAll(async () => {
   await cluster?.close();
