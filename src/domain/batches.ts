@@ -23,6 +23,7 @@ import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, Validati
 import { type EventLog, sessionEventsChannel, type PublishedEvents, type Tx } from './event-log.js';
 import { newCallId, sha256Hex, stableJson } from './ids.js';
 import { callStatusOf, failure, outputs, type ToolCallOutput } from './outcome.js';
+import { jsonText } from './tool-value.js';
 
 export interface CallInput {
   id?: string | null;
@@ -38,6 +39,17 @@ export interface SubmitBatchInput {
   calls: CallInput[];
   idempotencyKey?: string | null;
   timeoutMs?: number | null;
+}
+
+/** The row id an empty (unstored) batch answers with. */
+export const EMPTY_BATCH_ROW_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The batch id of calls that all carry a client id, exactly as seed 001 computes it:
+ * `tool-batch:` + sha256 of serde_json's text of `[{"id", "tool_id", "args"}, …]` (keys sorted).
+ */
+export function deterministicBatchId(calls: Array<{ id: string; tool: string; args: unknown }>): string {
+  return `tool-batch:${sha256Hex(jsonText(calls.map(({ id, tool, args }) => ({ id, tool_id: tool, args }))))}`;
 }
 
 export const CANCEL_CHANNEL = 'cancel';
@@ -63,6 +75,7 @@ export class BatchService {
 
   async submit(input: SubmitBatchInput): Promise<ToolBatch> {
     const { config, db, eventLog, registry } = this.deps;
+    if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);
     const idempotencyKey = input.idempotencyKey ?? null;
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
@@ -74,7 +87,7 @@ export class BatchService {
       idempotencyKey !== null
         ? `tool-batch:${sha256Hex(`idempotency-key:${idempotencyKey}`)}`
         : everyCallHasId
-          ? `tool-batch:${sha256Hex(stableJson(calls.map(({ id, tool, args }) => ({ id, tool, args }))))}`
+          ? deterministicBatchId(calls.map(({ id, tool, args }) => ({ id, tool, args })))
           : `tool-batch:${newCallId().slice(5)}`;
 
     await this.assertSession(input.tenantId, input.sessionId);
@@ -167,6 +180,28 @@ export class BatchService {
     }
   }
 
+  /**
+   * An empty batch runs nothing and is not stored (seed 001 answers an empty batch with an empty
+   * result): it comes back completed, with no calls; its `id` names no stored batch.
+   */
+  private async emptyBatch(input: SubmitBatchInput): Promise<ToolBatch> {
+    await this.assertSession(input.tenantId, input.sessionId);
+    const now = new Date();
+    return {
+      id: EMPTY_BATCH_ROW_ID,
+      sessionId: input.sessionId,
+      batchId: deterministicBatchId([]),
+      idempotencyKey: input.idempotencyKey ?? null,
+      requestHash: sha256Hex(stableJson([])),
+      status: 'COMPLETED',
+      callCount: 0,
+      pendingCount: 0,
+      submittedBy: input.apiKeyId,
+      createdAt: now,
+      completedAt: now,
+    };
+  }
+
   private sameBatch(existing: ToolBatch, idempotencyKey: string | null, requestHash: string): ToolBatch {
     if (idempotencyKey !== null && existing.requestHash !== requestHash) throw new IdempotencyKeyReusedError(idempotencyKey);
     return existing;
@@ -174,7 +209,6 @@ export class BatchService {
 
   private normalizeCalls(input: SubmitBatchInput) {
     const { config } = this.deps;
-    if (input.calls.length === 0) throw new ValidationError('A batch needs at least one call', 'calls');
     if (input.calls.length > config.MAX_CALLS_PER_BATCH) {
       throw new ValidationError(`A batch holds at most ${config.MAX_CALLS_PER_BATCH} calls`, 'calls');
     }
@@ -349,7 +383,7 @@ function planCall(call: { tool: string; args: unknown; timeoutMs: number | null 
     timeoutMs: Math.min(call.timeoutMs ?? definition.timeoutMs, config.MAX_CALL_TIMEOUT_MS),
     initialOutput: null,
   };
-  const verdict = validateArgs(definition, call.args);
+  const verdict = definition.checksOwnArguments ? { ok: true as const } : validateArgs(definition, call.args);
   if (!verdict.ok) {
     plan.initialOutput = outputs.failure(failure('INVALID_REQUEST', 'invalid_arguments', `Invalid arguments for \`${call.tool}\`: ${verdict.message}`));
   }

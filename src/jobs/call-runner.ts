@@ -119,7 +119,7 @@ export class CallRunner {
       tool: call.tool,
       attempt,
       maxAttempts: call.maxAttempts,
-      replayKey: `${call.sessionId}:${call.callId}:${call.tool}`,
+      replayKey: replayKeyOf(call.sessionId, call.callId, call.tool),
       signal: controller.signal,
       deadline,
       reportProgress: (value) => progress.report(value),
@@ -158,7 +158,7 @@ export class CallRunner {
       return { kind: 'retry', delayMs: 0 };
     }
     let output: ToolCallOutput;
-    if (reason === 'cancelled') output = outputs.cancelled();
+    if (reason === 'cancelled') output = this.cancelledOutput(call, settled);
     else if (reason === 'timeout') {
       // A tool that reports its own TIMEOUT failure at the deadline (an HTTP tool: safe to retry) decides its retry.
       output =
@@ -182,6 +182,18 @@ export class CallRunner {
   private async finish(call: CallRecord, output: ToolCallOutput): Promise<RunVerdict> {
     await this.state.complete(call, call.attempt, output);
     return DONE;
+  }
+
+  /**
+   * A cancelled call's outcome (seed 001: cancel, then the grace period, the tool's own outcome
+   * first): a value or a typed failure the tool produced before the grace ran out is recorded as
+   * it is, so a side effect that completed is not reported as cancelled. A tool that stopped
+   * because of the cancellation (it rejected, say with the signal's reason) or that was still
+   * running when the grace ran out is recorded CANCELLED.
+   */
+  private cancelledOutput(call: CallRecord, settled: Settled): ToolCallOutput {
+    if (settled.kind === 'value' || (settled.kind === 'error' && settled.error instanceof ToolFailureError)) return this.outputOf(call, settled);
+    return outputs.cancelled();
   }
 
   private outputOf(call: CallRecord, settled: Settled): ToolCallOutput {
@@ -209,6 +221,11 @@ function workerLost(call: CallRecord, rerunnable: boolean): ToolCallOutput {
         })
       : failure('EXECUTION', 'worker_lost', `The worker running \`${call.tool}\` was lost; the tool is not idempotent, so it was not run again`),
   );
+}
+
+/** The seeds' replay key (000): the same on every attempt of a call, for idempotent side effects. */
+export function replayKeyOf(sessionId: string, callId: string, tool: string): string {
+  return `lash-tool:${sessionId}:${callId}:${tool}`;
 }
 
 export function backoffDelay(policy: RetryPolicy, attempt: number): number {

@@ -16,7 +16,7 @@ import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/types.js';
-import { type Settled, settle } from './call-runner.js';
+import { replayKeyOf, type Settled, settle } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import type { JobCatalogue } from './queues.js';
 import { staleAfterMs, type TaskRecovery } from './task-recovery.js';
@@ -129,7 +129,7 @@ export class TaskRunner {
       attempt,
       maxAttempts: MAX_RUN_ATTEMPTS,
       // Stable across re-attached attempts, so an idempotent tool can recognise its own side effects.
-      replayKey: `${task.sessionId}:${task.id}:${tool.definition.name}`,
+      replayKey: replayKeyOf(task.sessionId, task.id, tool.definition.name),
       signal: controller.signal,
       deadline: new Date(Date.now() + timeoutMs),
       reportProgress: (progress) => sink.progress(progress),
@@ -148,7 +148,6 @@ export class TaskRunner {
       logger: runLogger,
     };
 
-    sink.status('Running');
     let settled: Settled;
     let reason: TaskAbort['kind'] | null;
     try {

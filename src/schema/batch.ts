@@ -1,6 +1,6 @@
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { CallIdConflictError, IdempotencyKeyReusedError } from '../domain/errors.js';
-import { parseOutput } from '../domain/outcome.js';
+import { parseOutput, seedOutcome, seedToolResult } from '../domain/outcome.js';
 import type { ToolBatch, ToolCall } from '../generated/prisma/client.js';
 import {
   cancelToolBatch,
@@ -69,6 +69,34 @@ ToolCallRef.implement({
         return output ? outputMember(output) : null;
       },
     }),
+    outcome: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'The outcome in the seeds’ JSON form (ToolCallOutcome), null until the call is finished: {"status": "success", "payload": <tool value>} | {"status": "failure", "payload": {"class", "code", "message", "source", "retry": {"type": "never" | "safe" | "exhausted", "after_ms"?, "attempts"?}, "raw"?}} | {"status": "cancelled", "payload": {"message", "source", "raw"?}}; classes and sources in snake_case, tool values in the wire form.',
+      resolve: (call) => {
+        const output = parseOutput(call.output);
+        return output ? seedOutcome(output) : null;
+      },
+    }),
+    toolResult: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'The result as the tool registry of seed 002 reports it (ToolResult), null until the call is finished: {"tool_call_id", "result", "error", "raw_output", "images", "connection_required"}; a failure or cancellation is {"error": message} in `result` and its message in `error`.',
+      resolve: (call) => {
+        const output = parseOutput(call.output);
+        return output ? seedToolResult(call.callId, output) : null;
+      },
+    }),
+    rawOutput: t.string({
+      nullable: true,
+      description: 'The raw output a tool put beside its result (the `_raw_output` sidecar key, taken out of the value)',
+      resolve: (call) => {
+        const output = parseOutput(call.output);
+        return output?.status === 'SUCCESS' ? (output.rawOutput ?? null) : null;
+      },
+    }),
     modelReturn: t.field({
       type: ModelReturnRef,
       nullable: true,
@@ -129,7 +157,8 @@ builder.mutationFields((t) => ({
   executeToolBatch: t.field({
     type: ToolBatchRef,
     authScopes: { authenticated: true },
-    description: 'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice.',
+    description:
+      'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice. An empty batch runs nothing and is not stored: it comes back COMPLETED with no calls.',
     errors: { types: [CallIdConflictError, IdempotencyKeyReusedError] },
     args: {
       sessionId: t.arg.id({ required: true }),

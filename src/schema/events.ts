@@ -1,6 +1,6 @@
 import type { SessionEvent } from '../domain/event-log.js';
 import { EVENT_TYPES } from '../domain/call-transitions.js';
-import type { ToolCallOutput, ToolFailure } from '../domain/outcome.js';
+import { seedOutcome, type ToolCallOutput, type ToolFailure } from '../domain/outcome.js';
 import { encodeEventCursor } from '../resolvers/cursors.js';
 import { CURSOR_EXPIRED, subscribeToolCallEvents } from '../resolvers/events.js';
 import { builder } from './builder.js';
@@ -77,6 +77,11 @@ builder.objectRef<SessionEvent>('ToolCallCompleted').implement({
   fields: (t) => ({
     status: t.field({ type: CallStatusEnum, resolve: (event) => payload<'SUCCEEDED' | 'FAILED' | 'CANCELLED'>(event, 'status') }),
     output: t.field({ type: ToolCallOutputUnion, resolve: (event) => outputMember(payload<ToolCallOutput>(event, 'output')) }),
+    outcome: t.field({
+      type: 'JSON',
+      description: 'The outcome in the seeds’ JSON form (see ToolCall.outcome)',
+      resolve: (event) => seedOutcome(payload<ToolCallOutput>(event, 'output')),
+    }),
     attempt: t.int({ resolve: (event) => payload<number>(event, 'attempt') }),
     durationMs: t.int({ resolve: (event) => payload<number>(event, 'durationMs') }),
   }),

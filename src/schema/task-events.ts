@@ -28,6 +28,7 @@ builder.objectRef<SessionEvent>('TaskCreated').implement({
   isTypeOf: isType(TASK_EVENT_TYPES.created),
   fields: (t) => ({
     state: t.field({ type: TaskStateEnum, resolve: (event) => payload<'QUEUED' | 'RUNNING'>(event, 'state') }),
+    stateDetail: t.string({ nullable: true, description: 'Status text at creation (`Queued` for a run)', resolve: (event) => optional<string>(event, 'stateDetail') }),
     title: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'title') }),
     tool: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'tool') }),
     scheduleId: t.string({ nullable: true, resolve: (event) => optional<string>(event, 'scheduleId') }),

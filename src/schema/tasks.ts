@@ -2,7 +2,7 @@
 // session's files and messages the runs leave behind.
 import { errorTypeMap } from '@pothos/plugin-errors';
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import type { SpawnOutcome } from '../domain/background.js';
+import { type ScheduleSpec, scheduleDescription, type SpawnOutcome } from '../domain/background.js';
 import { artifactDirOf } from '../domain/background-output.js';
 import {
   BackgroundNotSupportedError,
@@ -113,6 +113,10 @@ ScheduleRef.implement({
     title: t.string({ resolve: (schedule) => scheduleSpec(schedule).title ?? '' }),
     args: t.field({ type: 'JSON', resolve: (schedule) => scheduleSpec(schedule).args ?? {} }),
     signalOnCompletion: t.boolean({ resolve: (schedule) => scheduleSpec(schedule).signalOnCompletion !== false }),
+    description: t.string({
+      description: 'What the session is told when the schedule fires (the seed’s monitor description: title and the spawn_background payload)',
+      resolve: (schedule) => scheduleDescription(scheduleSpec(schedule) as Partial<ScheduleSpec>),
+    }),
     taskId: t.exposeString('taskId', { nullable: true, description: 'The raw id of the monitor task' }),
     task: t.field({ type: TaskRef, nullable: true, description: 'The monitor task', resolve: (schedule) => schedule.taskId }),
     runs: t.loadableGroup({
