@@ -167,7 +167,8 @@ export class CallRunner {
           : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
     } else output = this.outputOf(call, settled);
 
-    if (output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE') {
+    // A cancelled call is not run again, whatever its tool's failure said.
+    if (output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE' && reason !== 'cancelled') {
       if (attempt < call.maxAttempts) {
         const delayMs = output.failure.retry.afterMs ?? backoffDelay(tool.definition.retry, attempt);
         const failed = output.failure;
@@ -187,9 +188,9 @@ export class CallRunner {
   /**
    * A cancelled call's outcome (seed 001: cancel, then the grace period, the tool's own outcome
    * first): a value or a typed failure the tool produced before the grace ran out is recorded as
-   * it is, so a side effect that completed is not reported as cancelled. A tool that stopped
-   * because of the cancellation (it rejected, say with the signal's reason) or that was still
-   * running when the grace ran out is recorded CANCELLED.
+   * it is (and not retried), so a side effect that completed is not reported as cancelled. A tool
+   * that stopped because of the cancellation (it rejected, say with the signal's reason) or that
+   * was still running when the grace ran out is recorded CANCELLED.
    */
   private cancelledOutput(call: CallRecord, settled: Settled): ToolCallOutput {
     if (settled.kind === 'value' || (settled.kind === 'error' && settled.error instanceof ToolFailureError)) return this.outputOf(call, settled);
