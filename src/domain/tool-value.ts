@@ -303,9 +303,8 @@ function writeValue(value: ToolValue, out: string[], newline: string | null): vo
     if (newline !== null) out.push(newline);
     out.push(']');
   } else {
-    const entries = Object.entries(value);
     if (hasKey(value, TOOL_VALUE_TAG)) writeObject([[TOOL_VALUE_TAG, OBJECT_TAG], [ENTRIES_KEY, value]], out, newline, true);
-    else writeObject(entries, out, newline);
+    else writeObject(Object.entries(value), out, newline);
   }
 }
 

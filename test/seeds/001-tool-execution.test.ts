@@ -8,7 +8,7 @@ import { createSession } from '../support/fixtures.js';
 import { eventually, startToolrun, type Toolrun } from '../support/toolrun.js';
 import { callOf, payloadOf, runBatch } from './support.js';
 
-const GRACE_MS = 1500;
+const GRACE_MS = 4000;
 let app: Toolrun;
 let sessionId: string;
 beforeAll(async () => {
@@ -85,16 +85,16 @@ describe('seed 001: tool_execution.rs', () => {
   });
 
   it('execute_prepared_tool_batch_launches: past the grace period the call is cancelled', async () => {
-    const { call, afterMs } = await cancelWhileRunning('too-slow', { ms: 10_000, ignoreAbort: true });
+    const { call, afterMs } = await cancelWhileRunning('too-slow', { ms: 20_000, ignoreAbort: true });
     expect(call.status).toBe('CANCELLED');
     expect(call.outcome).toEqual({ status: 'cancelled', payload: { message: 'tool call cancelled', source: 'cancellation' } });
     expect(call.modelReturn?.text).toBe('[Tool execution cancelled]\ntool call cancelled');
     expect(afterMs).toBeGreaterThanOrEqual(GRACE_MS - 100);
-    expect(afterMs).toBeLessThan(9000);
+    expect(afterMs).toBeLessThan(19_000);
   });
 
   it('execute_prepared_tool_batch_launches: a tool that stops on the cancel is cancelled at once', async () => {
-    const { call, afterMs } = await cancelWhileRunning('stops', { ms: 10_000 });
+    const { call, afterMs } = await cancelWhileRunning('stops', { ms: 20_000 });
     expect(call.status).toBe('CANCELLED');
     expect(afterMs).toBeLessThan(GRACE_MS);
   });
