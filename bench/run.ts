@@ -83,7 +83,7 @@ async function endToEnd(calls: number): Promise<{ rate: number; heapPerCallBytes
           tenantId: tenant.id,
           apiKeyId: null,
           sessionId: session.id,
-          calls: Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => ({ tool: 'echo', args: { text: `call ${i + j}` } })),
+          calls: Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => ({ tool: 'echo', args: { message: `call ${i + j}` } })),
         }),
       );
     }

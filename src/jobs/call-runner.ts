@@ -15,7 +15,7 @@ import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { ToolProgress } from '../model/events.js';
 import { CallStateWriter } from './call-state-writer.js';
 import type { CancelRegistry } from './cancel-registry.js';
-import { Execution, type Settled } from './execution.js';
+import { Execution, replayKeyOf, type Settled } from './execution.js';
 
 export interface CallRunnerDeps {
   config: Config;
@@ -84,7 +84,7 @@ export class CallRunner {
       tool: call.tool,
       attempt,
       maxAttempts: call.maxAttempts,
-      replayKey: `${call.sessionId}:${call.callId}:${call.tool}`,
+      replayKey: replayKeyOf(call.sessionId, call.callId, call.tool),
       reportProgress: (value) => progress.report(value),
       output: () => undefined,
       status: (text) => progress.report({ message: text }),
@@ -108,7 +108,7 @@ export class CallRunner {
       return { kind: 'retry', delayMs: 0 };
     }
     let output: ToolCallOutput;
-    if (reason === 'cancelled') output = outputs.cancelled();
+    if (reason === 'cancelled') output = this.cancelledOutput(call, settled);
     else if (reason === 'timeout') {
       // A tool that reports its own TIMEOUT failure at the deadline (an HTTP tool: safe to retry) decides its retry.
       output =
@@ -117,7 +117,8 @@ export class CallRunner {
           : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
     } else output = this.outputOf(call, settled);
 
-    const decision = decideRetry(output, attempt, call.maxAttempts, tool.definition.retry);
+    // A cancelled call is not run again, whatever its tool's failure said.
+    const decision = reason === 'cancelled' ? { kind: 'final' as const, output } : decideRetry(output, attempt, call.maxAttempts, tool.definition.retry);
     if (decision.kind === 'retry') {
       const { failure: failed, delayMs } = decision;
       const scheduled = await this.deps.eventLog.write(call.sessionId, (scope) => scheduleRetry(scope, call, attempt, failed, delayMs));
@@ -129,6 +130,18 @@ export class CallRunner {
   private async finish(call: CallRecord, output: ToolCallOutput): Promise<RunVerdict> {
     await this.state.complete(call, call.attempt, output);
     return DONE;
+  }
+
+  /**
+   * A cancelled call's outcome (seed 001: cancel, then the grace period, the tool's own outcome
+   * first): a value or a typed failure the tool produced before the grace ran out is recorded as
+   * it is (and not retried), so a side effect that completed is not reported as cancelled. A tool
+   * that stopped because of the cancellation (it rejected, say with the signal's reason) or that
+   * was still running when the grace ran out is recorded CANCELLED.
+   */
+  private cancelledOutput(call: CallRecord, settled: Settled): ToolCallOutput {
+    if (settled.kind === 'value' || (settled.kind === 'error' && settled.error instanceof ToolFailureError)) return this.outputOf(call, settled);
+    return outputs.cancelled();
   }
 
   private outputOf(call: CallRecord, settled: Settled): ToolCallOutput {

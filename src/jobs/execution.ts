@@ -24,6 +24,11 @@ export class ExecutionAbort extends Error {
   }
 }
 
+/** The seeds' replay key (000): the same on every attempt of a call or run, for idempotent side effects. */
+export function replayKeyOf(sessionId: string, callId: string, tool: string): string {
+  return `lash-tool:${sessionId}:${callId}:${tool}`;
+}
+
 export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };
 
 /** Waits for the tool; once the signal fires, gives it `graceMs` to stop before abandoning it. */

@@ -16,7 +16,7 @@ import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { CancelRegistry } from './cancel-registry.js';
-import { type AbortKind, Execution, type Settled } from './execution.js';
+import { type AbortKind, Execution, replayKeyOf, type Settled } from './execution.js';
 import type { JobCatalogue } from './catalogue.js';
 import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
 import { TaskSink } from './task-sink.js';
@@ -114,14 +114,13 @@ export class TaskRunner {
       attempt,
       maxAttempts: MAX_RUN_ATTEMPTS,
       // Stable across re-attached attempts, so an idempotent tool can recognise its own side effects.
-      replayKey: `${task.sessionId}:${task.id}:${tool.definition.name}`,
+      replayKey: replayKeyOf(task.sessionId, task.id, tool.definition.name),
       reportProgress: (progress) => sink.progress(progress),
       output: (stream: OutputStream, text: string) => sink.output(stream, text),
       status: (text) => sink.status(text),
       logger: runLogger,
     });
 
-    sink.status('Running');
     const settled: Settled = await execution.settle(tool.execute(spec.args ?? {}, context));
     const reason = execution.reason;
     // Until the outcome is recorded the attempt keeps heartbeating and counts as running here, so

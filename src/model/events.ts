@@ -39,7 +39,8 @@ export interface EventPayloads {
   ToolCallApproved: OfCall & { decidedAt: string };
   ToolCallAwaitingCompletion: OfCall & { args: unknown; attempt: number; maxAttempts: number; timeoutMs: number; deadline: string };
   ToolBatchCompleted: { total: number; succeeded: number; failed: number; cancelled: number; completedAt: string };
-  TaskCreated: OfTask & { state: TaskState; title: string | null; tool: string | null; attempt: number; scheduleId: string | null };
+  /** `stateDetail`: the status text at creation (`Queued` for a run); absent in events written before it was recorded. */
+  TaskCreated: OfTask & { state: TaskState; stateDetail?: string | null; title: string | null; tool: string | null; attempt: number; scheduleId: string | null };
   TaskStarted: OfTask & { attempt: number; workerId: string; logPath: string | null; resultPath: string | null };
   TaskStatus: OfTask & { attempt: number; text: string };
   TaskProgress: OfTask & { attempt: number; progress: ToolProgress };

@@ -25,7 +25,8 @@ builder.mutationFields((t) => ({
   executeToolBatch: t.field({
     type: ToolBatchRef,
     authScopes: { submitter: true },
-    description: 'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice.',
+    description:
+      'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice. An empty batch runs nothing and is not stored: it comes back COMPLETED with no calls.',
     errors: { types: [CallIdConflictError, IdempotencyKeyReusedError] },
     args: {
       sessionId: t.arg.id({ required: true }),

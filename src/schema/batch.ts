@@ -1,6 +1,6 @@
 // Batches of tool calls and the calls themselves.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { parseOutput } from '../model/outcome.js';
+import { parseOutput, seedOutcome, seedToolResult } from '../model/outcome.js';
 import type { ToolBatch, ToolCall } from '../generated/prisma/client.js';
 import { builder } from './builder.js';
 import { ModelReturnRef, outputMember, ToolCallOutputUnion } from './outcome.js';
@@ -56,6 +56,34 @@ ToolCallRef.implement({
       resolve: (call) => {
         const output = parseOutput(call.output);
         return output ? outputMember(output) : null;
+      },
+    }),
+    outcome: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'The outcome in the seeds’ JSON form (ToolCallOutcome), null until the call is finished: {"status": "success", "payload": <tool value>} | {"status": "failure", "payload": {"class", "code", "message", "source", "retry": {"type": "never" | "safe" | "exhausted", "after_ms"?, "attempts"?}, "raw"?}} | {"status": "cancelled", "payload": {"message", "source", "raw"?}}; classes and sources in snake_case, tool values in the wire form.',
+      resolve: (call) => {
+        const output = parseOutput(call.output);
+        return output ? seedOutcome(output) : null;
+      },
+    }),
+    toolResult: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'The result as the tool registry of seed 002 reports it (ToolResult), null until the call is finished: {"tool_call_id", "result", "error", "raw_output", "images", "connection_required"}; a failure or cancellation is {"error": message} in `result` and its message in `error`.',
+      resolve: (call) => {
+        const output = parseOutput(call.output);
+        return output ? seedToolResult(call.callId, output) : null;
+      },
+    }),
+    rawOutput: t.string({
+      nullable: true,
+      description: 'The raw output a tool put beside its result (the `_raw_output` sidecar key, taken out of the value)',
+      resolve: (call) => {
+        const output = parseOutput(call.output);
+        return output?.status === 'SUCCESS' ? (output.rawOutput ?? null) : null;
       },
     }),
     modelReturn: t.field({

@@ -24,9 +24,13 @@ const CompletionFailureInput = builder.inputType('CompletionFailureInput', {
 });
 
 export const ToolCallResultInput = builder.inputType('ToolCallResultInput', {
-  description: 'Exactly one of `value` (success: the tool value, JSON) and `failure`.',
+  description: 'Exactly one of `value`, `failure` and `outcome`.',
   fields: (t) => ({
-    value: t.field({ type: 'JSON' }),
+    value: t.field({ type: 'JSON', description: 'Success: the tool value in the seeds’ wire form (attachments tagged `$lash_tool_value`)' }),
     failure: t.field({ type: CompletionFailureInput }),
+    outcome: t.field({
+      type: 'JSON',
+      description: 'The whole outcome in the seeds’ JSON form, as ToolCall.outcome gives it: {"status": "success" | "failure" | "cancelled", "payload": …}',
+    }),
   }),
 });

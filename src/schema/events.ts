@@ -1,5 +1,6 @@
 import { orNull } from '../model/errors.js';
 import type { CallEventType, EventType, SessionEvent, ToolProgress } from '../model/events.js';
+import { seedOutcome } from '../model/outcome.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
@@ -74,6 +75,11 @@ builder.objectRef<SessionEvent<'ToolCallCompleted'>>('ToolCallCompleted').implem
   fields: (t) => ({
     status: t.field({ type: CallStatusEnum, resolve: (event) => event.payload.status }),
     output: t.field({ type: ToolCallOutputUnion, resolve: (event) => outputMember(event.payload.output) }),
+    outcome: t.field({
+      type: 'JSON',
+      description: 'The outcome in the seeds’ JSON form (see ToolCall.outcome)',
+      resolve: (event) => seedOutcome(event.payload.output),
+    }),
     attempt: t.int({ resolve: (event) => event.payload.attempt }),
     durationMs: t.int({ resolve: (event) => event.payload.durationMs }),
   }),

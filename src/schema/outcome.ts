@@ -1,5 +1,17 @@
-import { FAILURE_CLASSES, FAILURE_SOURCES, formatOutputText, modelParts, type RetryDisposition, type ToolCallOutput, type ToolFailure, type ToolCancellation } from '../model/outcome.js';
-import type { AttachmentRef, ModelPart } from '../model/tool-value.js';
+import {
+  FAILURE_CLASSES,
+  FAILURE_SOURCES,
+  formatOutputText,
+  modelParts,
+  rawValue,
+  type RetryDisposition,
+  seedModelReturn,
+  successValue,
+  type ToolCallOutput,
+  type ToolCancellation,
+  type ToolFailure,
+} from '../model/outcome.js';
+import { type AttachmentRef, canonicalMime, encodeToolValue, type Json, type ModelPart } from '../model/tool-value.js';
 import { builder } from './builder.js';
 
 export const FailureClassEnum = builder.enumType('ToolFailureClass', { values: FAILURE_CLASSES });
@@ -16,9 +28,22 @@ const RetryRef = builder.objectRef<RetryDisposition>('RetryDisposition').impleme
 
 export const ToolSuccessRef = builder.objectRef<Extract<ToolCallOutput, { status: 'SUCCESS' }>>('ToolSuccess').implement({
   fields: (t) => ({
-    value: t.expose('value', { type: 'JSON', nullable: true, description: 'The tool value (JSON; file references are tagged objects)' }),
+    value: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'The tool value in the seeds’ wire form (JSON; an attachment is an object tagged `$lash_tool_value`)',
+      resolve: (output) => encodeToolValue(successValue(output)),
+    }),
   }),
 });
+
+const RAW_DESCRIPTION = 'The raw value behind the message (a tool value in the seeds’ wire form), when there is one';
+
+/** A failure's or cancellation's raw value in the wire form, or null. */
+function wireRaw(stored: Json | undefined): unknown {
+  const raw = rawValue(stored);
+  return raw === undefined ? null : encodeToolValue(raw);
+}
 
 export const ToolFailureRef = builder.objectRef<ToolFailure>('ToolFailure').implement({
   fields: (t) => ({
@@ -27,6 +52,7 @@ export const ToolFailureRef = builder.objectRef<ToolFailure>('ToolFailure').impl
     message: t.exposeString('message'),
     source: t.expose('source', { type: FailureSourceEnum }),
     retry: t.expose('retry', { type: RetryRef }),
+    raw: t.field({ type: 'JSON', nullable: true, description: RAW_DESCRIPTION, resolve: (value) => wireRaw(value.raw) }),
   }),
 });
 
@@ -34,6 +60,7 @@ export const ToolCancellationRef = builder.objectRef<ToolCancellation>('ToolCanc
   fields: (t) => ({
     message: t.exposeString('message'),
     source: t.expose('source', { type: FailureSourceEnum }),
+    raw: t.field({ type: 'JSON', nullable: true, description: RAW_DESCRIPTION, resolve: (value) => wireRaw(value.raw) }),
   }),
 });
 
@@ -56,10 +83,16 @@ export const ToolCallOutputUnion = builder.unionType('ToolCallOutput', {
 });
 
 const AttachmentRefType = builder.objectRef<AttachmentRef>('AttachmentRef').implement({
+  description: 'A reference to an attachment (the seeds’ AttachmentRef); in toolrun its id is the path of a session file.',
   fields: (t) => ({
-    path: t.exposeString('path'),
-    mediaType: t.exposeString('mediaType', { nullable: true }),
-    size: t.exposeInt('size', { nullable: true }),
+    attachmentId: t.exposeString('id'),
+    mediaType: t.string({ description: 'Canonical MIME type, e.g. image/png', resolve: (ref) => canonicalMime(ref.mediaType) }),
+    byteLen: t.exposeFloat('byteLen', { description: 'Size in bytes' }),
+    width: t.exposeInt('width', { nullable: true }),
+    height: t.exposeInt('height', { nullable: true }),
+    label: t.exposeString('label', { nullable: true }),
+    path: t.exposeString('id', { deprecationReason: 'Use attachmentId' }),
+    size: t.exposeFloat('byteLen', { deprecationReason: 'Use byteLen' }),
   }),
 });
 
@@ -78,7 +111,15 @@ export const ModelReturnRef = builder.objectRef<{ callId: string; tool: string; 
   fields: (t) => ({
     callId: t.exposeString('callId'),
     toolName: t.exposeString('tool'),
-    text: t.string({ resolve: ({ output }) => formatOutputText(output) }),
+    text: t.string({
+      description: 'The seeds’ `format_tool_output_content`: a string value as it is, any other value as JSON (keys sorted, floats as floats), or the failure/cancellation text',
+      resolve: ({ output }) => formatOutputText(output),
+    }),
     parts: t.field({ type: [ModelPartRef], resolve: ({ output }) => modelParts(output) }),
+    json: t.field({
+      type: 'JSON',
+      description: 'This return in the seeds’ JSON form (ModelToolReturn): {"call_id", "tool_name", "parts": [{"type": "text", "text"} | {"type": "attachment", …}]}',
+      resolve: ({ callId, tool, output }) => seedModelReturn(callId, tool, output),
+    }),
   }),
 });

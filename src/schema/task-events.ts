@@ -22,6 +22,7 @@ builder.objectRef<SessionEvent<'TaskCreated'>>('TaskCreated').implement({
   isTypeOf: isType('TaskCreated'),
   fields: (t) => ({
     state: t.field({ type: TaskStateEnum, resolve: (event) => event.payload.state }),
+    stateDetail: t.string({ nullable: true, description: 'Status text at creation (`Queued` for a run)', resolve: (event) => event.payload.stateDetail ?? null }),
     title: t.string({ nullable: true, resolve: (event) => event.payload.title ?? null }),
     tool: t.string({ nullable: true, resolve: (event) => event.payload.tool ?? null }),
     scheduleId: t.string({ nullable: true, resolve: (event) => event.payload.scheduleId ?? null }),

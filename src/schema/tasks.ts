@@ -1,5 +1,5 @@
 // Background runs (DESIGN.md §4): tasks, schedules, and what spawnBackground answers.
-import type { SpawnOutcome } from '../domain/tasks/background.js';
+import { type ScheduleSpec, scheduleDescription, type SpawnOutcome } from '../domain/tasks/background.js';
 import { artifactDirOf } from '../domain/tasks/background-output.js';
 import { specOf } from '../domain/tasks/task-transitions.js';
 import type { Schedule, Task } from '../generated/prisma/client.js';
@@ -88,6 +88,10 @@ ScheduleRef.implement({
     title: t.string({ resolve: (schedule) => scheduleSpec(schedule).title ?? '' }),
     args: t.field({ type: 'JSON', resolve: (schedule) => scheduleSpec(schedule).args ?? {} }),
     signalOnCompletion: t.boolean({ resolve: (schedule) => scheduleSpec(schedule).signalOnCompletion !== false }),
+    description: t.string({
+      description: 'What the session is told when the schedule fires (the seed’s monitor description: title and the spawn_background payload)',
+      resolve: (schedule) => scheduleDescription(scheduleSpec(schedule) as Partial<ScheduleSpec>),
+    }),
     taskId: t.exposeString('taskId', { nullable: true, description: 'The raw id of the monitor task' }),
     task: t.field({ type: TaskRef, nullable: true, description: 'The monitor task', resolve: (schedule) => schedule.taskId }),
     runs: t.loadableGroup({

@@ -42,6 +42,12 @@ export const ToolDefinitionRef = builder.objectRef<ToolDefinition>('ToolDefiniti
     displayName: t.exposeString('displayName'),
     description: t.exposeString('description'),
     kind: t.expose('kind', { type: ToolKindEnum }),
+    capability: t.string({
+      nullable: true,
+      description:
+        'The capability that contributes the tool (`background_execution` for spawn_background, present because background-capable tools are); null for the default built-ins and registered tools',
+      resolve: (tool) => tool.capability ?? null,
+    }),
     parametersSchema: t.expose('parametersSchema', { type: 'JSON', description: 'JSON Schema of the arguments' }),
     hints: t.expose('hints', { type: ToolHintsRef }),
     policy: t.expose('policy', { type: ToolPolicyEnum }),

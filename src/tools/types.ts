@@ -29,6 +29,16 @@ export interface ToolDefinition {
   timeoutMs: number;
   retry: RetryPolicy;
   kind: ToolKind;
+  /**
+   * The capability that contributes the tool (seed 002: `spawn_background` comes from
+   * `background_execution`); absent for the default built-ins and for registered tools.
+   */
+  capability?: string;
+  /**
+   * The tool checks its arguments itself, with its own messages (spawn_background, as the seed
+   * does), so they are not validated against `parametersSchema` before it runs.
+   */
+  checksOwnArguments?: boolean;
   /** HTTP tools: the endpoint the worker POSTs calls to. */
   url?: string;
 }
@@ -48,7 +58,7 @@ export interface ToolContext {
   /** 1-based attempt number of this execution. */
   attempt: number;
   maxAttempts: number;
-  /** `<sessionId>:<callId>:<tool>`: the same on every attempt, for idempotent side effects. */
+  /** `lash-tool:<sessionId>:<callId>:<tool>` (seed 000): the same on every attempt, for idempotent side effects. */
   replayKey: string;
   /** Fires on timeout, cancellation or shutdown; `signal.reason` says which. */
   signal: AbortSignal;

@@ -68,7 +68,7 @@ describe('approvals', () => {
         calls: [
           { id: 'del', tool: 'delete_file', args: { path: '/a.txt' } },
           { id: 'after', tool: 'write_file', args: { path: '/after.txt', content: 'after the delete' } },
-          { id: 'free', tool: 'echo', args: { text: 'not blocked' } },
+          { id: 'free', tool: 'echo', args: { message: 'not blocked' } },
         ],
       },
       submitter,

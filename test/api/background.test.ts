@@ -320,27 +320,27 @@ describe('background runs (in-process worker)', () => {
     await eventually(async () => (await activeRuns(app)) === baseline, 15_000);
   });
 
-  it('spawn_background inside a batch shares the implementation: a run handle, or a typed failure', async () => {
+  it('spawn_background inside a batch shares the implementation: the seed\'s run handle, or a typed failure', async () => {
     const session = await newSession(app);
     const { executeToolBatch: batch } = await app.query(ExecuteToolBatchDocument, {
       sessionId: session.id,
       waitMs: 10_000,
       calls: [
         { id: 'spawn', tool: 'spawn_background', args: { tool: 'report_progress', args: { steps: 2, intervalMs: 10 }, title: 'from a batch' } },
-        { id: 'bad', tool: 'spawn_background', args: { tool: 'echo', args: { text: 'x' } } },
+        { id: 'bad', tool: 'spawn_background', args: { tool: 'echo', args: { message: 'x' } } },
         { id: 'self', tool: 'spawn_background', args: { tool: 'spawn_background', args: {} } },
       ],
     });
     if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
     const [spawned, bad, self] = batch.calls;
-    expect(spawned!.output).toMatchObject({ __typename: 'ToolSuccess', value: { status: 'started', title: 'from a batch', tool: 'report_progress', state: 'QUEUED' } });
-    const value = (spawned!.output as { value: { taskId: string; runId: string; resultPath: string } }).value;
-    expect(value.runId).toMatch(/^bg_/);
-    expect(bad!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'not_background_capable', message: 'Tool `echo` does not support background execution' });
-    expect(self!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'spawn_itself' });
-    const task = await waitForTask(app, value.taskId, finished);
+    expect(spawned!.output).toMatchObject({ __typename: 'ToolSuccess', value: { status: 'running', title: 'from a batch', tool: 'report_progress', signal_on_completion: true } });
+    const value = (spawned!.output as { value: { task_id: string; run_id: string; result_path: string } }).value;
+    expect(value.run_id).toMatch(/^bg_/);
+    expect(bad!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'not_background_capable', message: 'Tool does not support background execution: echo' });
+    expect(self!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'spawn_itself', message: 'spawn_background cannot target itself recursively' });
+    const task = await waitForTask(app, value.task_id, finished);
     expect(task).toMatchObject({ state: 'SUCCEEDED', title: 'from a batch', summary: 'Completed 2 steps' });
-    expect(JSON.parse((await fileContent(app, session.id, value.resultPath))!)).toEqual({ steps: 2, summary: 'Completed 2 steps' });
+    expect(JSON.parse((await fileContent(app, session.id, value.result_path))!)).toEqual({ steps: 2, summary: 'Completed 2 steps' });
   });
 
   it('fires a cron schedule (seconds allowed in tests) under a monitor task, and stops once cancelled', async () => {

@@ -35,7 +35,7 @@ describe('executeToolBatch', () => {
       calls: [
         { id: 'slow', tool: 'sleep', args: { ms: 150 } },
         { id: 'sum', tool: 'add', args: { a: 2, b: 3 } },
-        { id: 'echo', tool: 'echo', args: { text: 'hi' } },
+        { id: 'echo', tool: 'echo', args: { message: 'hi' } },
       ],
     });
     expect(batch.status).toBe('COMPLETED');
@@ -45,14 +45,15 @@ describe('executeToolBatch', () => {
     expect(outputOf(batch.calls[1])).toEqual({ __typename: 'ToolSuccess', value: { result: 5 } });
     expect(batch.calls[1]!.attempt).toBe(1);
     expect(batch.calls[0]!.durationMs).toBeGreaterThanOrEqual(140);
-    expect(batch.calls[1]!.modelReturn?.text).toBe('{"result":5}');
+    // add works in f64, as the seed's does: the model reads 5.0.
+    expect(batch.calls[1]!.modelReturn?.text).toBe('{"result":5.0}');
   });
 
   it('gives a deterministic batch id and runs an identical resubmission nothing twice', async () => {
     const sessionId = await createSession(app);
     const calls = [
       { id: 'w1', tool: 'write_file', args: { path: '/log.txt', content: 'once' } },
-      { id: 'e1', tool: 'echo', args: { text: 'x' } },
+      { id: 'e1', tool: 'echo', args: { message: 'x' } },
     ];
     const first = await submitBatch(app, { sessionId, calls, waitMs: 10_000 });
     expect(first.batchId).toMatch(/^tool-batch:[0-9a-f]{64}$/);
@@ -68,35 +69,36 @@ describe('executeToolBatch', () => {
 
   it('lets an idempotency key take precedence and refuses its reuse for other calls', async () => {
     const sessionId = await createSession(app);
-    const a = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { text: 'a' } }] });
-    const b = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { text: 'a' } }] });
+    const a = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { message: 'a' } }] });
+    const b = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { message: 'a' } }] });
     expect(b.id).toBe(a.id);
     expect(b.calls[0]!.callId).toBe(a.calls[0]!.callId);
-    const reused = await submit(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { text: 'other' } }] });
+    const reused = await submit(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { message: 'other' } }] });
     expect(reused.__typename).toBe('IdempotencyKeyReusedError');
   });
 
   it('always makes a new batch for server-assigned ids without a key', async () => {
     const sessionId = await createSession(app);
-    const a = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { text: 'a' } }] });
-    const b = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { text: 'a' } }] });
+    const a = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { message: 'a' } }] });
+    const b = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { message: 'a' } }] });
     expect(b.batchId).not.toBe(a.batchId);
     expect(a.calls[0]!.callId).toMatch(/^call_[0-9a-f]{32}$/);
   });
 
   it('refuses a call id already used in the session, and duplicates within a batch', async () => {
     const sessionId = await createSession(app);
-    await submitBatch(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { text: '1' } }] });
-    const conflict = await submit(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { text: '2' } }, { id: 'fresh', tool: 'echo', args: {} }] });
+    await submitBatch(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { message: '1' } }] });
+    const conflict = await submit(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { message: '2' } }, { id: 'fresh', tool: 'echo', args: { message: '' } }] });
     expect(conflict).toMatchObject({ __typename: 'CallIdConflictError', callIds: ['dup'], code: 'CALL_ID_CONFLICT' });
     expect(await app.services.db.toolCall.count({ where: { sessionId: undefined, callId: 'fresh', session: { id: (await app.services.db.toolCall.findFirst({ where: { callId: 'dup' }, select: { sessionId: true }, orderBy: { queuedAt: 'desc' } }))!.sessionId } } })).toBe(0);
-    const twice = await submit(app, { sessionId, calls: [{ id: 'x', tool: 'echo', args: {} }, { id: 'x', tool: 'echo', args: {} }] });
+    const twice = await submit(app, { sessionId, calls: [{ id: 'x', tool: 'echo', args: { message: '' } }, { id: 'x', tool: 'echo', args: { message: '' } }] });
     expect(twice).toMatchObject({ __typename: 'ValidationError', field: 'calls.1.id' });
   });
 
   it('validates the batch itself with typed errors', async () => {
     const sessionId = await createSession(app);
-    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ValidationError', field: 'calls' });
+    // An empty batch is not an error (seed 001): it completes at once with no calls.
+    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', callCount: 0, calls: [] });
     expect(await submit(app, { sessionId, calls: [{ tool: 'echo', timeoutMs: 0 }] })).toMatchObject({ __typename: 'ValidationError' });
     expect(await submit(app, { sessionId: 'not-a-session', calls: [{ tool: 'echo' }] })).toMatchObject({ __typename: 'NotFoundError' });
   });
@@ -114,8 +116,8 @@ describe('executeToolBatch', () => {
       ],
     });
     const [unknown, invalid, notObject, ok] = batch.calls;
-    expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool `no_such_tool` is unavailable in this session' });
-    expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool `no_such_tool` is unavailable in this session');
+    expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool id `no_such_tool` is unavailable in this session' });
+    expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');
     expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
     expect(invalid!.attempt).toBe(0);
     expect(outputOf(notObject)).toMatchObject({ class: 'INVALID_REQUEST' });
@@ -233,7 +235,7 @@ describe('cancellation', () => {
     const idle = await startToolrun({}, { worker: false });
     try {
       const sessionId = await createSession(idle);
-      const batch = await submitBatch(idle, { sessionId, calls: [{ id: 'a', tool: 'echo', args: {} }, { id: 'b', tool: 'write_file', args: { path: '/x', content: 'x' } }] });
+      const batch = await submitBatch(idle, { sessionId, calls: [{ id: 'a', tool: 'echo', args: { message: '' } }, { id: 'b', tool: 'write_file', args: { path: '/x', content: 'x' } }] });
       expect(batch.calls.map((call) => call.status)).toEqual(['QUEUED', 'QUEUED']);
       const result = await idle.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId });
       if (result.cancelToolBatch.__typename !== 'ToolBatch') throw new Error('cancel failed');

@@ -8,6 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db.js';
 import { FAILURE_CLASSES, ToolFailureError } from '../../src/model/outcome.js';
+import { float } from '../../src/model/tool-value.js';
 import { PrismaSessionFiles } from '../../src/domain/sessions/session-files.js';
 import { MAX_FILE_BYTES, normalizePath } from '../../src/tools/session-files.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
@@ -48,7 +49,7 @@ function makeContext(options: { session?: string; attempt?: number; webFetch?: P
     tool: toolName,
     attempt: options.attempt ?? 1,
     maxAttempts: 3,
-    replayKey: `${session}:${callId}:${toolName}`,
+    replayKey: `lash-tool:${session}:${callId}:${toolName}`,
     signal: controller.signal,
     deadline: new Date(Date.now() + 60_000),
     reportProgress: (entry) => progress.push(entry),
@@ -403,10 +404,10 @@ describe('validateArgs', () => {
 });
 
 describe('simple tools', () => {
-  it('echo returns what it got', async () => {
-    expect(await run('echo', { text: 'hi' })).toEqual({ text: 'hi' });
-    expect(await run('echo', { value: { nested: [1, 'two', null] } })).toEqual({ value: { nested: [1, 'two', null] } });
-    expect(await run('echo', {})).toEqual({});
+  it('echo returns the message and its length in UTF-8 bytes (seed 002)', async () => {
+    expect(await run('echo', { message: 'hi' })).toEqual({ echoed: 'hi', length: 2 });
+    expect(await run('echo', { message: 'é✓' })).toEqual({ echoed: 'é✓', length: 5 });
+    expect(await run('echo', { message: '' })).toEqual({ echoed: '', length: 0 });
   });
 
   it('get_current_time gives ISO time in a time zone', async () => {
@@ -421,10 +422,11 @@ describe('simple tools', () => {
   });
 
   it('does arithmetic', async () => {
-    expect(await run('add', { a: 2, b: 3.5 })).toEqual({ result: 5.5 });
-    expect(await run('subtract', { a: 2, b: 3 })).toEqual({ result: -1 });
-    expect(await run('multiply', { a: -4, b: 2.5 })).toEqual({ result: -10 });
-    expect(await run('divide', { a: 7, b: 2 })).toEqual({ result: 3.5 });
+    // Results are f64, as in the seed: 2 - 3 is -1.0 to the model.
+    expect(await run('add', { a: 2, b: 3.5 })).toEqual({ result: float(5.5) });
+    expect(await run('subtract', { a: 2, b: 3 })).toEqual({ result: float(-1) });
+    expect(await run('multiply', { a: -4, b: 2.5 })).toEqual({ result: float(-10) });
+    expect(await run('divide', { a: 7, b: 2 })).toEqual({ result: float(3.5) });
     expect(await failureOf(run('divide', { a: 1, b: 0 }))).toMatchObject({ class: 'EXECUTION', code: 'division_by_zero' });
     expect(await failureOf(run('multiply', { a: 1e308, b: 10 }))).toMatchObject({ class: 'EXECUTION', code: 'numeric_overflow' });
   });
@@ -551,7 +553,7 @@ describe('failing_tool', () => {
     expect(await failureOf(run('failing_tool', {}))).toEqual({
       class: 'EXECUTION',
       code: 'intentional_failure',
-      message: 'failing_tool failed as requested',
+      message: 'Tool execution failed',
       source: 'TOOL',
       retry: { kind: 'NEVER' },
     });

@@ -46,18 +46,18 @@ describe('cursors', () => {
   it('replays exactly the missed events after a reconnect, then continues live', async () => {
     const sessionId = await createSession(app);
     const first = app.ws(ToolCallEventsDocument, { sessionId, after: fromStart(sessionId) });
-    const batch1 = await submitBatch(app, { sessionId, calls: [{ id: 'one', tool: 'echo', args: { text: '1' } }] });
+    const batch1 = await submitBatch(app, { sessionId, calls: [{ id: 'one', tool: 'echo', args: { message: '1' } }] });
     const seen = eventsOf(await first.until(batchCompleted(batch1.batchId)));
     await first.close();
     const lastCursor = seen.at(-1)!.cursor;
 
     // While nobody listens, more happens.
-    const batch2 = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'two', tool: 'echo', args: {} }, { id: 'three', tool: 'add', args: { a: 1, b: 2 } }] });
+    const batch2 = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'two', tool: 'echo', args: { message: '' } }, { id: 'three', tool: 'add', args: { a: 1, b: 2 } }] });
     expect(batch2.status).toBe('COMPLETED');
 
     const resumed = app.sse(ToolCallEventsDocument, { sessionId, after: lastCursor });
     const missed = eventsOf(await resumed.until(batchCompleted(batch2.batchId)));
-    const batch3 = await submitBatch(app, { sessionId, calls: [{ id: 'four', tool: 'echo', args: {} }] });
+    const batch3 = await submitBatch(app, { sessionId, calls: [{ id: 'four', tool: 'echo', args: { message: '' } }] });
     const live = eventsOf(await resumed.until(batchCompleted(batch3.batchId)));
     await resumed.close();
 
@@ -75,8 +75,8 @@ describe('cursors', () => {
 
   it('filters by batch', async () => {
     const sessionId = await createSession(app);
-    const other = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'theirs', tool: 'echo', args: {} }] });
-    const mine = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'mine', tool: 'echo', args: {} }] });
+    const other = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'theirs', tool: 'echo', args: { message: '' } }] });
+    const mine = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'mine', tool: 'echo', args: { message: '' } }] });
     expect([other.status, mine.status]).toEqual(['COMPLETED', 'COMPLETED']);
     // Replayed from the start, the other batch's events come first in the log; none gets through.
     const subscription = app.ws(ToolCallEventsDocument, { sessionId, batchId: mine.batchId, after: fromStart(sessionId) });
@@ -90,7 +90,7 @@ describe('cursors', () => {
   it('refuses a cursor of another session and answers an expired cursor with CursorExpired', async () => {
     const sessionA = await createSession(app);
     const sessionB = await createSession(app);
-    const batch = await submitBatch(app, { sessionId: sessionA, waitMs: 5000, calls: [{ id: 'x', tool: 'echo', args: {} }, { id: 'y', tool: 'echo', args: {} }] });
+    const batch = await submitBatch(app, { sessionId: sessionA, waitMs: 5000, calls: [{ id: 'x', tool: 'echo', args: { message: '' } }, { id: 'y', tool: 'echo', args: { message: '' } }] });
     const { session } = await app.query(GetSessionDocument, { id: sessionA });
     const cursor = session!.lastEventCursor!;
 
@@ -113,7 +113,7 @@ describe('cursors', () => {
 describe('the event stream when database reads fail', () => {
   it('retries them: it replays and then goes on live instead of ending', async () => {
     const sessionId = await createSession(app);
-    const first = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'f1', tool: 'echo', args: {} }] });
+    const first = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'f1', tool: 'echo', args: { message: '' } }] });
     const rowId = (await app.services.db.toolBatch.findFirst({ where: { batchId: first.batchId } }))!.sessionId;
     // Every raw read fails while `failing` > 0, as on a connection the server just terminated.
     let failing = 3;
@@ -137,7 +137,7 @@ describe('the event stream when database reads fail', () => {
     };
     await take(3);
     failing = 4;
-    await submitBatch(app, { sessionId, calls: [{ id: 'f2', tool: 'echo', args: {} }] });
+    await submitBatch(app, { sessionId, calls: [{ id: 'f2', tool: 'echo', args: { message: '' } }] });
     await take(6);
     controller.abort();
     await stream.return(undefined);

@@ -121,14 +121,16 @@ describe('external tools', () => {
     expect((await complete({ callId: 'missing', sessionId, result: { value: 3 } })).__typename).toBe('NotFoundError');
   });
 
-  it('validates the result: exactly one of value and failure, a well-formed value and failure', async () => {
+  it('validates the result: exactly one of value, failure and outcome, each well-formed', async () => {
     const sessionId = await createSession(app);
     await submitBatch(app, { sessionId, calls: [{ id: 'v', tool: 'ask_human', args: { question: 'valid?' } }] });
     await waitForStatus(app, 'v', sessionId, 'PENDING_EXTERNAL');
     const invalid: CompleteToolCallMutationVariables['result'][] = [
       {},
       { value: 1, failure: { class: 'EXTERNAL', code: 'x', message: 'x' } },
-      { value: { $toolrun_value: 'attachment' } },
+      { value: { $lash_tool_value: 'attachment' } },
+      { outcome: { status: 'success' } },
+      { value: 1, outcome: { status: 'success', payload: 1 } },
       { failure: { class: 'EXTERNAL', code: 'Not A Code', message: 'x' } },
       { failure: { class: 'EXTERNAL', code: 'x', message: 'x', retry: { kind: 'SAFE', afterMs: -5 } } },
     ];

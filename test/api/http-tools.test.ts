@@ -207,7 +207,7 @@ describe('HTTP tools', () => {
   it('POSTs a signed {callId, sessionId, tool, args, attempt} and returns the JSON body as the value', async () => {
     await registerHttp({ name: 'weather_http', path: '/weather', hints: { readonly: true, idempotent: true } });
     server.route('/weather', (call, response) =>
-      json(response, 200, { city: call.body.args.q, temperature: 21, chart: { $toolrun_value: 'attachment', ref: { path: '/charts/oslo.png', mediaType: 'image/png' } } }),
+      json(response, 200, { city: call.body.args.q, temperature: 21, chart: { $lash_tool_value: 'attachment', ref: { id: '/charts/oslo.png', media_type: { kind: 'image', type: 'png' }, byte_len: 2048 } } }),
     );
     const { sessionId, call } = await runOne('weather_http', { q: 'Oslo' });
     expect(call.status).toBe('SUCCEEDED');
@@ -219,7 +219,7 @@ describe('HTTP tools', () => {
     expect(request!.headers['content-type']).toBe('application/json');
     expect(request!.headers['x-toolrun-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const rawSessionId = localId(sessionId, 'Session');
-    expect(request!.headers['idempotency-key']).toBe(`${rawSessionId}:${call.callId}:weather_http`);
+    expect(request!.headers['idempotency-key']).toBe(`lash-tool:${rawSessionId}:${call.callId}:weather_http`);
     expect(request!.body).toEqual({ callId: call.callId, sessionId: rawSessionId, tool: 'weather_http', args: { q: 'Oslo' }, attempt: 1 });
     // The body is a tool value in its wire form: tagged objects are file attachments.
     expect(outputOf(call)).toMatchObject({ __typename: 'ToolSuccess', value: { city: 'Oslo', temperature: 21 } });
@@ -313,7 +313,7 @@ describe('HTTP tools', () => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('hello');
     });
-    server.route('/malformed', (_call, response) => json(response, 200, { $toolrun_value: 'attachment', ref: 'nope' }));
+    server.route('/malformed', (_call, response) => json(response, 200, { $lash_tool_value: 'attachment', ref: 'nope' }));
     server.route('/empty', (_call, response) => {
       response.writeHead(204);
       response.end();

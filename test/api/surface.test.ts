@@ -49,13 +49,13 @@ describe('authentication', () => {
 
   it("treats another tenant's ids exactly like ids that do not exist", async () => {
     const sessionId = await createSession(app);
-    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'mine', tool: 'echo', args: {} }] });
+    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'mine', tool: 'echo', args: { message: '' } }] });
     const intruder = await app.newKey();
 
     expect((await app.query(GetSessionDocument, { id: sessionId }, intruder)).session).toBeNull();
     expect((await app.query(GetToolCallDocument, { callId: 'mine', sessionId }, intruder)).toolCall).toBeNull();
-    const foreign = await submit(app, { sessionId, calls: [{ tool: 'echo', args: {} }] }, intruder);
-    const missing = await submit(app, { sessionId: 'U2Vzc2lvbjowMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDA=', calls: [{ tool: 'echo', args: {} }] }, intruder);
+    const foreign = await submit(app, { sessionId, calls: [{ tool: 'echo', args: { message: '' } }] }, intruder);
+    const missing = await submit(app, { sessionId: 'U2Vzc2lvbjowMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDA=', calls: [{ tool: 'echo', args: { message: '' } }] }, intruder);
     expect(foreign.__typename).toBe('NotFoundError');
     expect(missing.__typename).toBe('NotFoundError');
 
@@ -75,7 +75,7 @@ describe('authentication', () => {
     const { tenantSettings } = await app.query(TenantSettingsDocument, {});
     const reader = await app.newKey(tenantSettings.tenantName, ['reader']);
     const sessionId = await createSession(app);
-    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'read-me', tool: 'echo', args: {} }] });
+    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'read-me', tool: 'echo', args: { message: 'read me' } }] });
 
     expect((await app.query(GetSessionDocument, { id: sessionId }, reader)).session).toMatchObject({ id: sessionId });
     expect((await app.query(GetToolCallDocument, { callId: 'read-me', sessionId }, reader)).toolCall).toMatchObject({ status: 'SUCCEEDED' });
@@ -87,7 +87,7 @@ describe('authentication', () => {
 
     const forbidden = { __typename: 'ForbiddenError', code: 'FORBIDDEN' };
     expect((await app.query(CreateSessionDocument, { title: 'no' }, reader)).createSession).toMatchObject(forbidden);
-    expect(await submit(app, { sessionId, calls: [{ tool: 'echo', args: {} }] }, reader)).toMatchObject({
+    expect(await submit(app, { sessionId, calls: [{ tool: 'echo', args: { message: 'no' } }] }, reader)).toMatchObject({
       ...forbidden,
       message: '`executeToolBatch` needs an API key with the submitter role',
     });
@@ -108,7 +108,7 @@ describe('query cost', () => {
     try {
       const sessionId = await createSession(idle);
       for (let i = 0; i < 20; i++) {
-        await submitBatch(idle, { sessionId, calls: Array.from({ length: 3 }, (_, j) => ({ id: `b${i}c${j}`, tool: 'echo', args: { i, j } })) });
+        await submitBatch(idle, { sessionId, calls: Array.from({ length: 3 }, (_, j) => ({ id: `b${i}c${j}`, tool: 'echo', args: { message: `${i}-${j}` } })) });
       }
       const count = async (first: number) => {
         idle.resetQueries();
@@ -132,7 +132,7 @@ describe('query cost', () => {
       const sessionId = await createSession(idle);
       const measure = async (n: number) => {
         idle.resetQueries();
-        await submitBatch(idle, { sessionId, calls: Array.from({ length: n }, (_, i) => ({ tool: 'echo', args: { i } })) });
+        await submitBatch(idle, { sessionId, calls: Array.from({ length: n }, (_, i) => ({ tool: 'echo', args: { message: String(i) } })) });
         return idle.queries.length;
       };
       const ten = await measure(10);

@@ -63,7 +63,7 @@ describe('Redis restarted mid-run', () => {
       const doneDuring = await waitForBatch(api, session.id, during.batchId, 60_000);
       expect(doneDuring.calls.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
       // New work runs as usual.
-      const after = await submitBatch(api, { sessionId: session.id, waitMs: 30_000, calls: [{ id: 'after', tool: 'echo', args: { text: 'back' } }] });
+      const after = await submitBatch(api, { sessionId: session.id, waitMs: 30_000, calls: [{ id: 'after', tool: 'echo', args: { message: 'back' } }] });
       expect(after.status).toBe('COMPLETED');
 
       const seen = eventsOf(await events.until(batchesCompleted(3), 60_000));
@@ -83,7 +83,7 @@ describe('PostgreSQL connections cut mid-run', () => {
     explained(async () => {
       const session = await newSession(api);
       const events = api.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
-      const calls = [...sleeps('p', 12, 1500), ...Array.from({ length: 40 }, (_, n) => ({ id: `e-${n}`, tool: 'echo', args: { text: String(n) } }))];
+      const calls = [...sleeps('p', 12, 1500), ...Array.from({ length: 40 }, (_, n) => ({ id: `e-${n}`, tool: 'echo', args: { message: String(n) } }))];
       const batch = await submitBatch(api, { sessionId: session.id, calls });
       await eventually(async () => (await cluster.db.toolCall.count({ where: { sessionId: session.rowId, status: 'RUNNING', tool: 'sleep' } })) >= 4, 20_000);
 
@@ -105,7 +105,7 @@ describe('PostgreSQL connections cut mid-run', () => {
       expect(seen.filter((event) => event.__typename === 'ToolCallCompleted')).toHaveLength(52);
 
       // And the service goes on: new work, readiness, every process still up.
-      const after = await submitBatch(api, { sessionId: session.id, waitMs: 30_000, calls: [{ id: 'after', tool: 'echo', args: {} }] });
+      const after = await submitBatch(api, { sessionId: session.id, waitMs: 30_000, calls: [{ id: 'after', tool: 'echo', args: { message: '' } }] });
       expect(after.status).toBe('COMPLETED');
       expect((await api.get('/ready')).status).toBe(200);
       expect([api.child.running, worker1.child.running, worker2.child.running]).toEqual([true, true, true]);

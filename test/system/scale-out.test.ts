@@ -39,7 +39,7 @@ const CALLS_PER_BATCH = 100;
 const BURST_EVENTS = BATCHES * CALLS_PER_BATCH * 2 + BATCHES;
 
 function burstBatch(index: number) {
-  return Array.from({ length: CALLS_PER_BATCH }, (_, call) => ({ id: `b${index}-c${call}`, tool: 'echo', args: { text: `${index}/${call}` } }));
+  return Array.from({ length: CALLS_PER_BATCH }, (_, call) => ({ id: `b${index}-c${call}`, tool: 'echo', args: { message: `${index}/${call}` } }));
 }
 
 describe('events across processes', () => {
@@ -96,7 +96,7 @@ describe('events across processes', () => {
     'answers a cursor older than the retention (events pruned by a worker) with CursorExpired, on either API process',
     explained(async () => {
       const session = await newSession(api1);
-      const batch = await submitBatch(api1, { sessionId: session.id, waitMs: 20_000, calls: [1, 2, 3].map((n) => ({ id: `e${n}`, tool: 'echo', args: {} })) });
+      const batch = await submitBatch(api1, { sessionId: session.id, waitMs: 20_000, calls: [1, 2, 3].map((n) => ({ id: `e${n}`, tool: 'echo', args: { message: '' } })) });
       expect(batch.status).toBe('COMPLETED');
       // Age the first events past the retention; the workers' reconciler prunes them.
       await cluster.db.$executeRawUnsafe(`UPDATE event SET created_at = now() - interval '400 days' WHERE session_id = $1::uuid AND seq <= 2`, session.rowId);

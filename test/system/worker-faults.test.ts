@@ -189,7 +189,7 @@ describe('an API process told to stop (SIGTERM)', () => {
       expect(await leaving.get('/ready')).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok' } });
 
       const session = await newSession(api);
-      const first = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'one', tool: 'echo', args: {} }] });
+      const first = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'one', tool: 'echo', args: { message: '' } }] });
       expect(first.status).toBe('COMPLETED');
       const overWs = leaving.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
       const overSse = leaving.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
@@ -202,7 +202,7 @@ describe('an API process told to stop (SIGTERM)', () => {
       await expect(overSse.next(10_000)).rejects.toThrow('subscription ended');
       expect(await leaving.child.exited).toEqual({ code: 0, signal: null });
 
-      const second = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'two', tool: 'echo', args: {} }] });
+      const second = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'two', tool: 'echo', args: { message: '' } }] });
       expect(second.status).toBe('COMPLETED');
       for (const seen of [seenWs, seenSse]) {
         const resumed = api.ws(ToolCallEventsDocument, { sessionId: session.id, after: seen.at(-1)!.cursor });

@@ -21,6 +21,7 @@ import { CallIdConflictError, IdempotencyKeyReusedError, ValidationError } from 
 import type { EventLog, Tx } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
 import { callStatusOf, failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
+import { jsonText } from '../../model/tool-value.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { RunnableCall, WorkQueue } from '../work.js';
 import type { CallStore } from './store.js';
@@ -41,6 +42,17 @@ export interface SubmitBatchInput {
   timeoutMs?: number | null;
 }
 
+/** The row id an empty (unstored) batch answers with. */
+export const EMPTY_BATCH_ROW_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The batch id of calls that all carry a client id, exactly as seed 001 computes it:
+ * `tool-batch:` + sha256 of serde_json's text of `[{"id", "tool_id", "args"}, …]` (keys sorted).
+ */
+export function deterministicBatchId(calls: Array<{ id: string; tool: string; args: unknown }>): string {
+  return `tool-batch:${sha256Hex(jsonText(calls.map(({ id, tool, args }) => ({ id, tool_id: tool, args }))))}`;
+}
+
 const CALL_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
 
 export interface BatchServiceDeps {
@@ -59,6 +71,7 @@ export class BatchService {
 
   async submit(input: SubmitBatchInput): Promise<ToolBatch> {
     const { config, db, eventLog, registry } = this.deps;
+    if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);
     const idempotencyKey = input.idempotencyKey ?? null;
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
@@ -70,7 +83,7 @@ export class BatchService {
       idempotencyKey !== null
         ? `tool-batch:${sha256Hex(`idempotency-key:${idempotencyKey}`)}`
         : everyCallHasId
-          ? `tool-batch:${sha256Hex(stableJson(calls.map(({ id, tool, args }) => ({ id, tool, args }))))}`
+          ? deterministicBatchId(calls.map(({ id, tool, args }) => ({ id, tool, args })))
           : `tool-batch:${newCallId().slice(5)}`;
 
     await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
@@ -151,6 +164,28 @@ export class BatchService {
     return (await db.toolBatch.findUnique({ where: { id: result.batch.id } })) ?? result.batch;
   }
 
+  /**
+   * An empty batch runs nothing and is not stored (seed 001 answers an empty batch with an empty
+   * result): it comes back completed, with no calls; its `id` names no stored batch.
+   */
+  private async emptyBatch(input: SubmitBatchInput): Promise<ToolBatch> {
+    await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
+    const now = new Date();
+    return {
+      id: EMPTY_BATCH_ROW_ID,
+      sessionId: input.sessionId,
+      batchId: deterministicBatchId([]),
+      idempotencyKey: input.idempotencyKey ?? null,
+      requestHash: sha256Hex(stableJson([])),
+      status: 'COMPLETED',
+      callCount: 0,
+      pendingCount: 0,
+      submittedBy: input.apiKeyId,
+      createdAt: now,
+      completedAt: now,
+    };
+  }
+
   private sameBatch(existing: ToolBatch, idempotencyKey: string | null, requestHash: string): ToolBatch {
     if (idempotencyKey !== null && existing.requestHash !== requestHash) throw new IdempotencyKeyReusedError(idempotencyKey);
     return existing;
@@ -158,7 +193,6 @@ export class BatchService {
 
   private normalizeCalls(input: SubmitBatchInput) {
     const { config } = this.deps;
-    if (input.calls.length === 0) throw new ValidationError('A batch needs at least one call', 'calls');
     if (input.calls.length > config.MAX_CALLS_PER_BATCH) {
       throw new ValidationError(`A batch holds at most ${config.MAX_CALLS_PER_BATCH} calls`, 'calls');
     }
@@ -296,7 +330,7 @@ function planCall(call: { tool: string; args: unknown; timeoutMs: number | null 
     timeoutMs: Math.min(call.timeoutMs ?? definition.timeoutMs, config.MAX_CALL_TIMEOUT_MS),
     initialOutput: null,
   };
-  const verdict = validateArgs(definition, call.args);
+  const verdict = definition.checksOwnArguments ? { ok: true as const } : validateArgs(definition, call.args);
   if (!verdict.ok) {
     plan.initialOutput = outputs.failure(failure('INVALID_REQUEST', 'invalid_arguments', `Invalid arguments for \`${call.tool}\`: ${verdict.message}`));
   }

@@ -23,10 +23,13 @@ import type { CallStore } from './store.js';
 import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, InvalidStateError, ValidationError } from '../../model/errors.js';
 import type { EventLog } from '../event-log.js';
 import type { Lane, WorkQueue } from '../work.js';
-import { FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, type ToolCallOutput } from '../../model/outcome.js';
+import { checkReportedFailure, FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, parseSeedOutcome, type ToolCallOutput } from '../../model/outcome.js';
 import { decodeToolValue, MalformedToolValueError } from '../../model/tool-value.js';
 
-/** What a client reports for a call of an external tool: exactly one of `value` and `failure`. */
+/**
+ * What a client reports for a call of an external tool: exactly one of `value` (a tool value in
+ * the seeds' wire form), `failure`, and `outcome` (the whole outcome in the seeds' JSON form).
+ */
 export interface CompletionInput {
   value?: unknown;
   failure?: {
@@ -35,12 +38,10 @@ export interface CompletionInput {
     message: string;
     retry?: { kind: 'NEVER' | 'SAFE'; afterMs?: number | null } | null;
   } | null;
+  outcome?: unknown;
 }
 
 const MAX_REASON_CHARS = 2000;
-const MAX_FAILURE_MESSAGE_CHARS = 16_000;
-const FAILURE_CODE_PATTERN = /^[a-z][a-z0-9_]{0,99}$/;
-const MAX_RETRY_AFTER_MS = 3_600_000;
 
 export interface CallDecisionServiceDeps {
   db: Db;
@@ -175,32 +176,28 @@ function refusal(call: CallRecord): Error {
 
 /** Validates a client's completion and turns it into the call's output. */
 export function completionOutput(result: CompletionInput): ToolCallOutput {
-  const hasValue = 'value' in result && result.value !== undefined;
-  const hasFailure = result.failure !== undefined && result.failure !== null;
-  if (hasValue === hasFailure) throw new ValidationError('result needs exactly one of `value` and `failure`', 'result');
-  if (hasValue) {
+  const given = [
+    'value' in result && result.value !== undefined,
+    result.failure !== undefined && result.failure !== null,
+    result.outcome !== undefined && result.outcome !== null,
+  ].filter(Boolean).length;
+  if (given !== 1) throw new ValidationError('result needs exactly one of `value`, `failure` and `outcome`', 'result');
+  if (result.outcome !== undefined && result.outcome !== null) return parseSeedOutcome(result.outcome, 'result.outcome');
+  if ('value' in result && result.value !== undefined) {
     try {
-      return outputs.success(decodeToolValue(result.value));
+      return outputs.successValue(decodeToolValue(result.value));
     } catch (error) {
       if (error instanceof MalformedToolValueError) throw new ValidationError(`result.value is not a valid tool value: ${error.message}`, 'result.value');
       throw error;
     }
   }
-  const given = result.failure!;
-  if (!FAILURE_CLASSES.includes(given.class)) throw new ValidationError(`result.failure.class must be one of ${FAILURE_CLASSES.join(', ')}`, 'result.failure.class');
-  if (!FAILURE_CODE_PATTERN.test(given.code)) throw new ValidationError(`result.failure.code must match ${FAILURE_CODE_PATTERN.source}`, 'result.failure.code');
-  if (given.message.length > MAX_FAILURE_MESSAGE_CHARS) {
-    throw new ValidationError(`result.failure.message must be at most ${MAX_FAILURE_MESSAGE_CHARS} characters`, 'result.failure.message');
-  }
-  const retry = given.retry ?? { kind: 'NEVER' };
+  const input = result.failure!;
+  if (!FAILURE_CLASSES.includes(input.class)) throw new ValidationError(`result.failure.class must be one of ${FAILURE_CLASSES.join(', ')}`, 'result.failure.class');
+  const retry = input.retry ?? { kind: 'NEVER' };
   const afterMs = retry.afterMs ?? undefined;
-  if (afterMs !== undefined && (!Number.isInteger(afterMs) || afterMs < 0 || afterMs > MAX_RETRY_AFTER_MS)) {
-    throw new ValidationError(`result.failure.retry.afterMs must be an integer from 0 to ${MAX_RETRY_AFTER_MS}`, 'result.failure.retry.afterMs');
-  }
-  return outputs.failure(
-    failure(given.class, given.code, given.message, {
-      source: 'TOOL',
-      retry: retry.kind === 'SAFE' ? (afterMs === undefined ? { kind: 'SAFE' } : { kind: 'SAFE', afterMs }) : { kind: 'NEVER' },
-    }),
-  );
+  const reported = failure(input.class, input.code, input.message, {
+    source: 'TOOL',
+    retry: retry.kind === 'SAFE' ? (afterMs === undefined ? { kind: 'SAFE' } : { kind: 'SAFE', afterMs }) : { kind: 'NEVER' },
+  });
+  return outputs.failure(checkReportedFailure(reported, 'result.failure'));
 }

@@ -2,6 +2,7 @@
 // output tail, result.json and the session message a finished run leaves. Pure functions; the
 // transitions in task-transitions.ts write what these compute.
 import { newRunId } from '../../model/ids.js';
+import { decodeStoredValue, jsonText, toolValueText } from '../../model/tool-value.js';
 
 /** The output log keeps at most this many characters of output (Unicode code points). */
 export const MAX_OUTPUT_LOG_CHARS = 262_144;
@@ -109,10 +110,10 @@ export function appendOutput(state: OutputState, stream: OutputStream, text: str
 
 export type FinishedState = 'SUCCEEDED' | 'FAILED' | 'CANCELED';
 
-/** result.json of a finished run. */
+/** result.json of a finished run, as the seed writes it (pretty JSON, keys sorted); `result` is a stored tool value. */
 export function resultDocument(state: FinishedState, detail: { result?: unknown; error?: string }): string {
-  const document = state === 'SUCCEEDED' ? (detail.result ?? null) : state === 'FAILED' ? { status: 'failed', error: detail.error ?? '' } : { status: 'canceled' };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  if (state === 'SUCCEEDED') return toolValueText(decodeStoredValue(detail.result ?? null), true);
+  return jsonText(state === 'FAILED' ? { status: 'failed', error: detail.error ?? '' } : { status: 'canceled' }, true);
 }
 
 const VERB: Record<FinishedState, string> = { SUCCEEDED: 'completed', FAILED: 'failed', CANCELED: 'canceled' };

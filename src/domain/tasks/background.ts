@@ -22,8 +22,8 @@ import {
 import type { EventLog, WriteScope } from '../event-log.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { LiveTaskWorkers, WorkQueue } from '../work.js';
-import { ToolFailureError } from '../../model/outcome.js';
-import { MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, type ParsedSchedule, parseSchedule } from './schedules.js';
+import { type FailureClass, ToolFailureError } from '../../model/outcome.js';
+import { isRfc3339, MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, type ParsedSchedule, parseSchedule } from './schedules.js';
 import {
   type BackgroundSpec,
   createTask,
@@ -33,6 +33,7 @@ import {
   TASK_KINDS,
 } from './task-transitions.js';
 import type { TaskStore } from './store.js';
+import { jsonText } from '../../model/tool-value.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
 export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
@@ -123,23 +124,31 @@ export class BackgroundService {
     return { kind: 'RUN', task: admitted.task, signalOnCompletion };
   }
 
-  /** The spawn_background tool: the same spawn, with refusals as typed tool failures. */
+  /**
+   * The spawn_background tool (seed 002): the seed's argument names, checks in the seed's order
+   * with the seed's messages, then the same spawn as the mutation; every refusal is a typed tool
+   * failure. Returns the seed's description of the run or the schedule.
+   */
   async spawnFromTool(tenantId: string, sessionId: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const toolName = typeof args.tool === 'string' ? args.tool.trim() : '';
+    if (!toolName) throw refusal('INVALID_REQUEST', 'missing_parameter', 'Missing required parameter: tool');
+    if (!isObject(args.args)) throw refusal('INVALID_REQUEST', 'missing_parameter', 'Missing required parameter: args (object expected)');
+    const signalOnCompletion = typeof args.signal_on_completion === 'boolean' ? args.signal_on_completion : true;
+    const schedule = seedSchedule(args);
+    const tool = await this.deps.registry.resolve(tenantId, toolName);
+    if (!tool) throw refusal('UNAVAILABLE', 'unknown_tool', `Unknown tool: ${toolName}`);
+    if (toolName === SPAWN_BACKGROUND_TOOL) throw refusal('INVALID_REQUEST', 'spawn_itself', 'spawn_background cannot target itself recursively');
+    if (!tool.definition.hints.supportsBackground) {
+      throw refusal('INVALID_REQUEST', 'not_background_capable', `Tool does not support background execution: ${toolName}`);
+    }
+    const title = typeof args.title === 'string' && args.title.trim() !== '' ? args.title.trim() : tool.definition.displayName || `Background ${toolName}`;
     try {
-      const outcome = await this.spawn({
-        tenantId,
-        sessionId,
-        tool: args.tool,
-        args: args.args,
-        title: args.title,
-        signalOnCompletion: args.signalOnCompletion,
-        schedule: args.schedule,
-      });
+      const outcome = await this.spawn({ tenantId, sessionId, tool: toolName, args: args.args, title, signalOnCompletion, schedule });
       return describeSpawn(outcome);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const cls = error instanceof LimitExceededError ? 'RESOURCE_LIMIT' : error instanceof UnknownToolError ? 'UNAVAILABLE' : 'INVALID_REQUEST';
-      throw new ToolFailureError({ class: cls, code: error.code.toLowerCase(), message: error.message });
+      throw refusal(cls, error.code.toLowerCase(), error.message);
     }
   }
 
@@ -183,16 +192,7 @@ export class BackgroundService {
       if (existing) return { task: existing, duplicate: true };
     }
     const active = { kind: TASK_KINDS.background, state: { in: ['QUEUED' as const, 'RUNNING' as const] } };
-    const inSession = await tx.task.count({ where: { ...active, sessionId: request.sessionId } });
-    if (inSession >= MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION) {
-      return {
-        refusal: new LimitExceededError(
-          LIMITS.perSession,
-          MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION,
-          `Maximum ${MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION} active background runs per session. Wait for an existing run to finish (or cancel one) before starting another.`,
-        ),
-      };
-    }
+    // The worker limit is checked first, then the session's, as in the seed.
     // Serialises admissions across sessions and processes until this transaction ends.
     await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('toolrun:background-run-capacity'))::text AS locked`);
     const everywhere = await tx.task.count({ where: active });
@@ -202,7 +202,17 @@ export class BackgroundService {
         refusal: new LimitExceededError(
           LIMITS.perWorker,
           perWorker,
-          `Every live worker is already running the maximum ${perWorker} active background runs (${everywhere} active for ${capacity} slots). Try again after an existing run finishes.`,
+          `Worker is already running the maximum ${perWorker} active background runs. Try again after an existing run finishes.`,
+        ),
+      };
+    }
+    const inSession = await tx.task.count({ where: { ...active, sessionId: request.sessionId } });
+    if (inSession >= MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION) {
+      return {
+        refusal: new LimitExceededError(
+          LIMITS.perSession,
+          MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION,
+          `Maximum ${MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION} active background runs per session. Wait for an existing run to finish before starting another.`,
         ),
       };
     }
@@ -369,36 +379,69 @@ function normalizeTitle(title: unknown, fallback: string): string {
   return trimmed === '' ? fallback : trimmed;
 }
 
-/** The model-facing description of a spawn (what the spawn_background tool returns). */
+const refusal = (cls: FailureClass, code: string, message: string) => new ToolFailureError({ class: cls, code, message });
+
+/** The `schedule` argument of the spawn_background tool, checked as the seed checks it (in its order, with its messages). */
+function seedSchedule(args: Record<string, unknown>): { cronExpression: string | null; scheduledAt: string | null; timezone: string } | null {
+  if (args.schedule === undefined) return null;
+  const schedule = args.schedule;
+  if (!isObject(schedule)) throw refusal('INVALID_REQUEST', 'invalid_schedule', 'schedule must be an object');
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+  const cronExpression = text(schedule.cron_expression);
+  const scheduledAt = text(schedule.scheduled_at);
+  if (scheduledAt !== null && !isRfc3339(scheduledAt)) throw refusal('INVALID_REQUEST', 'invalid_schedule', 'scheduled_at must be RFC3339');
+  if (cronExpression === null && scheduledAt === null) {
+    throw refusal('INVALID_REQUEST', 'invalid_schedule', 'schedule must include exactly one of cron_expression (recurring) or scheduled_at (one-shot)');
+  }
+  if (cronExpression !== null && scheduledAt !== null) {
+    throw refusal('INVALID_REQUEST', 'invalid_schedule', 'schedule must not include both cron_expression and scheduled_at; provide exactly one');
+  }
+  return { cronExpression, scheduledAt, timezone: text(schedule.timezone) ?? 'UTC' };
+}
+
+/** An instant as the seeds serialize one (chrono's RFC 3339, `Z`, fraction only when there is one). */
+export function seedInstant(date: Date | null): string | null {
+  return date ? date.toISOString().replace('.000Z', 'Z') : null;
+}
+
+/** What the spawn_background tool returns (seed 002): the run's handle, or the schedule that was created. */
 export function describeSpawn(outcome: SpawnOutcome): Record<string, unknown> {
   const { task } = outcome;
   if (outcome.kind === 'RUN') {
     return {
-      status: 'started',
-      runId: task.runId,
-      taskId: task.id,
+      run_id: task.runId,
+      resource_id: task.runId,
+      task_id: task.id,
       title: task.title,
       tool: task.tool,
-      state: task.state,
-      signalOnCompletion: outcome.signalOnCompletion,
-      artifactDir: artifactDirOf(task.runId!),
-      logPath: task.logPath,
-      resultPath: task.resultPath,
+      status: 'running',
+      signal_on_completion: outcome.signalOnCompletion,
+      artifact_dir: artifactDirOf(task.runId!),
+      log_path: task.logPath,
+      result_path: task.resultPath,
     };
   }
   const { schedule } = outcome;
   return {
+    created: true,
     status: 'scheduled',
-    scheduleId: schedule.id,
-    scheduleType: schedule.type,
-    cronExpression: schedule.cronExpression,
-    scheduledAt: schedule.scheduledAt?.toISOString() ?? null,
-    timezone: schedule.timezone,
-    nextTriggerAt: schedule.nextTriggerAt?.toISOString() ?? null,
-    enabled: schedule.enabled,
-    taskId: task.id,
     title: task.title,
     tool: task.tool,
-    signalOnCompletion: outcome.signalOnCompletion,
+    signal_on_completion: outcome.signalOnCompletion,
+    schedule_id: schedule.id,
+    schedule_type: schedule.type === 'CRON' ? 'recurring' : 'oneshot',
+    cron_expression: schedule.cronExpression,
+    scheduled_at: seedInstant(schedule.scheduledAt),
+    timezone: schedule.timezone,
+    next_trigger_at: seedInstant(schedule.nextTriggerAt),
+    enabled: schedule.enabled,
+    task_id: task.id,
   };
+}
+
+/** The seed's description of a scheduled monitor: what the session is told to do when it fires. */
+export function scheduleDescription(spec: Partial<ScheduleSpec>): string {
+  const title = spec.title ?? '';
+  const payload = jsonText({ tool: spec.tool ?? '', title, signal_on_completion: spec.signalOnCompletion !== false, args: spec.args ?? {} }, true);
+  return `Monitor: ${title}\n\nThis scheduled monitor fired. Start the background run now.\n\nspawn_background payload:\n${payload}`;
 }

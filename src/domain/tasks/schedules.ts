@@ -85,6 +85,16 @@ export function parseTimezone(name: string): string {
   }
 }
 
+/** True when `text` is an RFC 3339 date-time. */
+export function isRfc3339(text: string): boolean {
+  try {
+    parseRfc3339(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function parseRfc3339(text: string): Date {
   const match = RFC3339.exec(text);
   const invalid = () => new InvalidScheduleError(`scheduledAt must be an RFC 3339 date-time (e.g. 2026-04-16T15:30:00Z), got ${JSON.stringify(text)}`, 'schedule.scheduledAt');

@@ -65,13 +65,18 @@ async function writeArtifact(write: () => Promise<unknown>): Promise<void> {
 
 export async function createTask(scope: WriteScope, data: Prisma.TaskUncheckedCreateInput): Promise<Task> {
   const task = await scope.tx.task.create({ data });
-  scope.emit(task.sessionId, taskEvent('TaskCreated', task, { state: task.state, title: task.title, tool: task.tool, attempt: task.attempt, scheduleId: task.scheduleId }));
+  scope.emit(
+    task.sessionId,
+    taskEvent('TaskCreated', task, { state: task.state, stateDetail: task.stateDetail, title: task.title, tool: task.tool, attempt: task.attempt, scheduleId: task.scheduleId }),
+  );
   return task;
 }
 
 async function lockedTask(scope: WriteScope, taskId: string): Promise<Task | null> {
   return scope.tx.task.findUnique({ where: { id: taskId } });
 }
+
+const STARTING = 'Starting';
 
 /** QUEUED(attempt) → RUNNING on this worker; creates the (empty) output log. */
 export async function claimTask(scope: WriteScope, taskId: string, attempt: number, workerId: string): Promise<Task | null> {
@@ -80,10 +85,12 @@ export async function claimTask(scope: WriteScope, taskId: string, attempt: numb
   const now = new Date();
   const task = await scope.tx.task.update({
     where: { id: taskId },
-    data: { state: 'RUNNING', workerId, heartbeatAt: now, startedAt: current.startedAt ?? now, stateDetail: 'Starting' },
+    data: { state: 'RUNNING', workerId, heartbeatAt: now, startedAt: current.startedAt ?? now, stateDetail: STARTING },
   });
   if (task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).writeFile(task.logPath!, ''));
   scope.emit(task.sessionId, taskEvent('TaskStarted', task, { attempt, workerId, logPath: task.logPath, resultPath: task.resultPath }));
+  // The seed's first status of a run, before the tool reports its own.
+  scope.emit(task.sessionId, taskEvent('TaskStatus', task, { attempt, text: STARTING }));
   return task;
 }
 

@@ -5,31 +5,42 @@ import { ToolFailureError } from '../../model/outcome.js';
 import { defineBuiltinTool } from '../types.js';
 import { abortableDelay } from './delay.js';
 
+// Seed 002's spawn_background: its name, description, argument schema, outputs and messages are
+// what models see. It comes from the `background_execution` capability, as in the seed.
 export const spawnBackground = defineBuiltinTool({
   name: 'spawn_background',
   description:
-    'Runs a background-capable tool asynchronously and returns at once with a run handle (runId, taskId, artifact paths); with `schedule`, creates a scheduled monitor that starts such runs later instead. The session gets a message when a run finishes (unless signalOnCompletion is false). At most 5 active runs and 10 active schedules per session.',
+    'Run a background-capable built-in tool asynchronously. Returns immediately and signals the session when the background run completes.',
   parametersSchema: {
     type: 'object',
     properties: {
-      tool: { type: 'string', minLength: 1, description: 'Name of the background-capable tool to run' },
-      args: { type: 'object', description: 'Arguments of that tool' },
-      title: { type: 'string', maxLength: 200, description: 'Human-readable label of the run' },
-      signalOnCompletion: { type: 'boolean', default: true, description: 'Add a session message when the run finishes' },
+      tool: { type: 'string', description: 'Name of the built-in tool to execute in the background' },
+      args: { type: 'object', description: 'Arguments to pass to the target tool' },
+      title: { type: 'string', description: 'Optional human-readable label for the background run' },
       schedule: {
         type: 'object',
-        description: 'Start runs on a schedule instead of now: exactly one of cronExpression or scheduledAt',
+        description: 'Optional session schedule. When provided, this creates a scheduled monitor instead of starting the run immediately.',
         properties: {
-          cronExpression: { type: 'string', description: "5-field cron expression for recurring runs, e.g. '*/10 * * * *'" },
-          scheduledAt: { type: 'string', description: "RFC 3339 date-time of a one-shot run, e.g. '2026-04-16T15:30:00Z'" },
-          timezone: { type: 'string', description: 'IANA timezone of the schedule (default UTC)' },
+          cron_expression: {
+            type: 'string',
+            description: "Standard 5-field cron expression for recurring runs (e.g. '*/10 * * * *' for every 10 minutes)",
+          },
+          scheduled_at: { type: 'string', description: "ISO 8601 datetime for a one-shot run (e.g. '2026-04-16T15:30:00Z')" },
+          timezone: { type: 'string', description: 'IANA timezone for the schedule. Default: UTC' },
         },
         additionalProperties: false,
+      },
+      signal_on_completion: {
+        type: 'boolean',
+        description: 'Send a synthetic user message back to the session when the run completes',
+        default: true,
       },
     },
     required: ['tool', 'args'],
     additionalProperties: false,
   },
+  capability: 'background_execution',
+  checksOwnArguments: true,
   async execute(args, context) {
     if (!context.spawnBackground) {
       throw new ToolFailureError({ class: 'UNAVAILABLE', code: 'background_unavailable', message: 'spawn_background is not available here (a background run cannot spawn further runs)' });
@@ -41,7 +52,7 @@ export const spawnBackground = defineBuiltinTool({
 export const reportProgress = defineBuiltinTool({
   name: 'report_progress',
   description:
-    'Works through `steps` deterministic steps, `intervalMs` apart: for each it sets its status text, writes a line of output (plus `outputChars` filler characters, to exercise output caps) and reports progress. `failAtStep` makes it fail at that step. Honours cancellation. Can run in the background.',
+    'Works through `steps` deterministic steps, `intervalMs` apart: for each it sets its status text, writes a line of output (plus `outputChars` filler characters, to exercise output caps) and reports progress. `failAtStep` makes it fail at that step (with `failMessage`). Honours cancellation. Can run in the background.',
   parametersSchema: {
     type: 'object',
     properties: {
@@ -51,6 +62,7 @@ export const reportProgress = defineBuiltinTool({
       stream: { type: 'string', enum: ['stdout', 'stderr'], default: 'stdout' },
       outputChars: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0, description: 'Filler characters of output per step' },
       failAtStep: { type: 'integer', minimum: 1, description: 'Fail (EXECUTION, step_failed) at this step' },
+      failMessage: { type: 'string', minLength: 1, maxLength: 2000, description: 'The message of that failure' },
       summary: { type: 'string', maxLength: 2000, description: 'Summary of the result' },
     },
     additionalProperties: false,
@@ -70,7 +82,8 @@ export const reportProgress = defineBuiltinTool({
       if (filler > 0) context.output(stream, `${'0123456789'.repeat(Math.ceil(filler / 10)).slice(0, filler)}\n`);
       context.reportProgress({ current: step, total: steps, unit: 'steps', label });
       if (args.failAtStep === step) {
-        throw new ToolFailureError({ class: 'EXECUTION', code: 'step_failed', message: `${label} ${step}/${steps} failed as requested` });
+        const message = (args.failMessage as string | undefined) ?? `${label} ${step}/${steps} failed as requested`;
+        throw new ToolFailureError({ class: 'EXECUTION', code: 'step_failed', message });
       }
       if (step < steps && intervalMs > 0) await abortableDelay(intervalMs, context.signal);
     }

@@ -1,22 +1,21 @@
 import { defineBuiltinTool } from '../types.js';
 
+// Seed 002's echo tool: its schema, its output, and `length` in UTF-8 bytes (Rust's `str::len`).
 export const echo = defineBuiltinTool({
   name: 'echo',
-  description: 'Returns its arguments unchanged: `text` (a string) and/or `value` (any JSON value). Useful for testing.',
+  description: 'Echo back the provided message. Useful for testing tool execution.',
   parametersSchema: {
     type: 'object',
     properties: {
-      text: { type: 'string', description: 'Text to echo back' },
-      value: { description: 'Any JSON value to echo back' },
+      message: { type: 'string', description: 'The message to echo back' },
     },
+    required: ['message'],
     additionalProperties: false,
   },
   hints: { readonly: true, idempotent: true },
   timeoutMs: 5000,
   async execute(args) {
-    const result: Record<string, unknown> = {};
-    if ('text' in args) result.text = args.text;
-    if ('value' in args) result.value = args.value;
-    return result;
+    const message = typeof args.message === 'string' ? args.message : '';
+    return { echoed: message, length: Buffer.byteLength(message, 'utf8') };
   },
 });

@@ -1,4 +1,5 @@
 import { ToolFailureError } from '../../model/outcome.js';
+import { float } from '../../model/tool-value.js';
 import { type BuiltinTool, defineBuiltinTool } from '../types.js';
 
 const operandsSchema = {
@@ -25,7 +26,8 @@ function arithmetic(name: string, description: string, operate: (a: number, b: n
       if (!Number.isFinite(result)) {
         throw new ToolFailureError({ class: 'EXECUTION', code: 'numeric_overflow', message: `${name}(${a}, ${b}) is not a finite number` });
       }
-      return { result };
+      // The seed's arithmetic works in f64: 5 + 3 is 8.0 to the model.
+      return { result: float(result) };
     },
   });
 }
