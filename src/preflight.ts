@@ -48,10 +48,16 @@ export async function checkRedis(config: Config): Promise<void> {
   }
 }
 
-/** Creates the database if missing and applies pending migrations (scripts/migrate.ts deploy). */
+/**
+ * Creates the database if missing and applies pending migrations (scripts/migrate.ts deploy), in a
+ * child process: the schema engine is a large WebAssembly module the server has no use for after.
+ * Compiled, this file is dist/src/preflight.js and the script dist/scripts/migrate.js; run from
+ * source (tests), both are TypeScript and the child needs tsx too.
+ */
 export function migrateDatabase(config: Config): void {
-  const script = fileURLToPath(new URL('../scripts/migrate.ts', import.meta.url));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script, 'deploy'], {
+  const compiled = import.meta.url.endsWith('.js');
+  const script = fileURLToPath(new URL(compiled ? '../scripts/migrate.js' : '../scripts/migrate.ts', import.meta.url));
+  const result = spawnSync(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), script, 'deploy'], {
     env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
     encoding: 'utf8',
   });
