@@ -16,6 +16,8 @@ const ConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(4000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A repeating infrastructure error (PostgreSQL or Redis away) is logged at most once per interval, with a count. */
+  LOG_REPEAT_INTERVAL_MS: int(100, 3_600_000).default(30_000),
   WORKER_ID: z.string().optional(),
   WORKER_CONCURRENCY: int(1, 1000).default(64),
   /** Per-call timeout ceiling; a call's requested timeout is clamped to it. */

@@ -19,6 +19,7 @@ import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../doma
 import { PrismaSessionFiles } from '../domain/session-files.js';
 import { MalformedToolValueError } from '../domain/tool-value.js';
 import type { Logger } from '../logger.js';
+import { addLogContext } from '../logging/context.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { RetryPolicy, ToolContext, ToolProgress } from '../tools/types.js';
 import { CallAbort } from './call-abort.js';
@@ -60,6 +61,7 @@ export class CallRunner {
     const { db, eventLog, registry } = this.deps;
     const observed = await loadCall({ tx: db }, callRowId);
     if (!observed || (observed.status !== 'QUEUED' && observed.status !== 'RUNNING')) return DONE;
+    addLogContext({ tenantId: observed.tenantId, callId: observed.callId });
     const tool = await registry.resolve(observed.tenantId, observed.tool);
     if (observed.status === 'QUEUED' && tool?.definition.kind === 'EXTERNAL') {
       // External tools run outside toolrun: the call waits for a client's completion (or its deadline).

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db.js';
 import type { Logger } from '../logger.js';
+import { withLogContext } from '../logging/context.js';
 import type { CallRunner, RunVerdict } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import { type JobCatalogue, QUEUES } from './queues.js';
@@ -27,7 +28,15 @@ export class CallWorker {
 
   constructor(private readonly deps: CallWorkerDeps) {
     const { config, connection } = deps;
-    this.worker = new Worker(QUEUES.calls, (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.WORKER_CONCURRENCY));
+    this.worker = new Worker(
+      QUEUES.calls,
+      (job, token, signal) =>
+        withLogContext({ jobId: job.id, sessionId: (job.data as { sessionId?: string }).sessionId }, async () => {
+          await this.process(job, token, signal);
+          deps.logger.debug({ job: job.name }, 'job done');
+        }),
+      workerOptions(config, connection, deps.workerId, config.WORKER_CONCURRENCY),
+    );
     logWorkerProblems(this.worker, deps.logger, 'call');
   }
 
@@ -63,7 +72,8 @@ export class CallWorker {
       // A call waiting for a person or an external completion holds the lane; whoever ends
       // the wait enqueues the lane again.
       if (!next || next.status === 'AWAITING_APPROVAL' || next.status === 'PENDING_EXTERNAL') return { kind: 'done' };
-      const verdict = await this.deps.runner.run(data.sessionId, next.id, signal);
+      // Each call of the lane logs with its own call id.
+      const verdict = await withLogContext({}, () => this.deps.runner.run(data.sessionId, next.id, signal));
       if (verdict.kind === 'retry') return verdict;
       if (signal?.aborted) return { kind: 'retry', delayMs: 0 };
     }

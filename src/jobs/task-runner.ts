@@ -14,6 +14,7 @@ import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbea
 import { MalformedToolValueError } from '../domain/tool-value.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
+import { addLogContext } from '../logging/context.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/types.js';
 import { type Settled, settle } from './call-runner.js';
@@ -68,6 +69,7 @@ export class TaskRunner {
     const { db, eventLog, registry, workerId } = this.deps;
     const task = await db.task.findUnique({ where: { id: data.taskId }, include: { session: { select: { tenantId: true } } } });
     if (!task || task.attempt !== data.attempt) return DONE;
+    addLogContext({ tenantId: task.session.tenantId });
     if (task.state === 'RUNNING') {
       if (this.running.has(task.id)) return DONE;
       const lastSign = (task.heartbeatAt ?? task.startedAt ?? task.createdAt).getTime();

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { BackgroundService } from '../domain/background.js';
 import type { Logger } from '../logger.js';
+import { withLogContext } from '../logging/context.js';
 import { type JobCatalogue, QUEUES } from './queues.js';
 import { logWorkerProblems, workerOptions } from './worker-options.js';
 import type { TaskRunner } from './task-runner.js';
@@ -28,7 +29,17 @@ export class TaskWorker {
 
   constructor(private readonly deps: TaskWorkerDeps) {
     const { config, connection } = deps;
-    this.worker = new Worker(QUEUES.tasks, (job, token, signal) => this.process(job, token, signal), workerOptions(config, connection, deps.workerId, config.BACKGROUND_RUNS_PER_WORKER));
+    this.worker = new Worker(
+      QUEUES.tasks,
+      (job, token, signal) => {
+        const data = job.data as { sessionId?: string; taskId?: string };
+        return withLogContext({ jobId: job.id, sessionId: data.sessionId, taskId: data.taskId }, async () => {
+          await this.process(job, token, signal);
+          deps.logger.debug({ job: job.name }, 'job done');
+        });
+      },
+      workerOptions(config, connection, deps.workerId, config.BACKGROUND_RUNS_PER_WORKER),
+    );
     logWorkerProblems(this.worker, deps.logger, 'task');
   }
 

@@ -7,7 +7,9 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Viewer } from '../domain/api-keys.js';
 import type { Services } from '../services.js';
+import { withLogContext } from '../logging/context.js';
 import { tokenFromConnectionParams } from './auth.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
 export interface ApiServer {
@@ -26,6 +28,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   let closing = false;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    withLogContext({ requestId }, () => route(req, res));
+  });
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health') return void sendJson(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok' });
     if (path === '/ready') return void readiness(services, closing).then(({ status, body }) => sendJson(res, status, body));
@@ -34,51 +41,72 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       return void res.end();
     }
     void yoga.requestListener(req, res);
-  });
+  };
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
 
   const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
-  type Extra = { viewer?: Viewer };
+  // A WebSocket connection is one request: its id is in the 101 answer and on every line of its operations.
+  const wsRequestIds = new WeakMap<IncomingMessage, string>();
+  const wsRequestId = (req: IncomingMessage | undefined) => {
+    if (!req) return undefined;
+    let id = wsRequestIds.get(req);
+    if (!id) wsRequestIds.set(req, (id = requestIdOf(req)));
+    return id;
+  };
+  wsServer.on('headers', (headers, req) => headers.push(`${REQUEST_ID_HEADER}: ${wsRequestId(req)}`));
+  type Extra = { viewer?: Viewer; request?: IncomingMessage };
+  /** What onSubscribe hands to execute/subscribe: the enveloped functions and the connection's request id. */
+  type OperationRoot = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown; requestId: string | undefined; tenantId: string | undefined };
+  const inRequest = <T>(ctx: { extra: unknown }, fn: () => T): T => withLogContext({ requestId: wsRequestId((ctx.extra as Extra).request) }, fn);
   const wsDisposable: Disposable = useServer<Record<string, unknown>, Extra>(
     {
-      onConnect: async (ctx) => {
-        const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
-        if (!viewer) return false;
-        (ctx.extra as Extra).viewer = viewer;
-        return true;
+      onConnect: (ctx) =>
+        inRequest(ctx, async () => {
+          const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
+          if (!viewer) return false;
+          (ctx.extra as Extra).viewer = viewer;
+          return true;
+        }),
+      execute: (args: unknown) => {
+        const { rootValue } = args as ExecutionArgs & { rootValue: OperationRoot };
+        return withLogContext({ requestId: rootValue.requestId, tenantId: rootValue.tenantId }, () => rootValue.execute(args as ExecutionArgs)) as never;
       },
-      execute: (args: unknown) => (args as { rootValue: { execute: (a: unknown) => unknown } }).rootValue.execute(args) as never,
-      subscribe: (args: unknown) => (args as { rootValue: { subscribe: (a: unknown) => unknown } }).rootValue.subscribe(args) as never,
-      onSubscribe: async (ctx, _id, params) => {
-        const viewer = (ctx.extra as Extra).viewer;
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: (ctx.extra as { request?: IncomingMessage }).request,
-          socket: (ctx.extra as { socket?: unknown }).socket,
-          params,
-          viewer,
-        });
-        let document;
-        try {
-          document = parse(params.query);
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
-        }
-        const errors = validate(schema, document);
-        if (errors.length > 0) return errors;
-        const args: ExecutionArgs = {
-          schema,
-          operationName: params.operationName ?? null,
-          document,
-          variableValues: params.variables ?? null,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        return args;
+      subscribe: (args: unknown) => {
+        const { rootValue } = args as ExecutionArgs & { rootValue: OperationRoot };
+        return withLogContext({ requestId: rootValue.requestId, tenantId: rootValue.tenantId }, () => rootValue.subscribe(args as ExecutionArgs)) as never;
       },
+      onSubscribe: (ctx, _id, params) =>
+        inRequest(ctx, async () => {
+          const viewer = (ctx.extra as Extra).viewer;
+          const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: (ctx.extra as Extra).request,
+            socket: (ctx.extra as { socket?: unknown }).socket,
+            params,
+            viewer,
+          });
+          let document;
+          try {
+            document = parse(params.query);
+          } catch (error) {
+            return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+          }
+          const errors = validate(schema, document);
+          if (errors.length > 0) return errors;
+          const rootValue: OperationRoot = { execute, subscribe, requestId: wsRequestId((ctx.extra as Extra).request), tenantId: viewer?.tenantId };
+          const args: ExecutionArgs = {
+            schema,
+            operationName: params.operationName ?? null,
+            document,
+            variableValues: params.variables ?? null,
+            contextValue: await contextFactory(),
+            rootValue,
+          };
+          return args;
+        }),
     },
     wsServer,
   );
