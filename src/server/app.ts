@@ -1,6 +1,7 @@
 // The API process: HTTP (GraphQL, SSE, GraphiQL, health) and graphql-ws on one port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import type { Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -47,7 +48,13 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
     socket.once('close', () => sockets.delete(socket));
   });
 
-  const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  // Upgrades are routed here rather than by `new WebSocketServer({ server })`, which re-emits the
+  // HTTP server's errors (a port in use) as WebSocket errors that graphql-ws prints with a stack.
+  const wsServer = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((req.url ?? '/').split('?')[0] !== yoga.graphqlEndpoint) return void socket.destroy();
+    wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit('connection', ws, req));
+  });
   // A WebSocket connection is one request: its id is in the 101 answer and on every line of its operations.
   const wsRequestIds = new WeakMap<IncomingMessage, string>();
   const wsRequestId = (req: IncomingMessage | undefined) => {
