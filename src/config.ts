@@ -24,7 +24,7 @@ const ConfigSchema = z.object({
   /** Local state of `npm start`: the embedded servers' data, the development API key. Relative to the working directory. */
   TOOLRUN_DATA_DIR: z.string().default('.data'),
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('toolrun'),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.{}-]+$/, 'letters, digits, _ . - and { } (a Redis Cluster hash tag) only').default('toolrun'),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(4000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

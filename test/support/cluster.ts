@@ -64,8 +64,9 @@ export class Child {
     command: string,
     args: string[],
     env: NodeJS.ProcessEnv,
+    options: { cwd?: string } = {},
   ) {
-    this.process = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = spawn(command, args, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     // Never outlive the test process, whatever happens to its afterAll.
     const killOnExit = () => this.process.kill('SIGKILL');
     process.once('exit', killOnExit);
