@@ -25,8 +25,16 @@ function emptyDataDir(): string {
 }
 
 beforeAll(async () => ensureBuilt(), 180_000);
+const marks: string[] = [];
 afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  // After a failure: nothing this file started may outlive it (redis-server is found by its pid file).
+  for (const pid of marks.flatMap((mark) => processesMarked(mark))) process.kill(pid, 'SIGKILL');
+  for (const dir of dirs) {
+    const pidFile = join(dir, 'redis', 'redis.pid');
+    const redisPid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
+    if (redisPid && existsSync(`/proc/${redisPid}`)) process.kill(redisPid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 async function gql(port: number, key: string, query: string, variables: Record<string, unknown> = {}) {
@@ -50,7 +58,8 @@ interface Started {
 async function npmStart(env: Record<string, string | undefined>): Promise<Started> {
   const mark = randomUUID();
   const port = await freePort();
-  const child = new Child('npm start', 'npm', ['start'], childEnv({ TOOLRUN_TEST_MARK: mark, PORT: String(port), REDIS_PREFIX: `toolrun-embedded-${mark}`, ...env }));
+  const child = new Child('npm start', 'npm', ['start'], childEnv({ TOOLRUN_TEST_MARK: mark, PORT: String(port), REDIS_PREFIX: `toolrun-embedded-${mark}`, ...env }), { group: true });
+  marks.push(mark);
   const line = await child.waitForLine(/API key: +trk_/, 120_000);
   return { child, mark, port, key: /(trk_\S+)/.exec(line)![1]! };
 }

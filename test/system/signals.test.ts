@@ -31,7 +31,7 @@ async function run(script: string, ready: RegExp, signal: NodeJS.Signals) {
     PORT: String(port),
     TOOLRUN_DATA_DIR: dataDir,
     CANCEL_GRACE_MS: '200',
-  }));
+  }), { group: true });
   try {
     await child.waitForLine(ready, 60_000);
     // npm and the app, and nothing between them (no shell to swallow the signal).
