@@ -9,6 +9,8 @@
 //   tsx scripts/migrate.ts resolve --rolled-back|--applied <migration>
 //
 // DATABASE_URL names the database (default postgresql://postgres@127.0.0.1:5432/toolrun).
+// `npm run build` compiles this script to dist/scripts/migrate.js, so that production migrates
+// without tsx or the Prisma CLI (`npm run migrate:deploy` runs the compiled one).
 import { relative } from 'node:path';
 
 import { closeAllEngineAdapters } from './migrate/adapter.js';
@@ -16,7 +18,7 @@ import { applyMigrations, checkSchema, createMigration, MigrateError, migrationS
 import type { MigrateOptions } from './migrate/engine.js';
 import { DEFAULT_DATABASE_URL, databaseUrlFromEnv, redact } from './migrate/url.js';
 
-const USAGE = `usage: tsx scripts/migrate.ts <command>
+const USAGE = `usage: tsx scripts/migrate.ts <command>     (compiled: node dist/scripts/migrate.js <command>)
 
   deploy          create the database if it is missing, then apply the pending migrations
   create <name>   write prisma/migrations/<timestamp>_<name>/migration.sql with the changes

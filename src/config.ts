@@ -4,18 +4,32 @@ import { z } from 'zod';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const int = (min: number, max: number) =>
+  z.coerce
+    .number({ error: `expected an integer from ${min} to ${max}` })
+    .int(`expected an integer from ${min} to ${max}`)
+    .min(min, `expected an integer from ${min} to ${max}`)
+    .max(max, `expected an integer from ${min} to ${max}`);
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/toolrun'),
+  /** Unset: PostgreSQL at 127.0.0.1:LOCAL_POSTGRES_PORT, database `toolrun` (`npm start` starts an embedded one when none answers). */
+  DATABASE_URL: z.string().url().refine((url) => /^postgres(ql)?:\/\//.test(url), 'expected a postgresql:// URL').optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Unset: Redis at 127.0.0.1:LOCAL_REDIS_PORT (`npm start` starts `redis-server` from the PATH when none answers). */
+  REDIS_URL: z.string().url().refine((url) => /^rediss?:\/\//.test(url), 'expected a redis:// or rediss:// URL').optional(),
+  /** Where PostgreSQL and Redis look for the local servers when DATABASE_URL / REDIS_URL are unset, and where `npm start` starts its own. */
+  LOCAL_POSTGRES_PORT: int(1, 65535).default(5432),
+  LOCAL_REDIS_PORT: int(1, 65535).default(6379),
+  /** Local state of `npm start`: the embedded servers' data, the development API key. Relative to the working directory. */
+  TOOLRUN_DATA_DIR: z.string().default('.data'),
   /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('toolrun'),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.{}-]+$/, 'letters, digits, _ . - and { } (a Redis Cluster hash tag) only').default('toolrun'),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(4000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A repeating infrastructure error (PostgreSQL or Redis away) is logged at most once per interval, with a count. */
+  LOG_REPEAT_INTERVAL_MS: int(100, 3_600_000).default(30_000),
   WORKER_ID: z.string().optional(),
   WORKER_CONCURRENCY: int(1, 1000).default(64),
   /** Per-call timeout ceiling; a call's requested timeout is clamped to it. */
@@ -58,22 +72,60 @@ const ConfigSchema = z.object({
   DEV_TENANT: z.string().default('dev'),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
+type Settings = z.infer<typeof ConfigSchema>;
+
+/** The settings, with the database and Redis URLs resolved (and whether they were given). */
+export type Config = Omit<Settings, 'DATABASE_URL' | 'REDIS_URL'> & {
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  /** Which URLs were not set, so that the local defaults apply (and `npm start` may start embedded servers). */
+  defaults: { database: boolean; redis: boolean };
+};
+
+/** Every setting's name (the environment variables read). */
+export const SETTINGS = Object.keys(ConfigSchema.shape) as Array<keyof Settings>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof Config, string | number | boolean>> = {}): Config {
-  const input: Record<string, unknown> = {};
-  for (const key of Object.keys(ConfigSchema.shape)) {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof Settings, string | number | boolean>> = {}): Config {
+  const input: Record<string, string> = {};
+  for (const key of SETTINGS) {
     const value = (overrides as Record<string, unknown>)[key] ?? env[key];
     if (value !== undefined && value !== '') input[key] = typeof value === 'string' ? value : String(value);
   }
   const parsed = ConfigSchema.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new ConfigError(`Invalid configuration: ${problems}`);
+    const messages = new Map<string, string[]>();
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0]);
+      const list = messages.get(key) ?? [];
+      if (!list.includes(issue.message)) list.push(issue.message);
+      messages.set(key, list);
+    }
+    const problems = [...messages].map(([key, list]) => {
+      const value = key.endsWith('_URL') ? redactUrl(input[key] ?? '') : input[key];
+      return `${key}=${JSON.stringify(value)} (${list.join('; ')})`;
+    });
+    throw new ConfigError(`invalid setting${problems.length > 1 ? 's' : ''}: ${problems.join('; ')}`);
   }
-  return parsed.data;
+  const settings = parsed.data;
+  return {
+    ...settings,
+    DATABASE_URL: settings.DATABASE_URL ?? `postgresql://postgres@127.0.0.1:${settings.LOCAL_POSTGRES_PORT}/toolrun`,
+    REDIS_URL: settings.REDIS_URL ?? `redis://127.0.0.1:${settings.LOCAL_REDIS_PORT}`,
+    defaults: { database: settings.DATABASE_URL === undefined, redis: settings.REDIS_URL === undefined },
+  };
+}
+
+/** A URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+  }
 }

@@ -3,33 +3,60 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { Config } from './config.js';
+import { type Config, redactUrl } from './config.js';
+
+export { redactUrl };
 
 export class StartupError extends Error {
   override name = 'StartupError';
 }
 
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
+function hint(config: Config, what: 'database' | 'redis'): string {
+  const variable = what === 'database' ? 'DATABASE_URL' : 'REDIS_URL';
+  return config.defaults[what] ? `${variable} is not set, so this is the local default: set ${variable}, or run \`npm start\`, which starts a local server` : `check ${variable}`;
 }
 
-export async function checkDatabase(config: Config): Promise<void> {
-  const target = new URL(config.DATABASE_URL);
-  target.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 3000 });
-  try {
+function reason(error: unknown): string {
+  const e = error as { message?: string; code?: string; errors?: Array<{ message?: string }> };
+  return e.message || e.errors?.map((member) => member.message).join('; ') || e.code || String(error);
+}
+
+/**
+ * PostgreSQL answers. With `requireSchema` (the API or a worker alone, which do not migrate), the
+ * database must also exist and be migrated; `npm start` creates and migrates it itself.
+ */
+export async function checkDatabase(config: Config, options: { requireSchema?: boolean } = {}): Promise<void> {
+  const server = new URL(config.DATABASE_URL);
+  const database = decodeURIComponent(server.pathname.slice(1));
+  server.pathname = '/postgres';
+  const at = redactUrl(config.DATABASE_URL);
+  const connect = async (url: string) => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+    client.on('error', () => undefined);
     await client.connect();
-    await client.query('SELECT 1');
+    return client;
+  };
+  let client: pg.Client;
+  try {
+    client = await connect(options.requireSchema ? config.DATABASE_URL : server.toString());
   } catch (error) {
-    throw new StartupError(
-      `cannot reach PostgreSQL at ${redactUrl(config.DATABASE_URL)} (${(error as Error).message || (error as { code?: string }).code}). Start PostgreSQL or set DATABASE_URL.`,
-    );
+    if ((error as { code?: string }).code === '3D000') {
+      throw new StartupError(`the database "${database}" does not exist on ${at}: create and migrate it with \`npm run migrate:deploy\` (or \`npm start\`, which does)`);
+    }
+    throw new StartupError(`cannot reach PostgreSQL at ${at} (${reason(error)}): ${hint(config, 'database')}`);
+  }
+  try {
+    if (options.requireSchema) {
+      const { rows } = await client.query<{ migrated: boolean }>(`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS migrated`);
+      if (!rows[0]?.migrated) {
+        throw new StartupError(`the database "${database}" on ${at} has no toolrun tables: migrate it with \`npm run migrate:deploy\``);
+      }
+    } else {
+      await client.query('SELECT 1');
+    }
+  } catch (error) {
+    if (error instanceof StartupError) throw error;
+    throw new StartupError(`PostgreSQL at ${at} failed a check query (${reason(error)})`);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -42,16 +69,22 @@ export async function checkRedis(config: Config): Promise<void> {
     await client.connect();
     await client.ping();
   } catch (error) {
-    throw new StartupError(`cannot reach Redis at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}). Start Redis or set REDIS_URL.`);
+    throw new StartupError(`cannot reach Redis at ${redactUrl(config.REDIS_URL)} (${reason(error)}): ${hint(config, 'redis')}`);
   } finally {
     client.disconnect();
   }
 }
 
-/** Creates the database if missing and applies pending migrations (scripts/migrate.ts deploy). */
+/**
+ * Creates the database if missing and applies pending migrations (scripts/migrate.ts deploy), in a
+ * child process: the schema engine is a large WebAssembly module the server has no use for after.
+ * Compiled, this file is dist/src/preflight.js and the script dist/scripts/migrate.js; run from
+ * source (tests), both are TypeScript and the child needs tsx too.
+ */
 export function migrateDatabase(config: Config): void {
-  const script = fileURLToPath(new URL('../scripts/migrate.ts', import.meta.url));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script, 'deploy'], {
+  const compiled = import.meta.url.endsWith('.js');
+  const script = fileURLToPath(new URL(compiled ? '../scripts/migrate.js' : '../scripts/migrate.ts', import.meta.url));
+  const result = spawnSync(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), script, 'deploy'], {
     env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
     encoding: 'utf8',
   });
@@ -59,4 +92,19 @@ export function migrateDatabase(config: Config): void {
     const detail = (result.stderr || result.stdout || '').trim().split('\n').at(-1);
     throw new StartupError(`migrating ${redactUrl(config.DATABASE_URL)} failed: ${detail}`);
   }
+}
+
+const LISTEN_PROBLEMS: Record<string, (host: string, port: number) => string> = {
+  EADDRINUSE: (host, port) => `port ${port} on ${host} is already in use: stop what listens there, or set PORT`,
+  EACCES: (host, port) => `no permission to listen on ${host}:${port} (ports below 1024 need privileges): set PORT`,
+  EADDRNOTAVAIL: (host) => `HOST "${host}" is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for every interface)`,
+  ENOTFOUND: (host) => `HOST "${host}" does not resolve to an address: set HOST to an address of this machine (127.0.0.1, or 0.0.0.0 for every interface)`,
+  EAI_AGAIN: (host) => `HOST "${host}" could not be resolved (DNS did not answer): set HOST to an IP address of this machine`,
+  EAI_NONAME: (host) => `HOST "${host}" does not resolve to an address: set HOST to an address of this machine (127.0.0.1, or 0.0.0.0 for every interface)`,
+};
+
+/** A listen() failure as one line, or null for one that is not the configuration's fault. */
+export function listenProblem(error: unknown, host: string, port: number): string | null {
+  const code = (error as { code?: string }).code;
+  return code && LISTEN_PROBLEMS[code] ? LISTEN_PROBLEMS[code](host, port) : null;
 }

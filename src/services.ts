@@ -55,7 +55,16 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     bullmq: createRedis(config.REDIS_URL, 'bullmq'),
   };
   for (const [role, client] of Object.entries(redis)) {
-    client.on('error', (error) => logger.debug({ err: error, role }, 'redis connection error'));
+    let failing = false;
+    // Rate-limited by the logger while Redis stays away; every client reconnects by itself.
+    client.on('error', (error) => {
+      failing = true;
+      logger.warn({ err: error, role }, 'redis connection error');
+    });
+    client.on('ready', () => {
+      if (failing) logger.info({ role }, 'redis connection restored');
+      failing = false;
+    });
   }
   const bus = new EventBus(redis.command, redis.subscriber, config.REDIS_PREFIX, logger);
   const eventLog = new EventLog(db, bus, logger);

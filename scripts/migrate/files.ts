@@ -1,14 +1,22 @@
 // The project's Prisma files, in the shapes the schema engine expects. Mirrors what the Prisma
 // CLI does: migration directories sorted by name, each with its migration.sql, plus
 // migration_lock.toml.
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { MigrationDirectory, MigrationList, SchemaContainer } from './wasm.js';
 
-/** The repository root (this file lives in scripts/migrate/). */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The project root: the nearest directory up from this file (scripts/migrate/, or dist/scripts/migrate/ once compiled) with a package.json. */
+export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '../..');
+  }
+}
 
 /** The paths of prisma.config.ts (`schema`, `migrations.path`), relative to the project root. */
 export interface ProjectPaths {

@@ -1,25 +1,74 @@
-// Shared entry-point plumbing: configuration, preflight, services, signals.
+// Shared entry-point plumbing: configuration, local servers, preflight, services, listening,
+// signals. Every expected start-up failure ends the process with one line on stderr, no stack.
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { type LocalServices, startLocalServices } from '../embedded/local-services.js';
 import { createLogger, type Logger } from '../logger.js';
-import { checkDatabase, checkRedis, migrateDatabase, StartupError } from '../preflight.js';
+import { checkDatabase, checkRedis, listenProblem, migrateDatabase, StartupError } from '../preflight.js';
+import type { ApiServer } from '../server/app.js';
 import { closeServices, createServices, type Services } from '../services.js';
 
-export async function boot(options: { migrate: boolean }): Promise<{ config: Config; logger: Logger; services: Services }> {
-  let config: Config;
+export interface Booted {
+  config: Config;
+  logger: Logger;
+  services: Services;
+  /** Servers started for this process (`npm start` with nothing configured); stopped with it. */
+  local: LocalServices | null;
+}
+
+/** Ends the process with one line for an expected failure; anything else is a fault and keeps its stack. */
+function failed(error: unknown): never {
+  if (error instanceof StartupError || error instanceof ConfigError) {
+    console.error(`toolrun: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+/**
+ * `migrate`: create and migrate the database (`npm start`, apikey); otherwise it must exist and be
+ * migrated already. `localServices`: start embedded PostgreSQL / redis-server where nothing is
+ * configured and nothing answers (`npm start` only).
+ */
+export async function boot(options: { migrate: boolean; localServices?: boolean }): Promise<Booted> {
+  // Until onShutdown takes over, a signal ends the process at once; exiting (rather than dying
+  // of the signal) lets the local servers' exit handlers stop them.
+  process.on('SIGTERM', interruptedWhileStarting);
+  process.on('SIGINT', interruptedWhileStarting);
+  let local: LocalServices | null = null;
   try {
-    config = loadConfig();
-    await checkDatabase(config);
+    let config = loadConfig();
+    const logger = createLogger(config);
+    if (options.localServices) {
+      local = await startLocalServices(config, logger);
+      config = local.config;
+    }
+    await checkDatabase(config, { requireSchema: !options.migrate });
     await checkRedis(config);
     if (options.migrate) migrateDatabase(config);
+    return { config, logger, services: createServices(config, logger), local };
   } catch (error) {
-    if (error instanceof StartupError || error instanceof ConfigError) {
-      console.error(`toolrun: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
+    await local?.stop().catch(() => undefined);
+    failed(error);
   }
-  const logger = createLogger(config);
-  return { config, logger, services: createServices(config, logger) };
+}
+
+/** Listens on PORT/HOST; a port in use, an unresolvable HOST and the like end the process with one line. */
+export async function listen(api: ApiServer, booted: Booted, cleanup: () => Promise<void> = async () => undefined): Promise<number> {
+  const { HOST: host, PORT: port } = booted.config;
+  try {
+    return await api.listen(port, host);
+  } catch (error) {
+    const problem = listenProblem(error, host, port);
+    await cleanup().catch(() => undefined);
+    await closeServices(booted.services);
+    await booted.local?.stop().catch(() => undefined);
+    failed(problem ? new StartupError(problem) : error);
+  }
+}
+
+function interruptedWhileStarting(signal: NodeJS.Signals): void {
+  console.error(`toolrun: ${signal} while starting; stopped`);
+  process.exit(1);
 }
 
 /**
@@ -27,27 +76,34 @@ export async function boot(options: { migrate: boolean }): Promise<{ config: Con
  * by 10 s (a close held up by a dependency that is away) is given up: the process exits anyway,
  * since every call is recorded in PostgreSQL and what it held is recovered by the others.
  */
-export function onShutdown(services: Services, stop: () => Promise<void>): void {
+export function onShutdown(booted: Booted, stop: () => Promise<void>): void {
+  const { services, logger, local } = booted;
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    services.logger.info({ signal }, 'shutting down');
+    logger.info({ signal }, 'shutting down');
     const deadlineMs = services.config.CANCEL_GRACE_MS * 5 + 10_000;
     setTimeout(() => {
-      services.logger.error({ deadlineMs }, 'shutdown did not finish in time; exiting anyway');
+      logger.error({ deadlineMs }, 'shutdown did not finish in time; exiting anyway');
       process.exit(1);
     }, deadlineMs).unref();
     stop()
       .then(() => closeServices(services))
+      .then(() => local?.stop())
       .then(
-        () => process.exit(0),
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
         (error: unknown) => {
-          services.logger.error({ err: error }, 'shutdown failed');
+          logger.error({ err: error }, 'shutdown failed');
           process.exit(1);
         },
       );
   };
+  process.removeListener('SIGTERM', interruptedWhileStarting);
+  process.removeListener('SIGINT', interruptedWhileStarting);
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);
 }

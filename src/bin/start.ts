@@ -1,16 +1,19 @@
 // Local all-in-one: creates and migrates the database, runs the API and a worker in one process,
 // and prints where GraphiQL is with a development API key.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startWorkerRuntime } from '../jobs/worker-runtime.js';
 import { createApiServer } from '../server/app.js';
 import type { Services } from '../services.js';
-import { boot, onShutdown } from './run.js';
+import { boot, listen, onShutdown } from './run.js';
 
-const { config, services } = await boot({ migrate: true });
+const booted = await boot({ migrate: true, localServices: true });
+const { config, services } = booted;
 const apiKey = await developmentKey(services);
-const runtime = await startWorkerRuntime(services);
 const api = createApiServer(services, { graphiqlApiKey: apiKey });
-const port = await api.listen(config.PORT, config.HOST);
+// Listen first: a port in use ends the process before a worker has taken any job.
+const port = await listen(api, booted);
+const runtime = await startWorkerRuntime(services);
 const url = `http://${config.HOST}:${port}/graphql`;
 console.log(`
 toolrun is running (API + worker)
@@ -18,18 +21,18 @@ toolrun is running (API + worker)
   API key:   ${apiKey}   (tenant "${config.DEV_TENANT}"; GraphiQL sends it for you)
   Try:       curl -s ${url} -H 'authorization: Bearer ${apiKey}' -H 'content-type: application/json' -d '{"query":"{ tools { name } }"}'
 `);
-onShutdown(services, async () => {
+onShutdown(booted, async () => {
   await api.close();
   await runtime.stop();
 });
 
 /** Reuses the key saved in .data/ while it is still valid for this database, else makes one. */
 async function developmentKey(services: Services): Promise<string> {
-  const file = '.data/dev-api-key';
+  const file = join(config.TOOLRUN_DATA_DIR, 'dev-api-key');
   const saved = (await readFile(file, 'utf8').catch(() => '')).trim();
   if (saved && (await services.apiKeys.authenticate(saved))) return saved;
   const { key } = await services.apiKeys.createKey(config.DEV_TENANT, { name: 'development', roles: ['submitter', 'approver', 'admin'] });
-  await mkdir('.data', { recursive: true });
+  await mkdir(config.TOOLRUN_DATA_DIR, { recursive: true });
   await writeFile(file, `${key}\n`, { mode: 0o600 });
   return key;
 }

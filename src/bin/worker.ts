@@ -1,7 +1,7 @@
 import { startWorkerRuntime } from '../jobs/worker-runtime.js';
 import { boot, onShutdown } from './run.js';
 
-const { services } = await boot({ migrate: false });
-const runtime = await startWorkerRuntime(services);
-services.logger.info({ workerId: services.workerId }, 'worker running');
-onShutdown(services, () => runtime.stop());
+const booted = await boot({ migrate: false });
+const runtime = await startWorkerRuntime(booted.services);
+booted.logger.info({ workerId: booted.services.workerId }, 'worker running');
+onShutdown(booted, () => runtime.stop());

@@ -10,6 +10,7 @@ import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../mode
 import type { SessionService } from '../domain/sessions/sessions.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
+import { addLogContext } from '../logging/context.js';
 import { decideRetry } from '../model/retry.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { ToolProgress } from '../model/events.js';
@@ -46,6 +47,7 @@ export class CallRunner {
     const { calls, eventLog, registry } = this.deps;
     const observed = await calls.load(callRowId);
     if (!observed || (observed.status !== 'QUEUED' && observed.status !== 'RUNNING')) return DONE;
+    addLogContext({ tenantId: observed.tenantId, callId: observed.callId });
     const tool = await registry.resolve(observed.tenantId, observed.tool);
     if (observed.status === 'QUEUED' && tool?.definition.kind === 'EXTERNAL') {
       // External tools run outside toolrun: the call waits for a client's completion (or its deadline).

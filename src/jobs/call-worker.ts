@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { CallStore } from '../domain/calls/store.js';
 import type { Logger } from '../logger.js';
+import { withLogContext } from '../logging/context.js';
 import type { JobCatalogue } from './catalogue.js';
 import type { CallRunner, RunVerdict } from './call-runner.js';
 import type { CancelRegistry } from './cancel-registry.js';
@@ -51,7 +52,8 @@ export class CallWorker {
       // A call waiting for a person or an external completion holds the lane; whoever ends
       // the wait enqueues the lane again.
       if (!next || next.status === 'AWAITING_APPROVAL' || next.status === 'PENDING_EXTERNAL') return { kind: 'done' };
-      const verdict = await this.deps.runner.run(data.sessionId, next.id, signal);
+      // Each call of the lane logs with its own call id.
+      const verdict = await withLogContext({}, () => this.deps.runner.run(data.sessionId, next.id, signal));
       if (verdict.kind === 'retry') return verdict;
       if (signal?.aborted) return { kind: 'retry', delayMs: 0 };
     }

@@ -4,6 +4,7 @@ import { DelayedError, type Job, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { type LogContext, withLogContext } from '../logging/context.js';
 import type { JobCatalogue, JobsOf, QueueName } from './catalogue.js';
 
 /** What a handler asks of its job: nothing (done), or to run again after `delayMs`. */
@@ -45,20 +46,30 @@ export function createQueueWorker<Q extends QueueName>(queue: Q, handlers: JobHa
   const byName = handlers as Record<string, (data: unknown, job: Job, signal?: AbortSignal) => Promise<JobResult>>;
   const worker = new Worker(
     queue,
-    async (job, token, signal) => {
-      const handler = byName[job.name];
-      if (!handler) throw new Error(`unknown job ${job.name}`);
-      const result = await handler(job.data, job, signal);
-      if (result && token) {
-        await job.moveToDelayed(Date.now() + result.delayMs, token);
-        throw new DelayedError();
-      }
-    },
+    (job, token, signal) =>
+      // Every line logged while the job runs names it (and its session, task), as a request's lines name the request.
+      withLogContext(logContextOf(job), async () => {
+        const handler = byName[job.name];
+        if (!handler) throw new Error(`unknown job ${job.name}`);
+        const result = await handler(job.data, job, signal);
+        logger.debug({ job: job.name }, 'job done');
+        if (result && token) {
+          await job.moveToDelayed(Date.now() + result.delayMs, token);
+          throw new DelayedError();
+        }
+      }),
     workerOptions(config, connection, workerId, concurrency),
   );
   worker.on('error', (error) => logger.warn({ err: error }, `${queue} worker error`));
   worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id }, `${queue} job failed`));
   return worker;
+}
+
+/** The ids a job's payload carries that its log lines should show. */
+function logContextOf(job: Job): LogContext {
+  const data = job.data as Partial<Record<'sessionId' | 'taskId', unknown>> | null;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { jobId: job.id, sessionId: text(data?.sessionId), taskId: text(data?.taskId) };
 }
 
 /** Stops taking jobs; the running ones get `graceMs` to finish before their signals fire. */

@@ -14,6 +14,7 @@ import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbea
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
+import { addLogContext } from '../logging/context.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import { type AbortKind, Execution, replayKeyOf, type Settled } from './execution.js';
@@ -53,6 +54,7 @@ export class TaskRunner {
     const { tasks, eventLog, registry, workerId } = this.deps;
     const task = await tasks.withTenant(data.taskId);
     if (!task || task.attempt !== data.attempt) return DONE;
+    addLogContext({ tenantId: task.session.tenantId });
     if (task.state === 'RUNNING') {
       if (this.running.has(task.id)) return DONE;
       const lastSign = (task.heartbeatAt ?? task.startedAt ?? task.createdAt).getTime();

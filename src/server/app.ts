@@ -1,13 +1,16 @@
 // The API process: HTTP (GraphQL, SSE, GraphiQL, health) and graphql-ws on one port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, GraphQLError } from 'graphql';
 import type { Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
+import { withLogContext } from '../logging/context.js';
 import { tokenFromConnectionParams } from './auth.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
 export interface ApiServer {
@@ -25,60 +28,92 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const sockets = new Set<Socket>();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const requestId = requestIdOf(req);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    withLogContext({ requestId }, () => route(req, res));
+  });
+  const route = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/') {
       res.writeHead(302, { location: '/graphql' });
       return void res.end();
     }
     void yoga.requestListener(req, res);
-  });
+  };
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
 
-  const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
-  type Extra = { viewer?: Viewer };
-  type EnvelopedArgs = ExecutionArgs & { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
+  // Upgrades are routed here rather than by `new WebSocketServer({ server })`, which re-emits the
+  // HTTP server's errors (a port in use) as WebSocket errors that graphql-ws prints with a stack.
+  const wsServer = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((req.url ?? '/').split('?')[0] !== yoga.graphqlEndpoint) return void socket.destroy();
+    wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit('connection', ws, req));
+  });
+  // A WebSocket connection is one request: its id is in the 101 answer and on every line of its operations.
+  const wsRequestIds = new WeakMap<IncomingMessage, string>();
+  const wsRequestId = (req: IncomingMessage | undefined) => {
+    if (!req) return undefined;
+    let id = wsRequestIds.get(req);
+    if (!id) wsRequestIds.set(req, (id = requestIdOf(req)));
+    return id;
+  };
+  wsServer.on('headers', (headers, req) => headers.push(`${REQUEST_ID_HEADER}: ${wsRequestId(req)}`));
+  type Extra = { viewer?: Viewer; request?: IncomingMessage };
+  /** What onSubscribe hands to execute/subscribe: the enveloped functions, and the log fields of the connection. */
+  type EnvelopedArgs = ExecutionArgs & {
+    execute: (args: ExecutionArgs) => unknown;
+    subscribe: (args: ExecutionArgs) => unknown;
+    requestId: string | undefined;
+    tenantId: string | undefined;
+  };
+  const inRequest = <T>(ctx: { extra: unknown }, fn: () => T): T => withLogContext({ requestId: wsRequestId((ctx.extra as Extra).request) }, fn);
+  const inOperation = <T>(args: EnvelopedArgs, fn: () => T): T => withLogContext({ requestId: args.requestId, tenantId: args.tenantId }, fn);
   const wsDisposable: Disposable = useServer<Record<string, unknown>, Extra>(
     {
-      onConnect: async (ctx) => {
-        const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
-        if (!viewer) return false;
-        (ctx.extra as Extra).viewer = viewer;
-        return true;
-      },
+      onConnect: (ctx) =>
+        inRequest(ctx, async () => {
+          const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
+          if (!viewer) return false;
+          (ctx.extra as Extra).viewer = viewer;
+          return true;
+        }),
       // onSubscribe hands the enveloped execute/subscribe along with the arguments.
-      execute: (args: unknown) => (args as EnvelopedArgs).execute(args as EnvelopedArgs) as never,
-      subscribe: (args: unknown) => (args as EnvelopedArgs).subscribe(args as EnvelopedArgs) as never,
-      onSubscribe: async (ctx, _id, params) => {
-        const viewer = (ctx.extra as Extra).viewer;
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: (ctx.extra as { request?: IncomingMessage }).request,
-          socket: (ctx.extra as { socket?: unknown }).socket,
-          params,
-          viewer,
-        });
-        let document;
-        try {
-          document = parse(params.query);
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
-        }
-        const errors = validate(schema, document);
-        if (errors.length > 0) return errors;
-        const args: EnvelopedArgs = {
-          schema,
-          operationName: params.operationName ?? null,
-          document,
-          variableValues: params.variables ?? null,
-          contextValue: await contextFactory(),
-          execute,
-          subscribe,
-        };
-        return args;
-      },
+      execute: (args: unknown) => inOperation(args as EnvelopedArgs, () => (args as EnvelopedArgs).execute(args as EnvelopedArgs)) as never,
+      subscribe: (args: unknown) => inOperation(args as EnvelopedArgs, () => (args as EnvelopedArgs).subscribe(args as EnvelopedArgs)) as never,
+      onSubscribe: (ctx, _id, params) =>
+        inRequest(ctx, async () => {
+          const viewer = (ctx.extra as Extra).viewer;
+          const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: (ctx.extra as Extra).request,
+            socket: (ctx.extra as { socket?: unknown }).socket,
+            params,
+            viewer,
+          });
+          let document;
+          try {
+            document = parse(params.query);
+          } catch (error) {
+            return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+          }
+          const errors = validate(schema, document);
+          if (errors.length > 0) return errors;
+          const args: EnvelopedArgs = {
+            schema,
+            operationName: params.operationName ?? null,
+            document,
+            variableValues: params.variables ?? null,
+            contextValue: await contextFactory(),
+            execute,
+            subscribe,
+            requestId: wsRequestId((ctx.extra as Extra).request),
+            tenantId: viewer?.tenantId,
+          };
+          return args;
+        }),
     },
     wsServer,
   );

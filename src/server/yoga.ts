@@ -6,9 +6,11 @@ import { pingDatabase } from '../db.js';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import { schema } from '../graphql.js';
 import type { GraphQLContext } from '../schema/context.js';
+import { addLogContext } from '../logging/context.js';
 import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
+import { yogaLogger } from './yoga-logger.js';
 
 export interface ServerContext {
   /** Set by the WebSocket server once `connection_init` authenticated. */
@@ -32,12 +34,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/health',
     landingPage: false,
-    logging: {
-      debug: (...args) => logger.debug(args),
-      info: (...args) => logger.info(args),
-      warn: (...args) => logger.warn(args),
-      error: (...args) => logger.error(args),
-    },
+    logging: yogaLogger(logger),
     maskedErrors: { isDev: false },
     graphiql: {
       title: 'toolrun',
@@ -51,9 +48,10 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     ],
     context: async (initial) => {
       const { shutdown } = options;
-      if (initial.viewer) return { viewer: initial.viewer, services, shutdown };
-      if (!initial.request) throw unauthenticated();
-      return { viewer: await authenticateRequest(services, initial.request), services, shutdown };
+      const viewer = initial.viewer ?? (initial.request ? await authenticateRequest(services, initial.request) : null);
+      if (!viewer) throw unauthenticated();
+      addLogContext({ tenantId: viewer.tenantId });
+      return { viewer, services, shutdown };
     },
   });
 }

@@ -53,10 +53,19 @@ export class Child {
     command: string,
     args: string[],
     env: NodeJS.ProcessEnv,
+    /** `group`: the process leads a process group of its own, and everything in it is killed with the test process (npm and the app it runs). */
+    options: { cwd?: string; group?: boolean } = {},
   ) {
-    this.process = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = spawn(command, args, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.group ?? false });
     // Never outlive the test process, whatever happens to its afterAll.
-    const killOnExit = () => this.process.kill('SIGKILL');
+    const killOnExit = () => {
+      try {
+        if (options.group && this.process.pid) process.kill(-this.process.pid, 'SIGKILL');
+        else this.process.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
     process.once('exit', killOnExit);
     this.process.once('exit', () => process.removeListener('exit', killOnExit));
     for (const stream of [this.process.stdout!, this.process.stderr!]) {

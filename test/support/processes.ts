@@ -17,7 +17,7 @@ export interface WorkerProcess {
 }
 
 /** Config keys a child never inherits from the in-process configuration. */
-const PER_PROCESS_KEYS = new Set<keyof Config>(['WORKER_ID', 'PORT', 'HOST', 'LOG_LEVEL']);
+const PER_PROCESS_KEYS = new Set<keyof Config>(['WORKER_ID', 'PORT', 'HOST', 'LOG_LEVEL', 'defaults']);
 
 export class WorkerProcesses {
   private readonly started: WorkerProcess[] = [];

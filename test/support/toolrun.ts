@@ -10,7 +10,7 @@ import { WebSocket } from 'ws';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Role } from '../../src/domain/tenants/api-keys.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/jobs/worker-runtime.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { createApiServer, type ApiServer } from '../../src/server/app.js';
 import { closeServices, createServices, type Services } from '../../src/services.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
@@ -64,7 +64,10 @@ export interface Subscription<T> {
 
 const IN_PROCESS = 'http://toolrun.test';
 
-export async function startToolrun(overrides: Partial<Record<keyof Config, string | number | boolean>> = {}, options: { worker?: boolean } = {}): Promise<Toolrun> {
+export async function startToolrun(
+  overrides: Partial<Record<keyof Config, string | number | boolean>> = {},
+  options: { worker?: boolean; logger?: (config: Config) => Logger } = {},
+): Promise<Toolrun> {
   const config = loadConfig(process.env, {
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
@@ -77,7 +80,7 @@ export async function startToolrun(overrides: Partial<Record<keyof Config, strin
     ...overrides,
   });
   const queries: string[] = [];
-  const services = createServices(config, createLogger(config), { onQuery: (sql) => queries.push(sql) });
+  const services = createServices(config, options.logger?.(config) ?? createLogger(config), { onQuery: (sql) => queries.push(sql) });
   const worker = options.worker === false ? null : await startWorkerRuntime(services, { reconcileIntervalMs: 1000 });
   const api = createApiServer(services);
   let listening: Promise<number> | null = null;
