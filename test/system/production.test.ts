@@ -85,7 +85,7 @@ describe('the production install', () => {
     };
     const session = (await gql('mutation { createSession(title: "production") { ... on Session { id } } }')).createSession.id as string;
     const batch = await gql(
-      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 20000, calls: [{ id: "p1", tool: "echo", args: { text: "compiled" } }, { id: "p2", tool: "sleep", args: { ms: 100 } }]) { ... on ToolBatch { status calls { status } } } }',
+      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 20000, calls: [{ id: "p1", tool: "echo", args: { message: "compiled" } }, { id: "p2", tool: "sleep", args: { ms: 100 } }]) { ... on ToolBatch { status calls { status } } } }',
       { s: session },
     );
     expect(batch.executeToolBatch).toEqual({ status: 'COMPLETED', calls: [{ status: 'SUCCEEDED' }, { status: 'SUCCEEDED' }] });
