@@ -32,8 +32,8 @@ function failed(error: unknown): never {
 export async function boot(options: { migrate: boolean; localServices?: boolean }): Promise<Booted> {
   // Until onShutdown takes over, a signal ends the process at once; exiting (rather than dying
   // of the signal) lets the local servers' exit handlers stop them.
-  process.on('SIGTERM', interruptedWhileStarting);
-  process.on('SIGINT', interruptedWhileStarting);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   let local: LocalServices | null = null;
   try {
     let config = loadConfig();
@@ -66,7 +66,16 @@ export async function listen(api: ApiServer, booted: Booted, cleanup: () => Prom
   }
 }
 
-function interruptedWhileStarting(signal: NodeJS.Signals): void {
+/**
+ * The one listener of SIGTERM and SIGINT for the life of the process: it stops a process that is
+ * still starting, and drains one that runs (onShutdown). It is never replaced, because removing a
+ * signal's last listener closes Node's handle for it, and a signal that had arrived but was not
+ * yet dispatched to that handle would be dropped, not delivered to the next listener.
+ */
+let shutdownHandler: ((signal: NodeJS.Signals) => void) | null = null;
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (shutdownHandler) return shutdownHandler(signal);
   console.error(`toolrun: ${signal} while starting; stopped`);
   process.exit(1);
 }
@@ -102,8 +111,5 @@ export function onShutdown(booted: Booted, stop: () => Promise<void>): void {
         },
       );
   };
-  process.removeListener('SIGTERM', interruptedWhileStarting);
-  process.removeListener('SIGINT', interruptedWhileStarting);
-  process.on('SIGTERM', handler);
-  process.on('SIGINT', handler);
+  shutdownHandler = handler;
 }
