@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromStorable, fromStorableText, parseStoredJson, STORABLE_MARK, toStorable, toStorableJson, toStorableText } from '../../src/model/storable-json.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+
+const tricky = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('a\u0000b', 'x\ud800y', '\udc00', '\ud83d\ude00', STORABLE_MARK, `${STORABLE_MARK}0`, `${STORABLE_MARK}u0041`, '\u0000', ''),
+);
+const json = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  object: fc.dictionary(tricky, tie('value'), { maxKeys: 4 }),
+})).value;
+
+describe('storable JSON', () => {
+  it('round-trips every string, and leaves storable strings untouched', () => {
+    fc.assert(
+      fc.property(tricky, (text) => {
+        const stored = toStorableText(text);
+        expect(stored).not.toContain('\u0000');
+        expect(fromStorableText(stored)).toBe(text);
+        if (!/[\u0000\uE000\uD800-\uDFFF]/.test(text)) expect(stored).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('round-trips every JSON value through its stored text and through its stored value', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const normal = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(parseStoredJson(toStorableJson(value))).toEqual(normal);
+        expect(fromStorable(toStorable(normal))).toEqual(normal);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  describe('in PostgreSQL', () => {
+    let client: pg.Client;
+    beforeAll(async () => {
+      client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+    });
+    afterAll(() => client.end());
+
+    it('stores what jsonb and text would refuse, and restores it exactly', async () => {
+      const refused = ['a\u0000b', 'x\ud800y', { 'k\u0000': ['\udfff', STORABLE_MARK, 'plain'] }];
+      for (const sample of refused) await expect(client.query('SELECT $1::jsonb', [JSON.stringify(sample)])).rejects.toThrow();
+      for (const sample of [...refused, `${STORABLE_MARK}0`]) {
+        const { rows } = await client.query<{ j: string; t: string }>('SELECT $1::jsonb::text AS j, $2::text AS t', [toStorableJson(sample), toStorableText(JSON.stringify(sample))]);
+        expect(parseStoredJson(rows[0]!.j)).toEqual(sample);
+        expect(fromStorableText(rows[0]!.t)).toBe(JSON.stringify(sample));
+      }
+    });
+  });
+});
