@@ -43,6 +43,8 @@ export interface CommittedEvent {
 /** Several items of one kind written by one statement per transaction. */
 export interface Fold<I, R> {
   readonly name: string;
+  /** Folds run in this order (lowest first), whatever order items were added in. */
+  readonly order: number;
   /** Runs once per transaction with every item folded into it; returns one result per item, in order. */
   run(sql: SqlConnection, items: I[]): Promise<R[]>;
 }
@@ -235,7 +237,8 @@ export class EventLog {
         for (const unit of group) unitResults.push(await unit.run(scope));
         // A fold's callbacks may fold more items (a completion settles its batch): run until none are left.
         while (folds.size > 0) {
-          const [fold, entries] = folds.entries().next().value as [Fold<unknown, unknown>, Array<{ item: unknown; then?: (result: unknown) => void }>];
+          const fold = [...folds.keys()].reduce((first, next) => (next.order < first.order ? next : first));
+          const entries = folds.get(fold)!;
           folds.delete(fold);
           const foldResults = await fold.run(connection, entries.map((entry) => entry.item));
           entries.forEach((entry, index) => entry.then?.(foldResults[index]));
