@@ -56,8 +56,8 @@ export interface ClaimItem {
 
 const CLAIM = statement(
   'calls_claim',
-  `UPDATE tool_call c SET status = 'RUNNING', attempt = d.attempt, worker_id = $3, started_at = COALESCE(c.started_at, d.started_at)
-     FROM unnest($1::uuid[], $2::int[], $4::timestamptz[]) AS d(id, attempt, started_at)
+  `UPDATE tool_call c SET status = 'RUNNING', attempt = d.attempt, worker_id = d.worker_id, started_at = COALESCE(c.started_at, d.started_at)
+     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[]) AS d(id, attempt, worker_id, started_at)
     WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
    RETURNING c.id::text AS id`,
 );
@@ -67,7 +67,7 @@ export const claimCalls: Fold<ClaimItem, boolean> = {
   order: 10,
   run: (sql, items) =>
     fenced(sql, items, (item) => item.call.id, (sorted) =>
-      sql.query(CLAIM, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted[0]!.workerId, sorted.map((item) => item.startedAt)]),
+      sql.query(CLAIM, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId), sorted.map((item) => item.startedAt)]),
     ),
 };
 
@@ -82,8 +82,8 @@ export interface LiveItem {
 const LIVE = statement(
   'calls_live',
   `SELECT c.id::text AS id FROM tool_call c
-     JOIN unnest($1::uuid[], $2::int[]) AS d(id, attempt) ON c.id = d.id
-    WHERE c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = $3
+     JOIN unnest($1::uuid[], $2::int[], $3::text[]) AS d(id, attempt, worker_id) ON c.id = d.id
+    WHERE c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id
     ORDER BY c.id FOR SHARE OF c`,
 );
 
@@ -91,7 +91,7 @@ export const liveCalls: Fold<LiveItem, boolean> = {
   name: 'live',
   order: 20,
   run: (sql, items) =>
-    fenced(sql, items, (item) => item.call.id, (sorted) => sql.query(LIVE, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted[0]!.workerId])),
+    fenced(sql, items, (item) => item.call.id, (sorted) => sql.query(LIVE, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId)])),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -112,9 +112,10 @@ const FINISH = statement(
   'calls_finish',
   `UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output::jsonb, worker_id = NULL,
           started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
-     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::bool[], $6::timestamptz[], $7::int[]) AS d(id, attempt, status, output, claimed, started_at, duration_ms)
+     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::bool[], $6::timestamptz[], $7::int[], $8::text[])
+          AS d(id, attempt, status, output, claimed, started_at, duration_ms, worker_id)
     WHERE c.id = d.id
-      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = $8)
+      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
    RETURNING c.id::text AS id`,
 );
@@ -132,7 +133,7 @@ export const finishCalls: Fold<FinishItem, boolean> = {
         sorted.map((item) => item.claimed),
         sorted.map((item) => item.startedAt),
         sorted.map((item) => Math.max(0, Math.round(item.durationMs))),
-        sorted[0]!.workerId,
+        sorted.map((item) => item.workerId),
       ]),
     ),
 };
@@ -151,9 +152,9 @@ export interface RequeueItem {
 const REQUEUE = statement(
   'calls_requeue',
   `UPDATE tool_call c SET status = 'QUEUED', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, d.started_at)
-     FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[]) AS d(id, attempt, claimed, started_at)
+     FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::text[]) AS d(id, attempt, claimed, started_at, worker_id)
     WHERE c.id = d.id
-      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = $5)
+      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
    RETURNING c.id::text AS id`,
 );
@@ -168,7 +169,7 @@ export const requeueCalls: Fold<RequeueItem, boolean> = {
         sorted.map((item) => item.call.attempt),
         sorted.map((item) => item.claimed),
         sorted.map((item) => item.startedAt),
-        sorted[0]!.workerId,
+        sorted.map((item) => item.workerId),
       ]),
     ),
 };
