@@ -76,7 +76,7 @@ export interface EventLogOptions {
 interface Unit {
   sessionIds: string[];
   run: (scope: WriteScope) => Promise<unknown>;
-  resolve: (value: unknown) => void;
+  resolve: (value: unknown, events: CommittedEvent[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -133,12 +133,17 @@ export class EventLog {
    * more than once (a group that fails is retried unit by unit, a transient failure is retried), so
    * it must only touch the database through its scope.
    */
-  write<T>(sessionIds: string | string[], run: (scope: WriteScope) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+  async write<T>(sessionIds: string | string[], run: (scope: WriteScope) => Promise<T>): Promise<T> {
+    return (await this.writeWithEvents(sessionIds, run)).result;
+  }
+
+  /** Like `write`, also resolving with the events this unit emitted, as committed (with their sequences). */
+  writeWithEvents<T>(sessionIds: string | string[], run: (scope: WriteScope) => Promise<T>): Promise<{ result: T; events: CommittedEvent[] }> {
+    return new Promise((resolve, reject) => {
       this.queue.push({
         sessionIds: [...new Set(Array.isArray(sessionIds) ? sessionIds : [sessionIds])],
         run,
-        resolve: resolve as (value: unknown) => void,
+        resolve: (result, events) => resolve({ result: result as T, events }),
         reject,
       });
       this.drain();
@@ -218,24 +223,31 @@ export class EventLog {
   private async commit(group: Unit[]): Promise<void> {
     const afterCommit: Array<() => unknown> = [];
     let committed: CommittedEvent[] = [];
+    let emittedBy: number[] = [];
     const results = await this.sql.transaction(
       async (connection) => {
         afterCommit.length = 0;
         const drafts: EventDraft[] = [];
-        const folds = new Map<Fold<unknown, unknown>, Array<{ item: unknown; then?: (result: unknown) => void }>>();
-        const scope: WriteScope = {
+        emittedBy = [];
+        type Entry = { item: unknown; then?: (result: unknown) => void };
+        const folds = new Map<Fold<unknown, unknown>, Entry[]>();
+        // Each unit has a scope of its own, so the events of each (fold callbacks included) are known.
+        const scopeOf = (unitIndex: number): WriteScope => ({
           sql: connection,
-          emit: (draft) => drafts.push(draft),
+          emit: (draft) => {
+            drafts.push(draft);
+            emittedBy.push(unitIndex);
+          },
           fold: (fold, item, then) => {
             const entries = folds.get(fold as Fold<unknown, unknown>) ?? [];
             entries.push({ item, then: then as ((result: unknown) => void) | undefined });
             folds.set(fold as Fold<unknown, unknown>, entries);
           },
           afterCommit: (fn) => afterCommit.push(fn),
-        };
+        });
         const unitResults: unknown[] = [];
-        for (const unit of group) unitResults.push(await unit.run(scope));
-        // A fold's callbacks may fold more items (a completion settles its batch): run until none are left.
+        for (const [index, unit] of group.entries()) unitResults.push(await unit.run(scopeOf(index)));
+        // Folds run in their order; a fold's callbacks may fold more items (a completion settles its batch).
         while (folds.size > 0) {
           const fold = [...folds.keys()].reduce((first, next) => (next.order < first.order ? next : first));
           const entries = folds.get(fold)!;
@@ -248,7 +260,9 @@ export class EventLog {
       },
       { retries: 0 },
     );
-    group.forEach((unit, index) => unit.resolve(results[index]));
+    const eventsOf: CommittedEvent[][] = group.map(() => []);
+    committed.forEach((event, index) => eventsOf[emittedBy[index]!]!.push(event));
+    group.forEach((unit, index) => unit.resolve(results[index], eventsOf[index]!));
     const byTenant = new Map<string, CommittedEvent[]>();
     for (const event of committed) {
       const list = byTenant.get(event.tenantId) ?? [];
