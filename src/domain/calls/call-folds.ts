@@ -268,3 +268,30 @@ export const settleBatches: Fold<SettleItem, CompletedBatch | null> = {
     });
   },
 };
+
+// ---------------------------------------------------------------------------------------------
+// A batch's serial lane wakes up (its waiting call was decided, completed, retried or recovered):
+// each wake-up is a new generation, so its job is a new job even while the last one still runs.
+
+const WAKE_LANES = statement(
+  'batches_wake_lanes',
+  `UPDATE tool_batch b SET lane_gen = b.lane_gen + 1 FROM unnest($1::uuid[]) AS d(id)
+    WHERE b.id = d.id RETURNING b.id::text AS id, b.lane_gen AS gen`,
+);
+
+/** Each item gets its batch's new lane generation (items of one batch share one wake-up). */
+export const wakeLanes: Fold<string, number | null> = {
+  name: 'wake-lanes',
+  order: 45,
+  run: async (sql, batchRowIds) => {
+    const ids = [...new Set(batchRowIds)].sort();
+    const rows = await sql.query<{ id: string; gen: number }>(WAKE_LANES, [ids]);
+    const gens = new Map(rows.map((row) => [row.id, row.gen]));
+    const seen = new Set<string>();
+    return batchRowIds.map((id) => {
+      if (seen.has(id)) return null;
+      seen.add(id);
+      return gens.get(id) ?? null;
+    });
+  },
+};
