@@ -140,7 +140,9 @@ export const finishCalls: Fold<FinishItem, boolean> = {
 
 // ---------------------------------------------------------------------------------------------
 // RUNNING(attempt) (or unclaimed QUEUED(attempt − 1)) → QUEUED(attempt): the call runs again as the
-// next attempt (a retry, or handed back by a worker that shuts down).
+// next attempt (a retry, handed back by a worker that shuts down, or re-run after its worker was lost:
+// then it may go past the retry policy's attempts, and max_attempts grows so the record never shows
+// attempt 2 of 1).
 
 export interface RequeueItem {
   call: CallRef;
@@ -151,7 +153,8 @@ export interface RequeueItem {
 
 const REQUEUE = statement(
   'calls_requeue',
-  `UPDATE tool_call c SET status = 'QUEUED', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, d.started_at)
+  `UPDATE tool_call c SET status = 'QUEUED', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, d.started_at),
+          max_attempts = GREATEST(c.max_attempts, d.attempt + 1)
      FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::text[]) AS d(id, attempt, claimed, started_at, worker_id)
     WHERE c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)

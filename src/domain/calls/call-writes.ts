@@ -128,7 +128,7 @@ export function writeRequeue(scope: WriteScope, dispatcher: Dispatcher, write: R
         payload: { tool: call.tool, attempt: call.attempt, failure, delayMs, nextAttempt: call.attempt + 1 },
       });
       if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call, delayMs);
-      else addJob(scope, dispatcher, runCallJob(call, { ...write.descriptor, attempt: call.attempt + 1 }, delayMs));
+      else addJob(scope, dispatcher, runCallJob(call, { ...write.descriptor, attempt: call.attempt + 1, maxAttempts: Math.max(write.descriptor.maxAttempts, call.attempt + 1) }, delayMs));
     }
     done(ok);
   });
