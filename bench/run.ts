@@ -79,15 +79,15 @@ async function endToEnd(calls: number): Promise<{ rate: number; heapPerCallBytes
     const batches = [];
     for (let i = 0; i < count; i += BATCH) {
       batches.push(
-        await services.batches.submit({
+        (await services.batches.submit({
           tenantId: tenant.id,
           apiKeyId: null,
           sessionId: session.id,
           calls: Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => ({ tool: 'echo', args: { text: `call ${i + j}` } })),
-        }),
+        })).batch,
       );
     }
-    for (const batch of batches) await services.batches.waitForBatch(batch, 120_000);
+    for (const batch of batches) await services.batches.waitForBatch(tenant.id, batch, 120_000);
   };
   await runBatches(500); // warm-up
   global.gc?.();
@@ -113,7 +113,7 @@ async function eventLogRates(events: number): Promise<{ grouped: number; single:
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < events) await services.eventLog.write(session.id, async ({ emit }) => emit(session.id, draft));
+      while (next++ < events) await services.eventLog.write(session.id, async ({ emit }) => emit({ ...draft, sessionId: session.id }));
     }),
   );
   const grouped = events / ((performance.now() - started) / 1000);

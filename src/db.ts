@@ -5,20 +5,15 @@ import { PrismaClient } from './generated/prisma/client.js';
 export type Db = PrismaClient;
 export type { Prisma } from './generated/prisma/client.js';
 
-export interface DbOptions {
-  poolSize?: number;
-  /** Called with every SQL statement sent (tests count queries with it). */
-  onQuery?: (sql: string) => void;
-}
-
-export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
-  // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'. A pooled
-  // client can be between owners at that moment (node-postgres#2762), and an 'error' nobody hears
-  // ends the process. So every client listens from birth; the pool drops a broken client by
-  // itself, and a query that was using it fails (and is retried) on its own.
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+/**
+ * Prisma for everything off the hot path: on the process's pool (sql.ts creates it), or on a pool
+ * of its own for a database URL (scripts, tests), which it then closes with $disconnect.
+ */
+export function createDb(source: pg.Pool | string, options: { poolSize?: number; onQuery?: (sql: string) => void } = {}): Db {
+  const own = typeof source === 'string';
+  const pool = own ? new pg.Pool({ connectionString: source, max: options.poolSize ?? 10 }) : source;
+  if (own) pool.on('connect', (client) => client.on('error', () => undefined));
+  const adapter = new PrismaPg(pool, { disposeExternalPool: own });
   return new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter });
 }
 

@@ -3,7 +3,7 @@
 // deleted; rows left behind (Redis away, a process that died in between) are relayed later. A job id
 // is unique, so writing the same job twice is a no-op.
 import { statement } from '../sql.js';
-import type { Fold, WriteScope } from './event-log-v2.js';
+import type { Fold, WriteScope } from './event-log.js';
 
 export interface OutboxJob {
   jobId: string;
@@ -24,19 +24,23 @@ export interface CommittedJob extends OutboxJob {
 
 /** Takes committed jobs to the queue (wired by the composition root: jobs/job-dispatcher.ts). */
 export interface Dispatcher {
+  /** The deployment (REDIS_PREFIX) whose queues this process feeds. */
+  readonly deployment: string;
   dispatch(jobs: CommittedJob[]): void;
 }
 
 const INSERT = statement(
   'outbox_insert',
-  `INSERT INTO job_outbox (job_id, queue, name, data, run_at)
-   SELECT j.job_id, j.queue, j.name, j.data::jsonb, now() + j.delay_ms * interval '1 millisecond'
+  `INSERT INTO job_outbox (deployment, job_id, queue, name, data, run_at)
+   SELECT $6, j.job_id, j.queue, j.name, j.data::jsonb, now() + j.delay_ms * interval '1 millisecond'
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) AS j(job_id, queue, name, data, delay_ms)
-   ON CONFLICT (job_id) DO NOTHING
+   ON CONFLICT (deployment, job_id) DO NOTHING
    RETURNING id::text AS id, job_id AS "jobId"`,
 );
 
-const outboxJobs: Fold<OutboxJob, string | null> = {
+type Deployed = OutboxJob & { deployment: string };
+
+const outboxJobs: Fold<Deployed, string | null> = {
   name: 'outbox',
   order: 90,
   run: async (sql, items) => {
@@ -46,6 +50,7 @@ const outboxJobs: Fold<OutboxJob, string | null> = {
       items.map((job) => job.name),
       items.map((job) => JSON.stringify(job.data)),
       items.map((job) => Math.max(0, Math.round(job.delayMs ?? 0))),
+      items[0]!.deployment,
     ]);
     const ids = new Map(rows.map((row) => [row.jobId, row.id]));
     return items.map((job) => ids.get(job.jobId) ?? null);
@@ -54,7 +59,7 @@ const outboxJobs: Fold<OutboxJob, string | null> = {
 
 /** Adds `job` to the write's transaction; it is dispatched once the transaction committed. */
 export function addJob(scope: WriteScope, dispatcher: Dispatcher, job: OutboxJob): void {
-  scope.fold(outboxJobs, job, (outboxId) => {
+  scope.fold(outboxJobs, { ...job, deployment: dispatcher.deployment }, (outboxId) => {
     if (outboxId) scope.afterCommit(() => dispatcher.dispatch([{ ...job, outboxId }]));
   });
 }

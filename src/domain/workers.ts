@@ -56,14 +56,37 @@ export class WorkerRegistry {
     return (await this.sql.query<{ n: number }>(LIVE_COUNT, [this.staleMs]))[0]?.n ?? 0;
   }
 
-  /** Which of these workers are alive (an unknown id is not). */
-  async alive(ids: string[]): Promise<Set<string>> {
+  /** Which of these workers are alive: live, with a heartbeat younger than `staleMs` (an unknown id is not). */
+  async alive(ids: string[], staleMs = this.staleMs): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.sql.query<{ id: string; live: boolean }>(STATES, [ids, this.staleMs]);
+    const rows = await this.sql.query<{ id: string; live: boolean }>(STATES, [ids, staleMs]);
     return new Set(rows.filter((row) => row.live).map((row) => row.id));
   }
 
   async forgetOld(): Promise<void> {
     await this.sql.query(FORGET);
   }
+}
+
+const CANCEL_REQUESTED = statement(
+  'calls_cancel_requested_on_worker',
+  `SELECT id::text AS id FROM tool_call WHERE worker_id = $1 AND status = 'RUNNING' AND cancel_requested_at IS NOT NULL`,
+);
+
+/** Calls running on `workerId` whose cancellation was requested (a missed cancel signal). */
+export async function cancelRequestedOn(sql: Queryable, workerId: string): Promise<string[]> {
+  return (await sql.query<{ id: string }>(CANCEL_REQUESTED, [workerId])).map((row) => row.id);
+}
+
+const RECORD_EPOCH = statement(
+  'deployment_epoch',
+  `INSERT INTO deployment (prefix, epoch) VALUES ($1, $2)
+   ON CONFLICT (prefix) DO UPDATE SET epoch = EXCLUDED.epoch
+   RETURNING (xmax = 0) AS first`,
+);
+
+/** Records the deployment's new Redis epoch; 'first' when the deployment had none (a first start, not a loss). */
+export async function recordEpoch(sql: Queryable, prefix: string, epoch: string): Promise<'first' | 'reset'> {
+  const [row] = await sql.query<{ first: boolean }>(RECORD_EPOCH, [prefix, epoch]);
+  return row?.first ? 'first' : 'reset';
 }

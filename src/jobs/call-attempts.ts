@@ -11,7 +11,7 @@
 import type { CallRef } from '../domain/calls/call-folds.js';
 import type { CallDescriptor } from '../domain/calls/call-jobs.js';
 import { writeClaim, writeFinish, writePendingExternal, writeProgress, writeRequeue } from '../domain/calls/call-writes.js';
-import type { EventLog, WriteScope } from '../domain/event-log-v2.js';
+import type { EventLog, WriteScope } from '../domain/event-log.js';
 import type { Dispatcher } from '../domain/outbox.js';
 import type { Logger } from '../logger.js';
 import type { ToolCallOutput, ToolFailure } from '../model/outcome.js';

@@ -20,7 +20,7 @@ const DELETE = statement('outbox_delete', 'DELETE FROM job_outbox WHERE id = ANY
 const LEFT_BEHIND = statement(
   'outbox_left_behind',
   `SELECT id::text AS "outboxId", job_id AS "jobId", queue, name, data, GREATEST(0, extract(epoch FROM run_at - now()) * 1000)::int AS "delayMs"
-     FROM job_outbox WHERE created_at < now() - $1 * interval '1 millisecond'
+     FROM job_outbox WHERE deployment = $3 AND created_at < now() - $1 * interval '1 millisecond'
     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
 );
 
@@ -43,6 +43,10 @@ export class JobDispatcher implements Dispatcher {
   private relaying = false;
 
   constructor(private readonly deps: JobDispatcherDeps) {}
+
+  get deployment(): string {
+    return this.deps.prefix;
+  }
 
   private get backlogKey(): string {
     return `${this.deps.prefix}:backlog`;
@@ -144,7 +148,7 @@ export class JobDispatcher implements Dispatcher {
     try {
       return await this.deps.sql.transaction(
         async (connection) => {
-          const rows = await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit]);
+          const rows = await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit, this.deployment]);
           if (rows.length === 0) return 0;
           await this.enqueue(rows);
           await connection.query(DELETE, [rows.map((row) => row.outboxId)]);

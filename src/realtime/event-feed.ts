@@ -3,7 +3,7 @@
 // streams, and hands each message to the hubs of the streams it touches. Nothing here polls per
 // subscriber: a Redis reconnect, a gap, or one batched head check per interval for all active hubs
 // (an announcement that never came) make the hubs catch up from PostgreSQL.
-import type { CommittedEvent } from '../domain/event-log-v2.js';
+import type { CommittedEvent } from '../domain/event-log.js';
 import type { Logger } from '../logger.js';
 import type { EventBus } from './event-bus.js';
 import type { EventReader, StreamKey } from './event-reader.js';
@@ -58,6 +58,11 @@ export class EventFeed {
   /** A tenant's events (by tenant seq), replayed after `after` then live. */
   tenant(tenantId: string, options: StreamOptions): AsyncIterableIterator<StreamItem> {
     return this.hub(tenantId, { kind: 'tenant', id: tenantId }).stream(options);
+  }
+
+  /** A stream's head (its last position) as the database has it now. */
+  async head(kind: StreamKey['kind'], id: string): Promise<number> {
+    return (await this.reader.heads(kind, [id])).get(id)?.head ?? 0;
   }
 
   private hub(tenantId: string, key: StreamKey): Hub {

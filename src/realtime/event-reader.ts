@@ -1,5 +1,5 @@
 // Reads of the event log: a session's events by seq, a tenant's by tenant seq, and the counters.
-import type { CommittedEvent } from '../domain/event-log-v2.js';
+import type { CommittedEvent } from '../domain/event-log.js';
 import { type Queryable, statement } from '../sql.js';
 
 export type StreamKey = { kind: 'session'; id: string } | { kind: 'tenant'; id: string };
@@ -44,7 +44,7 @@ export class EventReader {
   /** Events of the stream with position in (after, upTo], oldest first, at most `limit`. */
   async read(key: StreamKey, after: number, upTo: number, limit = PAGE_SIZE): Promise<CommittedEvent[]> {
     const rows = await this.sql.query<Row>(key.kind === 'session' ? SESSION_EVENTS : TENANT_EVENTS, [key.id, after, upTo, limit]);
-    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }) as CommittedEvent);
   }
 
   /** The heads of several streams of one kind; a missing entry means the stream does not exist. */

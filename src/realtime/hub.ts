@@ -4,7 +4,7 @@
 // and keeps the most recent events in memory, so a subscriber that resumes a little behind replays
 // without a query. Each subscriber has a bounded queue; one that falls too far behind drops it and
 // resumes from its cursor, so a slow client never costs unbounded memory.
-import type { CommittedEvent } from '../domain/event-log-v2.js';
+import type { CommittedEvent } from '../domain/event-log.js';
 import type { Logger } from '../logger.js';
 import { type EventReader, PAGE_SIZE, positionOf, type StreamKey } from './event-reader.js';
 
@@ -34,6 +34,20 @@ export interface ExpiredCursor {
 
 export type StreamItem = CommittedEvent | ExpiredCursor;
 
+const READ_ATTEMPTS = 8;
+
+/** Runs a read, retrying failures with backoff (about 10 s in all), so a stream outlasts a short database outage. */
+export async function retrying<T>(read: () => Promise<T>, stopped: () => boolean = () => false): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= READ_ATTEMPTS || stopped()) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
+    }
+  }
+}
+
 export class Hub {
   private last = 0;
   private ring: CommittedEvent[] = [];
@@ -53,7 +67,7 @@ export class Hub {
     head: () => Promise<number>,
     private readonly onIdle: (hub: Hub) => void,
   ) {
-    this.ready = head().then((value) => {
+    this.ready = retrying(head).then((value) => {
       this.last = Math.max(this.last, value);
     });
   }
@@ -105,7 +119,7 @@ export class Hub {
         this.fillAgain = false;
         try {
           for (;;) {
-            const page = await this.reader.read(this.key, this.last, Number.MAX_SAFE_INTEGER, PAGE_SIZE);
+            const page = await retrying(() => this.reader.read(this.key, this.last, Number.MAX_SAFE_INTEGER, PAGE_SIZE), () => !this.active);
             for (const event of page) {
               const position = this.positionOf(event);
               if (position <= this.last) continue;
@@ -249,7 +263,7 @@ class Subscriber implements AsyncIterableIterator<StreamItem> {
       this.attach();
       return null;
     }
-    const page = await this.hub.read(this.cursor, head);
+    const page = await retrying(() => this.hub.read(this.cursor, head), () => this.mode === 'done');
     if (this.mode === 'done') return null;
     const first = page[0];
     if (!first) return { expired: true, oldest: head + 1 };

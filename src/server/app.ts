@@ -1,13 +1,12 @@
 // The API process: HTTP (GraphQL, SSE, GraphiQL, health) and graphql-ws on one port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type ExecutionArgs, GraphQLError } from 'graphql';
-import type { Disposable } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 import { tokenFromConnectionParams } from './auth.js';
+import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
 export interface ApiServer {
@@ -37,11 +36,15 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
     socket.once('close', () => sockets.delete(socket));
   });
 
-  const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: services.config.MAX_REQUEST_BYTES });
   type Extra = { viewer?: Viewer };
-  type EnvelopedArgs = ExecutionArgs & { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
-  const wsDisposable: Disposable = useServer<Record<string, unknown>, Extra>(
-    {
+  const wsDisposable = serveGraphqlWs<Extra>(wsServer, {
+    keepAliveMs: 12_000,
+    highWaterBytes: 4 * 1024 * 1024,
+    logger: services.logger,
+    // Results are shared among subscribers of one tenant (every field an event shows is the tenant's to see).
+    sharingScope: (contextValue) => (contextValue as { viewer?: Viewer }).viewer?.tenantId ?? null,
+    server: {
       onConnect: async (ctx) => {
         const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
         if (!viewer) return false;
@@ -49,8 +52,6 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
         return true;
       },
       // onSubscribe hands the enveloped execute/subscribe along with the arguments.
-      execute: (args: unknown) => (args as EnvelopedArgs).execute(args as EnvelopedArgs) as never,
-      subscribe: (args: unknown) => (args as EnvelopedArgs).subscribe(args as EnvelopedArgs) as never,
       onSubscribe: async (ctx, _id, params) => {
         const viewer = (ctx.extra as Extra).viewer;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
@@ -80,8 +81,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
         return args;
       },
     },
-    wsServer,
-  );
+  });
 
   return {
     yoga,
@@ -101,7 +101,6 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       shutdown.abort();
       await new Promise((resolve) => setTimeout(resolve, 100));
       await wsDisposable.dispose();
-      wsServer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Open SSE streams and keep-alive sockets would hold close() forever.

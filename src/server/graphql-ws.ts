@@ -16,8 +16,9 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
-  execute,
+  execute as executeDocument,
   type FragmentDefinitionNode,
+  GraphQLError,
   getOperationAST,
   Kind,
   type OperationDefinitionNode,
@@ -55,7 +56,8 @@ export interface GraphqlWsOptions<E extends Record<PropertyKey, unknown>> {
 export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebSocketServer, options: GraphqlWsOptions<E>): { dispose(): Promise<void> } {
   const server = makeServer<Record<string, unknown> | undefined, E>({
     ...options.server,
-    subscribe: (args) => sharedSubscribe(args as ExecutionArgs, options.sharingScope) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>,
+    execute: (args) => (args as EnvelopedArgs).execute(args),
+    subscribe: (args) => sharedSubscribe(args as EnvelopedArgs, options.sharingScope) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>,
     onNext: async (ctx, id, payload, args, result) => {
       if (result instanceof SharedResult) return result as unknown as ExecutionResult;
       return options.server.onNext ? options.server.onNext(ctx, id, payload, args, result) : undefined;
@@ -140,15 +142,38 @@ function drained(socket: WebSocket, raw: Socket): Promise<void> {
 
 const results = new WeakMap<object, Map<string, Promise<SharedResult>>>();
 
-/** Subscribes like graphql-js, but executes each source event once per selection key. */
-async function sharedSubscribe(args: ExecutionArgs, sharingScope: (contextValue: unknown) => string | null): Promise<AsyncIterable<unknown> | ExecutionResult> {
+/** Errors a client may see (typed, with a code) pass; anything else is masked, as the server masks it. */
+function masked(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  return {
+    ...result,
+    errors: result.errors.map((error) =>
+      error.originalError instanceof GraphQLError || (error.extensions?.code && !error.originalError) ? error : new GraphQLError('Unexpected error.', { path: error.path }),
+    ),
+  };
+}
+
+/** Execution arguments with the server's own (enveloped: error masking and the like) execute and subscribe. */
+export type EnvelopedArgs = ExecutionArgs & {
+  execute: (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
+  subscribe: (args: ExecutionArgs) => unknown;
+};
+
+/**
+ * Subscribes like graphql-js, but executes each source event once per selection key (with the
+ * server's own execute, so its plugins apply to the shared result as to any other).
+ */
+async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue: unknown) => string | null): Promise<AsyncIterable<unknown> | ExecutionResult> {
   const source = await createSourceEventStream(args);
-  if (!(Symbol.asyncIterator in (source as object))) return source as ExecutionResult;
+  // Refused before any event (bad arguments, not allowed): answer through the server's own subscribe.
+  if (!(Symbol.asyncIterator in (source as object))) return args.subscribe(args) as Promise<ExecutionResult>;
   const scope = sharingScope(args.contextValue);
   const key = scope === null ? null : `${scope}\n${selectionKey(args)}`;
   const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  // graphql-js's own execute: the server's (enveloped) one runs a subscription document as a subscription.
+  const execute = async (event: unknown) => masked(await executeDocument({ ...args, rootValue: event }));
   const run = async (event: unknown): Promise<SharedResult | ExecutionResult> => {
-    if (key === null || event === null || typeof event !== 'object') return execute({ ...args, rootValue: event });
+    if (key === null || event === null || typeof event !== 'object') return execute(event);
     let byKey = results.get(event);
     if (!byKey) {
       byKey = new Map();
@@ -156,7 +181,7 @@ async function sharedSubscribe(args: ExecutionArgs, sharingScope: (contextValue:
     }
     let result = byKey.get(key);
     if (!result) {
-      result = Promise.resolve(execute({ ...args, rootValue: event })).then((value) => new SharedResult(JSON.stringify(value)));
+      result = execute(event).then((value) => new SharedResult(JSON.stringify(value)));
       byKey.set(key, result);
     }
     return result;

@@ -4,14 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallRef, claimCalls, finishCalls, requeueCalls, settleBatches, type CompletedBatch } from '../../src/domain/calls/call-folds.js';
-import { type CommittedEvent, EventLog } from '../../src/domain/event-log-v2.js';
+import { type CommittedEvent, EventLog } from '../../src/domain/event-log.js';
+import { createDb } from '../../src/db.js';
 import { createPool, Sql } from '../../src/sql.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 
 const pool = createPool(TEST_DATABASE_URL, 4, { statementTimeoutMs: 5000, lockTimeoutMs: 5000, idleInTransactionTimeoutMs: 5000 });
 const sql = new Sql(pool);
 const published: CommittedEvent[] = [];
-const log = new EventLog(sql, async (_tenant, events) => void published.push(...events), pino({ level: 'silent' }), { grouping: 'shared', maxInFlight: 2 });
+const log = new EventLog(sql, createDb(pool), async (_tenant: string, events: CommittedEvent[]) => void published.push(...events), pino({ level: 'silent' }), { grouping: 'shared', maxInFlight: 2 });
 
 let tenantId: string;
 let sessionId: string;

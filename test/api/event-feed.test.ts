@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CommittedEvent, EventLog } from '../../src/domain/event-log-v2.js';
+import { type CommittedEvent, EventLog } from '../../src/domain/event-log.js';
 import { EventBus } from '../../src/realtime/event-bus.js';
 import { EventFeed } from '../../src/realtime/event-feed.js';
 import { EventReader } from '../../src/realtime/event-reader.js';
 import type { StreamItem } from '../../src/realtime/hub.js';
 import { createRedis } from '../../src/redis.js';
+import { createDb } from '../../src/db.js';
 import { createPool, Sql } from '../../src/sql.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
 
@@ -24,7 +25,8 @@ let dropEvery = 0;
 let published = 0;
 const log = new EventLog(
   sql,
-  async (tenantId, events) => {
+  createDb(pool),
+  async (tenantId: string, events: CommittedEvent[]) => {
     // Lose some announcements on purpose: subscribers must not notice.
     if (dropEvery && ++published % dropEvery === 0) return;
     await feed.publish(tenantId, events);

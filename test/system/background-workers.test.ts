@@ -39,7 +39,7 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 10_000 } });
     const { eventLog, db, taskRecovery: recovery } = app.services;
-    const write = <T>(fn: Parameters<typeof eventLog.write<T>>[1]) => eventLog.write(session.rowId, fn);
+    const write = <T>(fn: Parameters<typeof eventLog.writeWithPrisma<T>>[1]) => eventLog.writeWithPrisma(session.rowId, fn);
     // No worker runs here: the test plays two workers, attempt 1 and (after re-attach) attempt 2.
     expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toMatchObject({ state: 'RUNNING', attempt: 1 });
     expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toEqual({ cancelRequested: false });

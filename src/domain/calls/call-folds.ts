@@ -8,7 +8,7 @@
 import { toStorableJson } from '../../model/storable-json.js';
 import type { ToolCallOutput } from '../../model/outcome.js';
 import { type SqlConnection, statement } from '../../sql.js';
-import type { Fold } from '../event-log-v2.js';
+import type { Fold } from '../event-log.js';
 
 export type CallStatus = 'QUEUED' | 'AWAITING_APPROVAL' | 'RUNNING' | 'PENDING_EXTERNAL' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 export type TerminalStatus = 'SUCCEEDED' | 'FAILED' | 'CANCELLED';

@@ -1,8 +1,9 @@
 // The writes of a call's life on a worker, each with the events that announce it: a unit body for
 // EventLog.write. `done` receives whether the fenced transition took effect (false: the attempt was
 // superseded, nothing was written or announced).
+import type { EventDraft } from '../../model/events.js';
 import type { ToolCallOutput, ToolFailure } from '../../model/outcome.js';
-import type { WriteScope } from '../event-log-v2.js';
+import type { WriteScope } from '../event-log.js';
 import { addJob, type Dispatcher } from '../outbox.js';
 import {
   type CallRef,
@@ -20,7 +21,7 @@ import { type CallDescriptor, runCallJob, runLaneJob } from './call-jobs.js';
 
 type Done = (ok: boolean) => void;
 
-export function startedEvent(call: CallRef, startedAt: Date) {
+export function startedEvent(call: CallRef, startedAt: Date): EventDraft<'ToolCallStarted'> {
   return {
     sessionId: call.sessionId,
     type: 'ToolCallStarted',
@@ -30,7 +31,7 @@ export function startedEvent(call: CallRef, startedAt: Date) {
   };
 }
 
-export function completedEvent(call: Pick<CallRef, 'sessionId' | 'batchId' | 'callId' | 'tool' | 'attempt'>, output: ToolCallOutput, durationMs: number) {
+export function completedEvent(call: Pick<CallRef, 'sessionId' | 'batchId' | 'callId' | 'tool' | 'attempt'>, output: ToolCallOutput, durationMs: number): EventDraft<'ToolCallCompleted'> {
   return {
     sessionId: call.sessionId,
     type: 'ToolCallCompleted',

@@ -6,7 +6,7 @@
 import { failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
 import type { ToolHints } from '../../tools/types.js';
 import { type Queryable, statement } from '../../sql.js';
-import type { EventLog } from '../event-log-v2.js';
+import type { EventLog } from '../event-log.js';
 import type { Dispatcher } from '../outbox.js';
 import type { CallRef } from './call-folds.js';
 import { type CallDescriptor, describeCall } from './call-jobs.js';

@@ -33,6 +33,7 @@ ALTER TABLE "tool_call" ALTER COLUMN "tenant_id" SET NOT NULL;
 -- CreateTable
 CREATE TABLE "job_outbox" (
     "id" BIGSERIAL NOT NULL,
+    "deployment" TEXT NOT NULL,
     "job_id" TEXT NOT NULL,
     "queue" TEXT NOT NULL,
     "name" TEXT NOT NULL,
@@ -56,11 +57,20 @@ CREATE TABLE "worker" (
     CONSTRAINT "worker_pkey" PRIMARY KEY ("id")
 );
 
--- CreateIndex
-CREATE UNIQUE INDEX "job_outbox_job_id_key" ON "job_outbox"("job_id");
+-- CreateTable
+CREATE TABLE "deployment" (
+    "prefix" TEXT NOT NULL,
+    "epoch" TEXT NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "deployment_pkey" PRIMARY KEY ("prefix")
+);
 
 -- CreateIndex
-CREATE INDEX "job_outbox_created_at_idx" ON "job_outbox"("created_at");
+CREATE INDEX "job_outbox_deployment_created_at_idx" ON "job_outbox"("deployment", "created_at");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "job_outbox_deployment_job_id_key" ON "job_outbox"("deployment", "job_id");
 
 -- CreateIndex
 CREATE INDEX "worker_state_heartbeat_at_idx" ON "worker"("state", "heartbeat_at");
