@@ -165,6 +165,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
 
 export async function closeServices(services: Services): Promise<void> {
   services.feed.close();
+  await services.dispatcher.settle().catch(() => undefined);
   await services.queues.close().catch(() => undefined);
   await services.db.$disconnect().catch(() => undefined);
   await services.pool.end().catch(() => undefined);

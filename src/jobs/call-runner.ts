@@ -28,7 +28,7 @@ export interface CallRunnerDeps {
   readArgs(callRowId: string): Promise<unknown>;
   /** Gives calls the spawn_background capability. */
   background?: BackgroundService;
-  /** Fires when the worker shuts down and its drain time is over. */
+  /** Fires when the drain time is over: calls still running are stopped. */
   shutdown: AbortSignal;
 }
 
@@ -62,10 +62,8 @@ export class CallRunner {
       // External tools run outside toolrun: the call waits for a client's completion (or its deadline).
       return (await this.deps.attempts.awaitExternal(call)) ? 'waiting' : 'skipped';
     }
-    if (this.deps.shutdown.aborted) return 'stopped';
-    await slots.acquire(call.tenantId);
+    if (!(await slots.acquire(call.tenantId))) return 'stopped';
     try {
-      if (this.deps.shutdown.aborted) return 'stopped';
       return await this.attempt(call, descriptor, tool, options.inLane);
     } finally {
       slots.release(call.tenantId);

@@ -5,7 +5,8 @@ export class CallSlots {
   private used = 0;
   private readonly usedBy = new Map<string, number>();
   /** Tenants with waiters, in turn order; each with its waiters in arrival order. */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly waiting = new Map<string, Array<(granted: boolean) => void>>();
+  private closed = false;
 
   constructor(
     private readonly capacity: number,
@@ -23,17 +24,25 @@ export class CallSlots {
     return count;
   }
 
-  /** Resolves once the tenant holds a slot; call `release` when done. */
-  acquire(tenantId: string): Promise<void> {
+  /** Resolves true once the tenant holds a slot (call `release` when done), false once the slots are closed. */
+  acquire(tenantId: string): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     if (this.used < this.capacity && (this.usedBy.get(tenantId) ?? 0) < this.perTenant && !this.waiting.has(tenantId)) {
       this.take(tenantId);
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => {
       const list = this.waiting.get(tenantId) ?? [];
       list.push(resolve);
       this.waiting.set(tenantId, list);
     });
+  }
+
+  /** No slot is given any more (the worker shuts down): every waiter, and every later acquire, gets false. */
+  close(): void {
+    this.closed = true;
+    for (const list of this.waiting.values()) for (const resolve of list) resolve(false);
+    this.waiting.clear();
   }
 
   release(tenantId: string): void {
@@ -59,7 +68,7 @@ export class CallSlots {
         this.waiting.delete(tenantId);
         if (list.length > 0) this.waiting.set(tenantId, list);
         this.take(tenantId);
-        next();
+        next(true);
         granted = true;
         break;
       }

@@ -65,7 +65,7 @@ export class CallWorker {
     const stopped = job.calls.filter((_, index) => results[index] === 'stopped');
     if (stopped.length > 0) {
       await this.deps.eventLog.write(job.sessionId, async (scope) => {
-        for (const call of stopped) addJob(scope, this.deps.dispatcher, runCallJob(job, call, 0, `:handback:${this.deps.workerId}`));
+        for (const call of stopped) addJob(scope, this.deps.dispatcher, runCallJob(job, call, 0, `handback-${this.deps.workerId}`));
       });
     }
   }

@@ -141,6 +141,14 @@ export class JobDispatcher implements Dispatcher {
     }
   }
 
+  /** Waits for the dispatches and deletions in progress (before the process closes its connections). */
+  async settle(): Promise<void> {
+    while (this.flushScheduled || this.pending.length > 0 || this.deleting) {
+      if (this.flushScheduled || this.pending.length > 0) await this.flush();
+      await this.deleting;
+    }
+  }
+
   /** Enqueues outbox rows older than `minAgeMs` (left behind); returns how many. */
   async relay(minAgeMs = 2000, limit = 1000): Promise<number> {
     if (this.relaying) return 0;

@@ -9,7 +9,10 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { CallDecisionService } from '../domain/calls/call-decisions.js';
 import { recoverCallsOfLostWorkers } from '../domain/calls/lost-calls.js';
-import { redispatchQueuedCalls } from '../domain/calls/redispatch.js';
+import type { RunLaneJob } from '../domain/calls/call-jobs.js';
+import { wakeLane } from '../domain/calls/call-writes.js';
+import { redispatchQueuedCalls, rescueCalls, type RunCallsJobLike } from '../domain/calls/redispatch.js';
+import type { Queue } from 'bullmq';
 import { type EventLog, pruneEvents } from '../domain/event-log.js';
 import type { Dispatcher } from '../domain/outbox.js';
 import { recordEpoch, type WorkerRegistry } from '../domain/workers.js';
@@ -26,6 +29,8 @@ export interface ReaperDeps {
   workers: WorkerRegistry;
   registry: ToolRegistry;
   callDecisions: CallDecisionService;
+  /** The calls queue, whose active jobs a lost worker may still hold. */
+  callsQueue: Queue;
   redis: Redis;
   logger: Logger;
   /** Runs when Redis lost its data (after the calls' jobs are written again): re-arm what else lived there. */
@@ -85,6 +90,7 @@ export class Reaper {
     const dead = await workers.declareStaleDead();
     if (dead.length === 0) return 0;
     this.deps.logger.warn({ workers: dead }, 'workers stopped sending heartbeats; recovering their calls');
+    await this.rescueJobsOf(dead);
     return recoverCallsOfLostWorkers(
       {
         sql,
@@ -97,6 +103,22 @@ export class Reaper {
       },
       dead,
     );
+  }
+
+  /** New jobs for the calls that jobs held by lost workers had not started yet. */
+  private async rescueJobsOf(workerIds: string[]): Promise<void> {
+    // A worker re-registered after being declared dead keeps its BullMQ name: `<id>~<incarnation>` runs as `<id>`.
+    const names = new Set(workerIds.map((id) => id.replace(/~\d+$/, '')));
+    const active = await this.deps.callsQueue.getActive(0, 10_000);
+    const lost = active.filter((job) => job.processedBy && names.has(job.processedBy));
+    const held = lost.filter((job) => job.name === 'run-calls').map((job) => job.data as RunCallsJobLike);
+    const rescued = await rescueCalls(this.deps.sql, this.deps.eventLog, this.deps.dispatcher, held, `lost-${randomUUID().slice(0, 8)}`);
+    if (rescued > 0) this.deps.logger.warn({ calls: rescued }, 'queued calls held by lost workers were dispatched again');
+    // A lane whose job died between two calls goes on elsewhere.
+    for (const job of lost.filter((each) => each.name === 'run-lane')) {
+      const lane = job.data as RunLaneJob;
+      await this.deps.eventLog.write(lane.sessionId, async (scope) => wakeLane(scope, this.deps.dispatcher, lane));
+    }
   }
 
   /** When the epoch key is missing, Redis lost its data: the one process that sets it again re-creates the jobs. */

@@ -64,6 +64,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     workers,
     registry,
     callDecisions: services.callDecisions,
+    callsQueue: queues.calls,
     redis: redis.command,
     logger,
     onRedisReset: () => taskReaper.registerSchedules(),
@@ -111,6 +112,8 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     taskReaper,
     workerId: () => workerId,
     stop: async (drainMs = config.WORKER_DRAIN_MS) => {
+      // Calls not started yet go back to the queue at once; running ones get the drain time.
+      slots.close();
       reaper.stop();
       taskReaper.stop();
       const drained = setTimeout(() => shutdown.abort(), drainMs);

@@ -33,3 +33,14 @@ describe('call slots', () => {
     expect(third).toBe(true);
   });
 });
+
+describe('closed call slots', () => {
+  it('refuse every waiter and every later acquire', async () => {
+    const slots = new CallSlots(1);
+    expect(await slots.acquire('a')).toBe(true);
+    const waiting = slots.acquire('b');
+    slots.close();
+    expect(await waiting).toBe(false);
+    expect(await slots.acquire('c')).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CallDescriptor, describeCall, INLINE_ARGS_LIMIT, runCallJob, runCallsJobs, runLaneJob } from '../../src/domain/calls/call-jobs.js';
+import { type CallDescriptor, describeCall, INLINE_ARGS_LIMIT, runCallJob, runCallsJobs, runLaneJob, tagged } from '../../src/domain/calls/call-jobs.js';
 import { jobIdOf } from '../../src/jobs/catalogue.js';
 
 const scope = { tenantId: 't', sessionId: 's', batchRowId: 'b0000000-0000-4000-8000-000000000002', batchId: 'tool-batch:x' };
@@ -23,5 +23,17 @@ describe('the job catalogue', () => {
   it('carries args inline only while they are small', () => {
     expect(describeCall({ ...call(1), args: { a: 1 } }).args).toEqual({ a: 1 });
     expect('args' in describeCall({ ...call(1), args: { big: 'x'.repeat(INLINE_ARGS_LIMIT) } })).toBe(false);
+  });
+});
+
+describe('job ids', () => {
+  it('always have the three colon-separated parts BullMQ accepts, tags included', () => {
+    const ids = [
+      runCallsJobs(scope, [call(1)], 1)[0]!.jobId,
+      runCallJob(scope, call(1), 0, 'handback-host:1234').jobId,
+      runLaneJob(scope, 2).jobId,
+      tagged(runLaneJob(scope, 2).jobId, 'r:1'),
+    ];
+    for (const id of ids) expect(id.split(':'), id).toHaveLength(3);
   });
 });

@@ -73,10 +73,19 @@ export function runCallsJobs(scope: BatchScope, calls: CallDescriptor[], perJob:
   return jobs;
 }
 
-/** The job that runs one call as `call.attempt` (a retry, an approved call, a recovered one). */
-export function runCallJob(scope: BatchScope, call: CallDescriptor, delayMs = 0, suffix = ''): OutboxJob {
+/**
+ * A job id that differs from `jobId` by `tag` (another dispatch of the same work). BullMQ takes ids
+ * of exactly three colon-separated parts, so the tag goes into the last part.
+ */
+export function tagged(jobId: string, tag: string): string {
+  return `${jobId}-${tag.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/** The job that runs one call as `call.attempt` (a retry, an approved call, a recovered one); `tag` dispatches it anew. */
+export function runCallJob(scope: BatchScope, call: CallDescriptor, delayMs = 0, tag?: string): OutboxJob {
+  const jobId = `run:${call.id}:${call.attempt}`;
   return {
-    jobId: `run:${call.id}:${call.attempt}${suffix}`,
+    jobId: tag ? tagged(jobId, tag) : jobId,
     queue: 'calls',
     name: 'run-calls',
     data: { ...scope, weight: 1, calls: [call] } satisfies RunCallsJob,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Queryable, statement } from '../../sql.js';
 import type { EventLog } from '../event-log.js';
 import { addJob, type Dispatcher } from '../outbox.js';
-import { type BatchScope, type CallDescriptor, describeCall, runCallsJobs, runLaneJob } from './call-jobs.js';
+import { type BatchScope, type CallDescriptor, describeCall, runCallJob, runCallsJobs, runLaneJob, tagged } from './call-jobs.js';
 
 const QUEUED = statement(
   'calls_queued_everywhere',
@@ -44,9 +44,39 @@ export async function redispatchQueuedCalls(sql: Queryable, eventLog: EventLog, 
       .map((call) => describeCall({ id: call.id, callId: call.callId, tool: call.tool, args: call.args, attempt: call.attempt + 1, maxAttempts: call.maxAttempts, timeoutMs: call.timeoutMs, scheduling: call.scheduling }));
     const serial = calls.some((call) => call.scheduling === 'SERIAL');
     await eventLog.write(scope.sessionId, async (write) => {
-      for (const job of runCallsJobs(scope, parallel, perJob)) addJob(write, dispatcher, { ...job, jobId: `${job.jobId}:r${round}` });
-      if (serial) addJob(write, dispatcher, { ...runLaneJob(scope, first.laneGen), jobId: `lane:${scope.batchRowId}:${first.laneGen}:r${round}` });
+      for (const job of runCallsJobs(scope, parallel, perJob)) addJob(write, dispatcher, { ...job, jobId: tagged(job.jobId, `r${round}`) });
+      if (serial) addJob(write, dispatcher, { ...runLaneJob(scope, first.laneGen), jobId: tagged(`lane:${scope.batchRowId}:${first.laneGen}`, `r${round}`) });
     });
   }
   return rows.length;
 }
+
+const STILL_QUEUED = statement(
+  'calls_still_queued',
+  `SELECT c.id::text AS id FROM tool_call c JOIN unnest($1::uuid[], $2::int[]) AS d(id, attempt) ON c.id = d.id
+    WHERE c.status = 'QUEUED' AND c.attempt = d.attempt - 1`,
+);
+
+/**
+ * The calls a lost worker held in its jobs without having started them (waiting for a slot, or
+ * claimed only in its memory) are QUEUED still, with their jobs stuck on the dead worker until
+ * BullMQ's lock expires: they get new jobs now. The old job, when BullMQ hands it back, finds its
+ * calls taken (their claims are fenced) and does nothing.
+ */
+export async function rescueCalls(sql: Queryable, eventLog: EventLog, dispatcher: Dispatcher, jobs: RunCallsJobLike[], tag: string): Promise<number> {
+  let rescued = 0;
+  for (const job of jobs) {
+    const rows = await sql.query<{ id: string }>(STILL_QUEUED, [job.calls.map((call) => call.id), job.calls.map((call) => call.attempt)]);
+    const queued = new Set(rows.map((row) => row.id));
+    const calls = job.calls.filter((call) => queued.has(call.id));
+    if (calls.length === 0) continue;
+    rescued += calls.length;
+    const scope: BatchScope = { tenantId: job.tenantId, sessionId: job.sessionId, batchRowId: job.batchRowId, batchId: job.batchId };
+    await eventLog.write(scope.sessionId, async (write) => {
+      for (const call of calls) addJob(write, dispatcher, runCallJob(scope, call, 0, tag));
+    });
+  }
+  return rescued;
+}
+
+export type RunCallsJobLike = BatchScope & { calls: CallDescriptor[] };
