@@ -37,7 +37,8 @@ export interface ReaperDeps {
   onRedisReset(): Promise<void>;
 }
 
-const PRUNE_EVERY_TICKS = 60;
+const PRUNE_EVERY_TICKS = 5;
+const FORGET_EVERY_TICKS = 600;
 
 export class Reaper {
   private timer: NodeJS.Timeout | null = null;
@@ -68,10 +69,9 @@ export class Reaper {
       await this.step('recovering lost workers', () => this.recoverLostWorkers());
       await this.step('relaying the outbox', () => this.deps.dispatcher.relay());
       await this.step('expiring external calls', () => this.deps.callDecisions.expireOverdue());
-      if (this.ticks++ % PRUNE_EVERY_TICKS === 0) {
-        await this.step('pruning events', () => pruneEvents(this.deps.sql, this.deps.config.EVENT_RETENTION_HOURS));
-        await this.step('forgetting old workers', () => this.deps.workers.forgetOld());
-      }
+      if (this.ticks % PRUNE_EVERY_TICKS === 0) await this.step('pruning events', () => pruneEvents(this.deps.sql, this.deps.config.EVENT_RETENTION_HOURS));
+      if (this.ticks % FORGET_EVERY_TICKS === 0) await this.step('forgetting old workers', () => this.deps.workers.forgetOld());
+      this.ticks++;
     } finally {
       this.running = false;
     }
