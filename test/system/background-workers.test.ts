@@ -18,7 +18,7 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
   let workers: WorkerProcesses;
   beforeAll(async () => {
     // The API runs here without a worker; workers are real child processes.
-    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
+    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, WORKER_DRAIN_MS: 1500, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
     workers = new WorkerProcesses(app.services.config);
   });
   // Every test stops the workers it started, whatever happened (a leftover worker would take the next test's runs).
@@ -113,7 +113,7 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
   it('hands a run back when its worker shuts down (SIGTERM): re-attached at once, it completes elsewhere', async () => {
     const [a, b] = await Promise.all([workers.start('e'), workers.start('f')]);
     const session = await newSession(app);
-    // Far longer than the worker's shutdown grace (5 × CANCEL_GRACE_MS = 1.5 s), even with the
+    // Far longer than the worker's drain time (WORKER_DRAIN_MS = 1.5 s), even with the
     // stop delayed on a loaded machine, so it is handed back rather than finished.
     const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 120, intervalMs: 50 } });
     const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
