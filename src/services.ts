@@ -20,7 +20,6 @@ import { ApiKeyService } from './domain/tenants/api-keys.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
-import { TaskWorkerRegistry } from './jobs/task-worker-registry.js';
 import type { Logger } from './logger.js';
 import { EventBus } from './realtime/event-bus.js';
 import { EventFeed } from './realtime/event-feed.js';
@@ -59,7 +58,6 @@ export interface Services {
   background: BackgroundService;
   taskRecovery: TaskRecovery;
   registeredTools: RegisteredToolService;
-  taskWorkers: TaskWorkerRegistry;
   workerId: string;
 }
 
@@ -130,8 +128,14 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     waitForEvent: (tenantId, sessionId, matches, timeoutMs, ready) => waitForSessionEvent(feed, tenantId, sessionId, matches, timeoutMs, ready),
   });
   const callDecisions = new CallDecisionService({ db, eventLog, calls, registry, dispatcher, logger });
-  const taskWorkers = new TaskWorkerRegistry(redis.command, config.REDIS_PREFIX);
-  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: taskWorkers, logger, sessions, tasks });
+  // Background-run slots: every live worker takes BACKGROUND_RUNS_PER_WORKER runs at once.
+  const liveTaskWorkers = {
+    live: async () => {
+      const live = await workers.liveCount();
+      return { workers: live, capacity: live * config.BACKGROUND_RUNS_PER_WORKER };
+    },
+  };
+  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry });
   return {
@@ -158,7 +162,6 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     background,
     taskRecovery,
     registeredTools,
-    taskWorkers,
     workerId,
   };
 }

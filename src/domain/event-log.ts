@@ -162,7 +162,8 @@ export class EventLog {
           },
           { timeout: 30_000, maxWait: 30_000 },
         );
-        await this.announce(committed, afterCommit);
+        // Like any write: the caller goes on at once; publishing and after-commit actions follow.
+        void this.announce(committed, afterCommit);
         return result;
       } catch (error) {
         if (attempt >= GROUP_RETRIES || !isTransientDatabaseError(error)) throw error;
@@ -284,7 +285,9 @@ export class EventLog {
     const eventsOf: CommittedEvent[][] = group.map(() => []);
     committed.forEach((event, index) => eventsOf[emittedBy[index]!]!.push(event));
     group.forEach((unit, index) => unit.resolve(results[index], eventsOf[index]!));
-    await this.announce(committed, afterCommit);
+    // Publishing starts now, in commit order (announce publishes before its first await); the next
+    // group of these sessions need not wait for it.
+    void this.announce(committed, afterCommit);
   }
 
   /** Publishes committed events (one message per tenant), then runs the after-commit actions. */

@@ -70,7 +70,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     onRedisReset: () => taskReaper.registerSchedules(),
   });
   const taskRunner = new TaskRunner({ config, tasks, sessions, eventLog: services.eventLog, registry, cancels, recovery, logger, workerId });
-  const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, registry: services.taskWorkers, logger, workerId });
+  const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, logger, workerId });
   const taskReaper = new TaskReaper({ config, tasks, queues, recovery, logger, isRunningHere: (taskId) => taskRunner.isRunning(taskId) });
 
   // Liveness, and what a missed cancel signal would have said.

@@ -227,7 +227,8 @@ export class BatchService {
     const { eventLog, dispatcher, bus, config } = this.deps;
     const running = await eventLog.write(sessionId, (scope) => cancelCalls(scope, dispatcher, callRowIds));
     // Queued calls may already run on a worker (a rerunnable tool starts before its claim is written).
-    await publishCancel(bus, { callRowIds }).catch(() => undefined);
+    // Not awaited: with Redis away the request still answers at once (workers find the durable mark).
+    publishCancel(bus, { callRowIds }).catch(() => undefined);
     if (running.length === 0) return;
     await this.endOrphaned(sessionId, running);
     const timer = setTimeout(() => void this.endOrphaned(sessionId, running).catch(() => undefined), config.CANCEL_GRACE_MS);
