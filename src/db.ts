@@ -1,9 +1,35 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from './generated/prisma/client.js';
+import { type Prisma, PrismaClient } from './generated/prisma/client.js';
+import { fromStorable } from './model/storable-json.js';
 
-export type Db = PrismaClient;
 export type { Prisma } from './generated/prisma/client.js';
+
+/**
+ * JSON columns hold the storable form of their values (model/storable-json.ts): every read through
+ * Prisma gives the original back, as the hot path's reads do.
+ */
+function restoringJson(client: PrismaClient) {
+  const restore = <F extends string>(field: F) => ({
+    needs: { [field]: true } as Record<F, true>,
+    compute: (row: Record<F, unknown>) => fromStorable(row[field]) as Prisma.JsonValue,
+  });
+  return client.$extends({
+    result: {
+      toolCall: { args: restore('args'), output: restore('output') },
+      session: { metadata: restore('metadata'), todos: restore('todos') },
+      task: { spec: restore('spec'), progress: restore('progress') },
+      schedule: { spec: restore('spec') },
+      sessionMessage: { data: restore('data') },
+      event: { payload: restore('payload') },
+      registeredTool: { definition: restore('definition') },
+    },
+  });
+}
+
+export type Db = ReturnType<typeof restoringJson>;
+/** The client inside an interactive transaction. */
+export type DbTransaction = Omit<Db, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
 /**
  * Prisma for everything off the hot path: on the process's pool (sql.ts creates it), or on a pool
@@ -14,7 +40,7 @@ export function createDb(source: pg.Pool | string, options: { poolSize?: number;
   const pool = own ? new pg.Pool({ connectionString: source, max: options.poolSize ?? 10 }) : source;
   if (own) pool.on('connect', (client) => client.on('error', () => undefined));
   const adapter = new PrismaPg(pool, { disposeExternalPool: own });
-  return new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter });
+  return restoringJson(new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter }));
 }
 
 /** Resolves when the database answers a trivial query. */

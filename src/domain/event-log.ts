@@ -14,7 +14,7 @@
 // Isolation: in the API a group holds units of one session only, so a write blocked on one session
 // (its row held by a frozen process) never delays another session's; workers group across sessions.
 // A group that fails is retried unit by unit, so one bad item never affects another's write.
-import type { Db, Prisma } from '../db.js';
+import type { Db, DbTransaction } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { EventDraft, SessionEvent } from '../model/events.js';
 import { toStorableJson } from '../model/storable-json.js';
@@ -51,7 +51,7 @@ export interface WriteScope {
  * (so a writer may read a row and then update it), without holding the session row itself.
  */
 export interface PrismaWriteScope {
-  readonly tx: Prisma.TransactionClient;
+  readonly tx: DbTransaction;
   emit(draft: EventDraft): void;
   afterCommit(fn: () => unknown): void;
 }
@@ -312,7 +312,7 @@ export class EventLog {
 }
 
 /** Prisma's transaction client as a Queryable (named statements run unnamed through it). */
-function prismaQueryable(tx: Prisma.TransactionClient): Queryable {
+function prismaQueryable(tx: DbTransaction): Queryable {
   return {
     query: <R>(query: { text: string } | string, values: readonly unknown[] = []) =>
       tx.$queryRawUnsafe<R[]>(typeof query === 'string' ? query : query.text, ...values),

@@ -28,6 +28,7 @@ import {
 import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../logger.js';
+import { maskError } from './mask-error.js';
 
 const PLACEHOLDER = '\u0001toolrun:shared-result\u0001';
 const PLACEHOLDER_TAIL = `"payload":${JSON.stringify(PLACEHOLDER)}}`;
@@ -142,15 +143,10 @@ function drained(socket: WebSocket, raw: Socket): Promise<void> {
 
 const results = new WeakMap<object, Map<string, Promise<SharedResult>>>();
 
-/** Errors a client may see (typed, with a code) pass; anything else is masked, as the server masks it. */
+/** Errors pass masked as the server masks them (typed errors as they are). */
 function masked(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
-  return {
-    ...result,
-    errors: result.errors.map((error) =>
-      error.originalError instanceof GraphQLError || (error.extensions?.code && !error.originalError) ? error : new GraphQLError('Unexpected error.', { path: error.path }),
-    ),
-  };
+  return { ...result, errors: result.errors.map((error) => maskError(error, 'Unexpected error.') as GraphQLError) };
 }
 
 /** Execution arguments with the server's own (enveloped: error masking and the like) execute and subscribe. */

@@ -8,6 +8,7 @@ import { schema } from '../graphql.js';
 import type { GraphQLContext } from '../schema/context.js';
 import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
+import { maskError } from './mask-error.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 
 export interface ServerContext {
@@ -38,7 +39,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       warn: (...args) => logger.warn(args),
       error: (...args) => logger.error(args),
     },
-    maskedErrors: { isDev: false },
+    maskedErrors: { isDev: false, maskError },
     graphiql: {
       title: 'toolrun',
       subscriptionsProtocol: 'SSE',

@@ -2,6 +2,7 @@
 import type { Db } from '../../db.js';
 import type { ToolBatch, ToolCall } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
+import { fromStorable } from '../../model/storable-json.js';
 import { inIdOrder } from '../in-id-order.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
 
@@ -45,6 +46,7 @@ export class CallStore {
     );
     if (rows.length === 0) throw new NotFoundError('Call', callId);
     if (rows.length > 1) throw new ValidationError(`Call id \`${callId}\` is used in several sessions; pass sessionId`, 'sessionId');
-    return rows[0]!;
+    const call = rows[0]!;
+    return { ...call, args: fromStorable(call.args), output: fromStorable(call.output) };
   }
 }
