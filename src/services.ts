@@ -109,7 +109,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     enqueueTimeoutMs: config.ENQUEUE_TIMEOUT_MS,
   });
   // Never less than three heartbeats: a worker is not declared dead between two of its own beats.
-  const workers = new WorkerRegistry(sql, Math.max(config.WORKER_DEAD_AFTER_MS, 3 * config.HEARTBEAT_INTERVAL_MS));
+  const workers = new WorkerRegistry(sql, config.REDIS_PREFIX, Math.max(config.WORKER_DEAD_AFTER_MS, 3 * config.HEARTBEAT_INTERVAL_MS));
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   const apiKeys = new ApiKeyService(db);
   const sessions = new SessionService(db);

@@ -6,20 +6,21 @@ import { type Queryable, statement } from '../sql.js';
 
 const REGISTER = statement(
   'worker_register',
-  `INSERT INTO worker (id, state, host, pid, started_at, heartbeat_at) VALUES ($1, 'live', $2, $3, now(), now())
-   ON CONFLICT (id) DO UPDATE SET state = 'live', host = EXCLUDED.host, pid = EXCLUDED.pid, started_at = now(), heartbeat_at = now(), stopped_at = NULL`,
+  `INSERT INTO worker (id, deployment, state, host, pid, started_at, heartbeat_at) VALUES ($1, $4, 'live', $2, $3, now(), now())
+   ON CONFLICT (id) DO UPDATE SET deployment = EXCLUDED.deployment, state = 'live', host = EXCLUDED.host, pid = EXCLUDED.pid,
+      started_at = now(), heartbeat_at = now(), stopped_at = NULL`,
 );
 const BEAT = statement('worker_beat', `UPDATE worker SET heartbeat_at = now() WHERE id = $1 AND state = 'live' RETURNING id`);
 const STOP = statement('worker_stop', `UPDATE worker SET state = 'stopped', stopped_at = now() WHERE id = $1 AND state = 'live'`);
 const DECLARE_DEAD = statement(
   'worker_declare_dead',
   `UPDATE worker SET state = 'dead', stopped_at = now()
-    WHERE state = 'live' AND heartbeat_at < now() - $1 * interval '1 millisecond'
+    WHERE deployment = $2 AND state = 'live' AND heartbeat_at < now() - $1 * interval '1 millisecond'
    RETURNING id`,
 );
 const LIVE_COUNT = statement(
   'worker_live_count',
-  `SELECT count(*)::int AS n FROM worker WHERE state = 'live' AND heartbeat_at >= now() - $1 * interval '1 millisecond'`,
+  `SELECT count(*)::int AS n FROM worker WHERE deployment = $2 AND state = 'live' AND heartbeat_at >= now() - $1 * interval '1 millisecond'`,
 );
 const STATES = statement(
   'worker_states',
@@ -30,12 +31,14 @@ const FORGET = statement('worker_forget', `DELETE FROM worker WHERE state <> 'li
 export class WorkerRegistry {
   constructor(
     private readonly sql: Queryable,
+    /** The deployment (REDIS_PREFIX) whose workers these are. */
+    private readonly deployment: string,
     /** A heartbeat older than this means the worker is gone. */
     private readonly staleMs: number,
   ) {}
 
   async register(id: string, host: string, pid: number): Promise<void> {
-    await this.sql.query(REGISTER, [id, host, pid]);
+    await this.sql.query(REGISTER, [id, host, pid, this.deployment]);
   }
 
   /** false: this worker was declared dead meanwhile (its work recovered elsewhere). */
@@ -49,11 +52,11 @@ export class WorkerRegistry {
 
   /** Declares every stale worker dead; returns their ids (each id is returned to one caller only). */
   async declareStaleDead(): Promise<string[]> {
-    return (await this.sql.query<{ id: string }>(DECLARE_DEAD, [this.staleMs])).map((row) => row.id);
+    return (await this.sql.query<{ id: string }>(DECLARE_DEAD, [this.staleMs, this.deployment])).map((row) => row.id);
   }
 
   async liveCount(): Promise<number> {
-    return (await this.sql.query<{ n: number }>(LIVE_COUNT, [this.staleMs]))[0]?.n ?? 0;
+    return (await this.sql.query<{ n: number }>(LIVE_COUNT, [this.staleMs, this.deployment]))[0]?.n ?? 0;
   }
 
   /** Which of these workers are alive: live, with a heartbeat younger than `staleMs` (an unknown id is not). */

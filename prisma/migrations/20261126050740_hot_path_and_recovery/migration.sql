@@ -47,6 +47,7 @@ CREATE TABLE "job_outbox" (
 -- CreateTable
 CREATE TABLE "worker" (
     "id" TEXT NOT NULL,
+    "deployment" TEXT NOT NULL,
     "state" TEXT NOT NULL DEFAULT 'live',
     "host" TEXT NOT NULL,
     "pid" INTEGER NOT NULL,
@@ -73,7 +74,7 @@ CREATE INDEX "job_outbox_deployment_created_at_idx" ON "job_outbox"("deployment"
 CREATE UNIQUE INDEX "job_outbox_deployment_job_id_key" ON "job_outbox"("deployment", "job_id");
 
 -- CreateIndex
-CREATE INDEX "worker_state_heartbeat_at_idx" ON "worker"("state", "heartbeat_at");
+CREATE INDEX "worker_deployment_state_heartbeat_at_idx" ON "worker"("deployment", "state", "heartbeat_at");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "event_tenant_id_tenant_seq_key" ON "event"("tenant_id", "tenant_seq");
