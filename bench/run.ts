@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only P1,P3]: what toolrun's users get, measured from the
+// npm run bench [-- --quick] [--only P1,P3] [--reps N]: what toolrun's users get, measured from the
 // outside (GraphQL over HTTP and graphql-ws against an API process and a worker process), each
 // figure interleaved with a raw baseline run in the same way (BullMQ producer and worker child
 // processes, or a plain `ws` server), medians of the repetitions, one table at the end and every
@@ -31,9 +31,9 @@ const FIGURES: Array<[string, (bench: Bench) => Promise<FigureResult>]> = [
   ['Fairness', fairness],
 ];
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, reps: { type: 'string' } } });
 const only = values.only?.split(',').map((name) => name.trim().toLowerCase());
-const sizes = values.quick ? QUICK : FULL;
+const sizes = { ...(values.quick ? QUICK : FULL), ...(values.reps ? { reps: Math.max(1, Number(values.reps) || 1) } : {}) };
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/toolrun_bench';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `toolrun-bench-${randomUUID().slice(0, 8)}`;
@@ -123,6 +123,8 @@ try {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`${name} BROKEN: ${message}`);
+      // What the toolrun processes said last, for the diagnosis.
+      for (const child of [toolrun.api, toolrun.worker]) log(child.output().split('\n').slice(-15).join('\n'));
       errors.push({ figure: name, message });
       rows.push({ figure: name, unit: '', baseline: null, toolrun: null, ratio: null, target: '', pass: null, broken: message });
     }
@@ -151,5 +153,6 @@ const results = {
 };
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\n${table(rows)}\n`);
+log(`${results.machine.cores} cores, 1-minute load average ${results.machine.loadAverage[0]!.toFixed(1)} at the start and ${results.machine.loadAverageAtEnd[0]!.toFixed(1)} at the end (other work on the machine slows both sides)`);
 log(`${errors.length === 0 ? 'done' : `${errors.length} figure(s) BROKEN`}; raw numbers in ${RESULTS}`);
 process.exit(errors.length === 0 ? 0 : 1);

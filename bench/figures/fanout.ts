@@ -7,7 +7,7 @@
 // repetition just before it, which is why this figure runs toolrun first in each pair.
 import { WebSocket } from 'ws';
 import { type Bench, type FigureResult, interleave, medianOf, row } from '../support/bench.js';
-import { anyFailure, openSubscribers, type SessionEvent, type Subscriber } from '../support/graphql.js';
+import { openSubscribers, type SessionEvent, type Subscriber } from '../support/graphql.js';
 import { MB, rssPeakSampler } from '../support/proc.js';
 import { statementCounter } from '../support/verify.js';
 import { BenchError, deferred, failureOf, percentile, sleep, within } from '../support/wait.js';
@@ -19,6 +19,9 @@ interface Timeline {
 
 interface Delivery {
   subscribers: number;
+  /** Subscribers whose socket or stream broke before the end (their missing events count as not delivered). */
+  brokenSubscribers: number;
+  firstBreak: string | null;
   eventsPerSubscriber: number;
   /** Share of the expected (subscriber, event) deliveries that arrived, each once, in order. */
   deliveredInOrderPct: number;
@@ -64,13 +67,25 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
 
     // Before `measuring`, subscribers only wait for the probe batch; afterwards every event is the measured batch's.
     let measuring = false;
-    let probeDone = 0;
-    const probeBatchDone = deferred<void>();
-    let batchDone = 0;
-    const allDelivered = deferred<void>();
     const latencies: number[] = [];
     const probeId = `${tag}-probe`;
-    const state = Array.from({ length: count }, () => ({ lastSeq: -1, sawProbe: false, inOrder: 0, done: false }));
+    const state = Array.from({ length: count }, () => ({ lastSeq: -1, sawProbe: false, probeDone: false, inOrder: 0, done: false, lost: null as string | null }));
+    // A subscriber that breaks (socket closed, stream error, an event out of order) is counted as
+    // not delivered from then on; the others are still waited for.
+    const phase = (flag: 'probeDone' | 'done') => {
+      const all = deferred<void>();
+      return {
+        promise: all.promise,
+        check() {
+          const lost = state.filter((s) => s.lost !== null).length;
+          if (lost === count) all.reject(new BenchError(`P3: every subscriber broke; the first: ${state[0]!.lost}`));
+          else if (state.every((s) => s[flag] || s.lost !== null)) all.resolve();
+        },
+        count: () => state.filter((s) => s[flag]).length,
+      };
+    };
+    const probePhase = phase('probeDone');
+    const batchPhase = phase('done');
     const recorded: Timeline & { at: number[] } = { offsetsMs: [], sizes: [], at: [] };
     const onEvent = (index: number) => (event: SessionEvent, _receivedAt: number, payload: unknown) => {
       const now = Date.now();
@@ -78,12 +93,15 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       if (!measuring) {
         // The primer's ToolBatchCompleted may still arrive; the probe's is the one after the probe call's completion.
         if (event.__typename === 'ToolCallCompleted' && event.callId === probeId) mine.sawProbe = true;
-        else if (event.__typename === 'ToolBatchCompleted' && mine.sawProbe && ++probeDone === count) probeBatchDone.resolve();
+        else if (event.__typename === 'ToolBatchCompleted' && mine.sawProbe) {
+          mine.probeDone = true;
+          probePhase.check();
+        }
         mine.lastSeq = event.seq;
         return;
       }
       latencies.push(now - Date.parse(event.at));
-      if (event.seq === mine.lastSeq + 1) mine.inOrder++;
+      if (event.seq === mine.lastSeq + 1 && mine.lost === null) mine.inOrder++;
       mine.lastSeq = event.seq;
       if (index === 0) {
         recorded.at.push(Date.parse(event.at));
@@ -91,7 +109,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       }
       if (event.__typename === 'ToolBatchCompleted' && !mine.done) {
         mine.done = true;
-        if (++batchDone === count) allDelivered.resolve();
+        batchPhase.check();
       }
     };
 
@@ -99,9 +117,16 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     try {
       bench.log(`  opening ${count} subscribers`);
       subscribers.push(...(await openSubscribers(count, (index) => bench.client.subscribe(session.id, cursor, onEvent(index)))));
+      subscribers.forEach((subscriber, index) =>
+        subscriber.failure.promise.catch((error: Error) => {
+          state[index]!.lost = error.message;
+          probePhase.check();
+          batchPhase.check();
+        }),
+      );
       // A one-call batch that every subscriber must see: afterwards each subscription is live on the server.
       const probe = bench.client.submit(session.id, [{ id: probeId, tool: 'add', args: { a: 1, b: 2 } }]);
-      await within(() => `P3: the probe batch seen by all ${count} subscribers (${probeDone} so far)`, sizes.runTimeoutMs, Promise.race([probeBatchDone.promise, anyFailure(subscribers), failureOf(probe)]));
+      await within(() => `P3: the probe batch seen by all ${count} subscribers (${probePhase.count()} so far)`, sizes.runTimeoutMs, Promise.race([probePhase.promise, failureOf(probe)]));
       if (measureIdle) {
         bench.log(`  idle: ${count} subscribers for ${sizes.idleWindowMs / 1000} s`);
         const loaded = await statementRate(bench);
@@ -114,15 +139,19 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       const rss = rssPeakSampler(bench.toolrun.api.pid);
       const batch = bench.client.submit(session.id, Array.from({ length: calls }, (_, i) => ({ id: `${tag}-c${i}`, tool: 'add', args: { a: i, b: 1 } })));
       const sumDelivered = () => state.reduce((sum, s) => sum + s.inOrder, 0);
-      await within(() => `P3: every subscriber receiving the batch's ToolBatchCompleted (${batchDone} of ${count}; ${sumDelivered()} events delivered)`, sizes.runTimeoutMs, Promise.race([allDelivered.promise, anyFailure(subscribers), failureOf(batch)]));
+      await within(() => `P3: every subscriber receiving the batch's ToolBatchCompleted (${batchPhase.count()} of ${count}; ${sumDelivered()} events delivered)`, sizes.runTimeoutMs, Promise.race([batchPhase.promise, failureOf(batch)]));
       const rssPeakMB = rss.stop() / MB;
       await batch;
 
       // Every event after the probe batch is the measured batch's: the session has nothing else.
       const expected = (await bench.db.query<{ n: number }>('SELECT count(*)::int AS n FROM event WHERE session_id = $1::uuid AND seq > $2', [session.sessionId, probeSeq])).rows[0]!.n;
       const delivered = state.reduce((sum, s) => sum + Math.min(s.inOrder, expected), 0);
+      const broken = state.filter((s) => s.lost !== null).map((s) => s.lost!);
+      if (broken.length > 0) bench.log(`  ${broken.length} subscribers broke, e.g. ${broken[0]}`);
       const result: Delivery = {
         subscribers: count,
+        brokenSubscribers: broken.length,
+        firstBreak: broken[0] ?? null,
         eventsPerSubscriber: expected,
         deliveredInOrderPct: (100 * delivered) / (count * expected),
         p50Ms: percentile(latencies, 50),
@@ -143,16 +172,22 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     const count = warmup ? sizes.p3WarmupSubscribers : sizes.p3Subscribers;
     const frames = timeline.sizes.length;
     const latencies: number[] = [];
-    const state = Array.from({ length: count }, () => ({ lastSeq: -1, inOrder: 0 }));
-    let finished = 0;
+    const state = Array.from({ length: count }, () => ({ lastSeq: -1, inOrder: 0, done: false, lost: null as string | null }));
     const allDelivered = deferred<void>();
+    const settle = () => state.every((s) => s.done || s.lost !== null) && allDelivered.resolve();
     const sockets: WebSocket[] = [];
+    let ending = false;
     try {
       await within('P3 baseline: sockets opening', 60_000, Promise.all(Array.from({ length: count }, (_, index) => new Promise<void>((resolve, reject) => {
         const socket = new WebSocket(bench.baseline.broadcasterUrl);
         sockets.push(socket);
         socket.once('open', () => resolve());
         socket.once('error', reject);
+        socket.once('close', (code) => {
+          if (ending || state[index]!.done) return;
+          state[index]!.lost = `socket closed (code ${code})`;
+          settle();
+        });
         socket.on('message', (data) => {
           const now = Date.now();
           const frame = JSON.parse(data.toString()) as { seq: number; t: number };
@@ -160,17 +195,23 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
           latencies.push(now - frame.t);
           if (frame.seq === mine.lastSeq + 1) mine.inOrder++;
           mine.lastSeq = frame.seq;
-          if (frame.seq === frames - 1 && ++finished === count) allDelivered.resolve();
+          if (frame.seq === frames - 1) {
+            mine.done = true;
+            settle();
+          }
         });
       }))));
       const rss = rssPeakSampler(bench.baseline.broadcaster.pid);
       const sent = bench.baseline.broadcaster.call('broadcast', { sockets: count, ...timeline }, sizes.runTimeoutMs);
-      await within(() => `P3 baseline: every socket receiving the last frame (${finished} of ${count})`, sizes.runTimeoutMs, Promise.race([allDelivered.promise, failureOf(sent)]));
+      await within(() => `P3 baseline: every socket receiving the last frame (${state.filter((s) => s.done).length} of ${count})`, sizes.runTimeoutMs, Promise.race([allDelivered.promise, failureOf(sent)]));
       await sent;
       const rssPeakMB = rss.stop() / MB;
       const delivered = state.reduce((sum, s) => sum + s.inOrder, 0);
+      const broken = state.filter((s) => s.lost !== null).map((s) => s.lost!);
       const result: Delivery = {
         subscribers: count,
+        brokenSubscribers: broken.length,
+        firstBreak: broken[0] ?? null,
         eventsPerSubscriber: frames,
         deliveredInOrderPct: (100 * delivered) / (count * frames),
         p50Ms: percentile(latencies, 50),
@@ -181,6 +222,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       bench.log(`  ${result.deliveredInOrderPct.toFixed(2)} % of ${count} × ${frames} frames delivered in order; p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms; server RSS peak ${rssPeakMB.toFixed(0)} MB`);
       return result;
     } finally {
+      ending = true;
       for (const socket of sockets) socket.terminate();
     }
   };

@@ -48,11 +48,18 @@ export class Child {
     children.add(this);
     savePids();
     for (const stream of [this.process.stdout!, this.process.stderr!]) {
+      let partial = '';
+      const keep = (line: string) => {
+        if (line.trim()) this.lines.push(line);
+        this.lines.splice(0, Math.max(0, this.lines.length - OUTPUT_LINES));
+      };
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => {
-        for (const line of chunk.split('\n')) if (line.trim()) this.lines.push(line);
-        this.lines.splice(0, Math.max(0, this.lines.length - OUTPUT_LINES));
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop() ?? '';
+        parts.forEach(keep);
       });
+      stream.on('end', () => keep(partial));
     }
     this.process.on('message', (message: IpcReply) => {
       if (message.ready !== undefined) this.ready.resolve(message.ready);

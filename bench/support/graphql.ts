@@ -174,6 +174,8 @@ export class Subscriber {
   readonly problems: string[] = [];
   received = 0;
   private lastSeq = -1;
+  private socketError: string | null = null;
+  private readonly openedAt = performance.now();
   private closed = false;
 
   constructor(api: ToolrunClient, private readonly sessionId: string, after: string | null, onEvent: EventHandler) {
@@ -185,8 +187,13 @@ export class Subscriber {
       retryAttempts: 0,
       on: {
         connected: () => this.connected.resolve(),
+        error: (error) => {
+          this.socketError = error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error);
+        },
         closed: (event) => {
-          if (!this.closed) this.problem(`socket closed: ${JSON.stringify(event && typeof event === 'object' && 'code' in event ? { code: event.code, reason: (event as { reason?: string }).reason } : event)}`);
+          if (this.closed) return;
+          const { code, reason } = (event ?? {}) as { code?: number; reason?: string };
+          this.problem(`socket closed (code ${code}${reason ? `, reason ${reason}` : ''}${this.socketError ? `, error ${this.socketError}` : ''}) after ${((performance.now() - this.openedAt) / 1000).toFixed(0)} s and ${this.received} events`);
         },
       },
     });
