@@ -17,7 +17,7 @@ import { fanout } from './figures/fanout.js';
 import { latency } from './figures/latency.js';
 import { throughput } from './figures/throughput.js';
 import { type Bench, type FigureResult, FULL, QUICK, type Row } from './support/bench.js';
-import { Child, killChildrenOnExit, killLeftovers, ROOT, stopAll } from './support/children.js';
+import { Child, interrupted, killChildrenOnExit, killLeftovers, ROOT, stopAll } from './support/children.js';
 import { CpuMeter } from './support/cpu.js';
 import { createKey, databaseName, recreateDatabase, startToolrun, TOOLRUN_COMMAND } from './support/deployment.js';
 import { gitInfo, machineInfo, table } from './support/report.js';
@@ -121,19 +121,22 @@ try {
       rows.push(...result.rows);
       raw[name] = result.raw;
     } catch (error) {
+      if (interrupted()) break;
       const message = error instanceof Error ? error.message : String(error);
       log(`${name} BROKEN: ${message}`);
       // What the toolrun processes said last, for the diagnosis.
-      for (const child of [toolrun.api, toolrun.worker]) log(child.output().split('\n').slice(-15).join('\n'));
+      for (const child of [toolrun.api, toolrun.worker]) log(child.output(15));
       errors.push({ figure: name, message });
       rows.push({ figure: name, unit: '', baseline: null, toolrun: null, ratio: null, target: '', pass: null, broken: message });
     }
   }
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
-  log(`setup BROKEN: ${message}`);
+  if (!interrupted()) log(`setup BROKEN: ${message}`);
   errors.push({ figure: 'setup', message });
 } finally {
+  // After an interruption the signal handler stops everything and exits.
+  if (interrupted()) await new Promise(() => undefined);
   await cleanup();
 }
 

@@ -87,8 +87,9 @@ export class Child {
     return this.process.pid ?? -1;
   }
 
-  output(): string {
-    return `--- last output of ${this.name} (pid ${this.pid}) ---\n${this.lines.join('\n')}`;
+  output(lines = OUTPUT_LINES): string {
+    if (this.lines.length === 0) return `(${this.name}, pid ${this.pid}, wrote nothing)`;
+    return `--- last output of ${this.name} (pid ${this.pid}) ---\n${this.lines.slice(-lines).join('\n')}`;
   }
 
   /** A request to a baseline child over IPC (see baseline/serve.ts). */
@@ -139,6 +140,11 @@ export function killLeftovers(): number {
   return killed;
 }
 
+let interruptedBy: NodeJS.Signals | null = null;
+
+/** The signal that interrupted the bench, if one did (the run then ends with exit code 130). */
+export const interrupted = () => interruptedBy;
+
 /** Kills every child when the bench ends: normally, on an uncaught error, or on SIGINT/SIGTERM (then runs `cleanup`). */
 export function killChildrenOnExit(cleanup: () => Promise<void>): void {
   process.on('exit', () => {
@@ -147,6 +153,7 @@ export function killChildrenOnExit(cleanup: () => Promise<void>): void {
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      interruptedBy = signal;
       console.error(`\n${signal}: stopping the bench's processes`);
       void stopAll(3000)
         .then(cleanup)
