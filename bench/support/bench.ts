@@ -71,7 +71,7 @@ export const QUICK: Sizes = {
   p3Calls: 100,
   p3WarmupSubscribers: 20,
   p3WarmupCalls: 20,
-  idleWindowMs: 2_000,
+  idleWindowMs: 3_000,
   idleSettleMs: 2_000,
   p4Samples: 10,
   p4WarmupSamples: 2,

@@ -171,7 +171,6 @@ export class Subscriber {
   readonly connected = deferred<void>();
   /** Rejects at the first problem: an out-of-order or repeated event, a stream error, a closed socket. */
   readonly failure = deferred<never>();
-  readonly problems: string[] = [];
   received = 0;
   private lastSeq = -1;
   private socketError: string | null = null;
@@ -218,7 +217,6 @@ export class Subscriber {
   }
 
   private problem(text: string): void {
-    this.problems.push(text);
     const error = new BenchError(`subscriber of session ${this.sessionId}: ${text}`);
     this.connected.reject(error);
     this.failure.reject(error);
@@ -230,17 +228,22 @@ export class Subscriber {
   }
 }
 
-/** Opens `count` subscribers, `parallel` connections at a time, and waits until every socket is acknowledged. */
+/** Opens `count` subscribers, `parallel` connections at a time, and waits until every socket is acknowledged (or closes them all). */
 export async function openSubscribers(count: number, open: (index: number) => Subscriber, parallel = 50, timeoutMs = 120_000): Promise<Subscriber[]> {
   const subscribers: Subscriber[] = [];
-  await within(`opening ${count} graphql-ws subscribers`, timeoutMs, (async () => {
-    for (let start = 0; start < count; start += parallel) {
-      const group = Array.from({ length: Math.min(parallel, count - start) }, (_, i) => open(start + i));
-      subscribers.push(...group);
-      await Promise.all(group.map((subscriber) => subscriber.connected.promise));
-    }
-  })());
-  return subscribers;
+  try {
+    await within(() => `opening ${count} graphql-ws subscribers (${subscribers.length} so far)`, timeoutMs, (async () => {
+      for (let start = 0; start < count; start += parallel) {
+        const group = Array.from({ length: Math.min(parallel, count - start) }, (_, i) => open(start + i));
+        subscribers.push(...group);
+        await Promise.all(group.map((subscriber) => subscriber.connected.promise));
+      }
+    })());
+    return subscribers;
+  } catch (error) {
+    await Promise.all(subscribers.map((subscriber) => subscriber.close()));
+    throw error;
+  }
 }
 
 /** Rejects when any of the subscribers has a problem; race it against a wait. */
