@@ -18,7 +18,10 @@ export async function watchedSession(client: ToolrunClient, title: string) {
   const { session, cursor } = await client.primedSession(title);
   const watch = new CallWatch();
   const subscriber: Subscriber = client.subscribe(session.id, cursor, watch.handle);
-  await within(`${title}: subscriber connecting`, 30_000, subscriber.connected.promise);
+  await within(`${title}: subscriber connecting`, 30_000, subscriber.connected.promise).catch(async (error: unknown) => {
+    await subscriber.close();
+    throw error;
+  });
   let next = 0;
   return {
     session,
