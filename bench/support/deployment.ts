@@ -24,6 +24,9 @@ export const TOOLRUN_COMMAND: { kind: string; args(entry: Entry): string[] } = (
   return { kind: 'node --import tsx src/bin/<entry>.ts', args: (entry: Entry) => ['--import', 'tsx', `src/bin/${entry}.ts`] };
 })();
 
+/** `BENCH_PROFILE=<dir>`: the API and worker write CPU profiles there (`node --cpu-prof`) when they exit. */
+const PROFILE_ARGS = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+
 /**
  * The settings the bench gives toolrun; everything else is toolrun's default. When toolrun gains
  * limits that a benchmark load trips on purpose (request rates, subscriptions per key), raise them
@@ -105,8 +108,8 @@ export async function createKey(settings: Settings, tenant: string): Promise<str
 /** Starts the API and the worker, and waits until the API is ready. */
 export async function startToolrun(settings: Settings): Promise<Toolrun> {
   const port = await freePort();
-  const api = new Child('toolrun API', TOOLRUN_COMMAND.args('api'), toolrunEnv({ ...settings, role: 'api', port }), { essential: true });
-  const worker = new Child('toolrun worker', TOOLRUN_COMMAND.args('worker'), toolrunEnv({ ...settings, role: 'worker' }), { essential: true });
+  const api = new Child('toolrun API', [...PROFILE_ARGS, ...TOOLRUN_COMMAND.args('api')], toolrunEnv({ ...settings, role: 'api', port }), { essential: true });
+  const worker = new Child('toolrun worker', [...PROFILE_ARGS, ...TOOLRUN_COMMAND.args('worker')], toolrunEnv({ ...settings, role: 'worker' }), { essential: true });
   const base = `http://127.0.0.1:${port}`;
   await until('the toolrun API answering 200 on /ready', 60_000, async () => (await fetch(`${base}/ready`)).status === 200, 200);
   return {
