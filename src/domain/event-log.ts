@@ -86,13 +86,13 @@ const APPEND = statement(
            FROM (SELECT tenant_id, sum(n)::int AS n FROM s GROUP BY tenant_id) x
           WHERE t.id = x.tenant_id AND t.id IN (SELECT id FROM locked_tenants)
       RETURNING t.id, t.event_seq AS last, x.n),
-   e AS (SELECT * FROM unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::uuid[], $9::text[])
-           WITH ORDINALITY AS e(session_id, sidx, type, batch_id, call_id, task_id, payload, ord)),
+   e AS (SELECT * FROM json_to_recordset($3::json)
+           AS e(session_id uuid, sidx int, type text, batch_id text, call_id text, task_id uuid, payload jsonb, ord int)),
    numbered AS (SELECT e.*, s.tenant_id, s.last - s.n + e.sidx AS seq,
                        row_number() OVER (PARTITION BY s.tenant_id ORDER BY e.ord) AS tidx
                   FROM e JOIN s ON s.id = e.session_id),
    inserted AS (INSERT INTO event (session_id, seq, tenant_id, tenant_seq, type, batch_id, call_id, task_id, payload, created_at)
-                SELECT n.session_id, n.seq, n.tenant_id, t.last - t.n + n.tidx, n.type, n.batch_id, n.call_id, n.task_id, n.payload::jsonb, $10
+                SELECT n.session_id, n.seq, n.tenant_id, t.last - t.n + n.tidx, n.type, n.batch_id, n.call_id, n.task_id, n.payload, $4
                   FROM numbered n JOIN t ON t.id = n.tenant_id)
    SELECT s.id::text AS id, s.tenant_id::text AS "tenantId", s.last::text AS last, NULL::text AS kind FROM s
    UNION ALL SELECT t.id::text, NULL, t.last::text, 'tenant' FROM t`,
@@ -319,6 +319,21 @@ function prismaQueryable(tx: DbTransaction): Queryable {
   };
 }
 
+/**
+ * The drafts as one JSON array for json_to_recordset: payloads are embedded as the JSON they
+ * already are, not escaped again as elements of a text array (pg's array encoding of large JSON
+ * texts was the costliest part of a write's client work).
+ */
+function eventRecords(drafts: EventDraft[], sessionIndex: number[]): string {
+  const json = (value: string | null | undefined) => (value == null ? 'null' : JSON.stringify(value));
+  return `[${drafts
+    .map(
+      (draft, index) =>
+        `{"session_id":${json(draft.sessionId)},"sidx":${sessionIndex[index]},"type":${json(draft.type)},"batch_id":${json(draft.batchId)},"call_id":${json(draft.callId)},"task_id":${json(draft.taskId)},"ord":${index + 1},"payload":${toStorableJson(draft.payload)}}`,
+    )
+    .join(',')}]`;
+}
+
 /** Allocates the events' session and tenant sequences and inserts them; returns them as committed. */
 async function append(connection: Queryable, drafts: EventDraft[]): Promise<CommittedEvent[]> {
   const perSession = new Map<string, number>();
@@ -332,13 +347,7 @@ async function append(connection: Queryable, drafts: EventDraft[]): Promise<Comm
   const rows = await connection.query<AppendRow>(APPEND, [
     [...perSession.keys()],
     [...perSession.values()],
-    drafts.map((draft) => draft.sessionId),
-    sessionIndex,
-    drafts.map((draft) => draft.type),
-    drafts.map((draft) => draft.batchId ?? null),
-    drafts.map((draft) => draft.callId ?? null),
-    drafts.map((draft) => draft.taskId ?? null),
-    drafts.map((draft) => toStorableJson(draft.payload)),
+    eventRecords(drafts, sessionIndex),
     createdAt,
   ]);
   const sessions = new Map<string, { tenantId: string; last: number }>();

@@ -97,9 +97,8 @@ export class CallRunner {
       reportProgress: (value) => attempts.progress(attempt, { ...value }),
       output: () => undefined,
       status: (text) => attempts.progress(attempt, { message: text }),
-      logger: this.deps.logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }),
       ...(this.deps.background ? { spawnBackground: (spawnArgs: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, spawnArgs) } : {}),
-    });
+    }, () => this.deps.logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }));
     const started = performance.now();
     let settled: Settled;
     this.executions.add(execution);

@@ -118,8 +118,7 @@ export class TaskRunner {
       reportProgress: (progress) => sink.progress(progress),
       output: (stream: OutputStream, text: string) => sink.output(stream, text),
       status: (text) => sink.status(text),
-      logger: runLogger,
-    });
+    }, runLogger);
 
     sink.status('Running');
     const settled: Settled = await execution.settle(tool.execute(spec.args ?? {}, context));

@@ -110,10 +110,10 @@ export interface FinishItem {
 
 const FINISH = statement(
   'calls_finish',
-  `UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output::jsonb, worker_id = NULL,
+  `UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
           started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
-     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::bool[], $6::timestamptz[], $7::int[], $8::text[])
-          AS d(id, attempt, status, output, claimed, started_at, duration_ms, worker_id)
+     FROM json_to_recordset($1::json)
+          AS d(id uuid, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
     WHERE c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
@@ -125,15 +125,14 @@ export const finishCalls: Fold<FinishItem, boolean> = {
   order: 30,
   run: (sql, items) =>
     fenced(sql, items, (item) => item.call.id, (sorted) =>
+      // One JSON parameter with the outputs embedded as they are (see eventRecords in event-log.ts).
       sql.query(FINISH, [
-        sorted.map((item) => item.call.id),
-        sorted.map((item) => item.call.attempt),
-        sorted.map((item) => statusOf(item.output)),
-        sorted.map((item) => toStorableJson(item.output)),
-        sorted.map((item) => item.claimed),
-        sorted.map((item) => item.startedAt),
-        sorted.map((item) => Math.max(0, Math.round(item.durationMs))),
-        sorted.map((item) => item.workerId),
+        `[${sorted
+          .map(
+            (item) =>
+              `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${JSON.stringify(item.startedAt.toISOString())},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
+          )
+          .join(',')}]`,
       ]),
     ),
 };

@@ -46,10 +46,10 @@ const INSERT = statement(
    c AS (
      INSERT INTO tool_call (id, tenant_id, session_id, batch_row_id, call_id, position, tool, args, scheduling, status, output,
                             max_attempts, timeout_ms, submitted_by, completed_at, duration_ms)
-     SELECT u.id, $12, $2, b.id, u.call_id, u.position - 1, u.tool, u.args::jsonb, u.scheduling, u.status::call_status, u.output::jsonb,
+     SELECT u.id, $12, $2, b.id, u.call_id, u.position - 1, u.tool, u.args, u.scheduling, u.status::call_status, u.output,
             u.max_attempts, u.timeout_ms, $8, CASE WHEN u.output IS NULL THEN NULL ELSE now() END, CASE WHEN u.output IS NULL THEN NULL ELSE 0 END
-       FROM b, unnest($13::uuid[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::int[], $21::int[])
-            WITH ORDINALITY AS u(id, call_id, tool, args, scheduling, status, output, max_attempts, timeout_ms, position)
+       FROM b, json_to_recordset($13::json)
+            AS u(id uuid, call_id text, tool text, scheduling text, status text, max_attempts int, timeout_ms int, position int, args jsonb, output jsonb)
      ON CONFLICT (session_id, call_id) DO NOTHING
      RETURNING 1)
    SELECT (SELECT count(*) FROM b)::int AS batches, (SELECT count(*) FROM c)::int AS calls`,
@@ -61,6 +61,16 @@ const TAKEN = statement(
 );
 
 export type InsertResult = { kind: 'inserted' } | { kind: 'existing' } | { kind: 'conflict'; callIds: string[] };
+
+/** The calls as one JSON array for json_to_recordset, args and outputs embedded as the JSON they are. */
+function callRecords(calls: NewCall[]): string {
+  return `[${calls
+    .map(
+      (call, index) =>
+        `{"id":"${call.id}","call_id":${JSON.stringify(call.callId)},"tool":${JSON.stringify(call.tool)},"scheduling":"${call.scheduling}","status":"${call.status}","max_attempts":${call.maxAttempts},"timeout_ms":${call.timeoutMs},"position":${index + 1},"args":${toStorableJson(call.args)},"output":${call.output ? toStorableJson(call.output) : 'null'}}`,
+    )
+    .join(',')}]`;
+}
 
 export async function insertBatch(sql: SqlConnection, batch: NewBatch): Promise<InsertResult> {
   const { calls } = batch;
@@ -82,15 +92,7 @@ export async function insertBatch(sql: SqlConnection, batch: NewBatch): Promise<
     tally.FAILED,
     tally.CANCELLED,
     batch.tenantId,
-    calls.map((call) => call.id),
-    calls.map((call) => call.callId),
-    calls.map((call) => call.tool),
-    calls.map((call) => toStorableJson(call.args)),
-    calls.map((call) => call.scheduling),
-    calls.map((call) => call.status),
-    calls.map((call) => (call.output ? toStorableJson(call.output) : null)),
-    calls.map((call) => call.maxAttempts),
-    calls.map((call) => call.timeoutMs),
+    callRecords(calls),
   ]);
   if (row!.batches === 0) return { kind: 'existing' };
   if (row!.calls === calls.length) return { kind: 'inserted' };
