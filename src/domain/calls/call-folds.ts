@@ -114,7 +114,7 @@ const FINISH = statement(
           started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
      FROM json_to_recordset($1::json)
           AS d(id uuid, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
-    WHERE c.id = d.id
+    WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
    RETURNING c.id::text AS id`,
@@ -133,6 +133,9 @@ export const finishCalls: Fold<FinishItem, boolean> = {
               `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${JSON.stringify(item.startedAt.toISOString())},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
           )
           .join(',')}]`,
+        // The ids again as an array: the planner knows an array's length, not a JSON document's, and
+        // with the JSON's default estimate it may choose to scan the whole table.
+        sorted.map((item) => item.call.id),
       ]),
     ),
 };
@@ -155,7 +158,7 @@ const REQUEUE = statement(
   `UPDATE tool_call c SET status = 'QUEUED', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, d.started_at),
           max_attempts = GREATEST(c.max_attempts, d.attempt + 1)
      FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::text[]) AS d(id, attempt, claimed, started_at, worker_id)
-    WHERE c.id = d.id
+    WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
    RETURNING c.id::text AS id`,
