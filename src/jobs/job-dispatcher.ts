@@ -1,4 +1,4 @@
-// Takes committed jobs from the outbox to BullMQ. Jobs of one tick go in one addBulk per queue; once
+// Takes committed jobs from the outbox to BullMQ. Jobs committed together go in one addBulk per queue; once
 // BullMQ has them their outbox rows are deleted (one statement for many). When Redis is away the add
 // fails fast and the rows stay: the relay (every worker, every second) enqueues rows older than a
 // moment, under SKIP LOCKED so two relays never take the same rows, then deletes them.
@@ -37,10 +37,12 @@ export interface JobDispatcherDeps {
 
 export class JobDispatcher implements Dispatcher {
   private pending: CommittedJob[] = [];
-  private flushScheduled = false;
+  private flushing: Promise<void> | null = null;
   private deletes: string[] = [];
   private deleting: Promise<void> | null = null;
   private relaying = false;
+  /** Each tenant's backlog as Redis last answered it, and when. */
+  private readonly backlogs = new Map<string, { value: number; at: number }>();
 
   constructor(private readonly deps: JobDispatcherDeps) {}
 
@@ -52,11 +54,13 @@ export class JobDispatcher implements Dispatcher {
     return `${this.deps.prefix}:backlog`;
   }
 
+  /**
+   * Jobs committed while no enqueue is in flight go at once (a lone call waits for nothing); those
+   * committed meanwhile go together when it returns, so under load one addBulk carries many commits.
+   */
   dispatch(jobs: CommittedJob[]): void {
     this.pending.push(...jobs);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => void this.flush());
+    this.flushing ??= this.flush();
   }
 
   /** Takes `weight` calls of a started job off its tenant's backlog. */
@@ -66,21 +70,27 @@ export class JobDispatcher implements Dispatcher {
   }
 
   private async flush(): Promise<void> {
-    this.flushScheduled = false;
-    const jobs = this.pending;
-    this.pending = [];
-    if (jobs.length === 0) return;
+    // After the current tick's commits: their jobs join this add.
+    await Promise.resolve();
     try {
-      await this.enqueue(jobs);
-      this.deleteLater(jobs.map((job) => job.outboxId));
-    } catch (error) {
-      this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the outbox relay enqueues later');
+      while (this.pending.length > 0) {
+        const jobs = this.pending;
+        this.pending = [];
+        try {
+          await this.enqueue(jobs);
+          this.deleteLater(jobs.map((job) => job.outboxId));
+        } catch (error) {
+          this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the outbox relay enqueues later');
+        }
+      }
+    } finally {
+      this.flushing = null;
     }
   }
 
   /** Adds jobs to their queues (fail fast); the jobs' own ids make a repeated add a no-op. */
   async enqueue(jobs: OutboxJob[]): Promise<void> {
-    const priorities = await this.priorities(jobs);
+    const { priorities, counted } = this.prioritise(jobs);
     const byQueue = new Map<OutboxJob['queue'], Array<{ name: string; data: unknown; opts: { jobId: string; delay?: number; priority?: number } }>>();
     jobs.forEach((job, index) => {
       const list = byQueue.get(job.queue) ?? [];
@@ -92,7 +102,7 @@ export class JobDispatcher implements Dispatcher {
       });
       byQueue.set(job.queue, list);
     });
-    const added = Promise.all([...byQueue].map(([queue, list]) => this.deps.queues[queue].addBulk(list)));
+    const added = Promise.all([counted, ...[...byQueue].map(([queue, list]) => this.deps.queues[queue].addBulk(list))]);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -107,19 +117,37 @@ export class JobDispatcher implements Dispatcher {
     }
   }
 
-  private async priorities(jobs: OutboxJob[]): Promise<Array<number | undefined>> {
-    const weighted = jobs.map((job, index) => ({ job, index })).filter(({ job }) => job.data.tenantId);
-    if (weighted.length === 0) return jobs.map(() => undefined);
-    const pipeline = this.deps.redis.pipeline();
-    for (const { job } of weighted) pipeline.hincrby(this.backlogKey, job.data.tenantId!, job.data.weight ?? 1);
-    pipeline.expire(this.backlogKey, BACKLOG_TTL_SECONDS);
-    const results = (await pipeline.exec()) ?? [];
+  /**
+   * Each job's priority is its tenant's backlog including it. The backlog is counted in Redis in the
+   * same round trip as the add, so the priority comes from the backlog Redis reported last (at most
+   * a second ago; older is taken as none) plus the jobs counted since: fairness needs the order of
+   * magnitude, not the exact count, and a call needs no extra round trip before its job exists.
+   */
+  private prioritise(jobs: OutboxJob[]): { priorities: Array<number | undefined>; counted: Promise<unknown> } {
     const priorities: Array<number | undefined> = jobs.map(() => undefined);
-    weighted.forEach(({ index }, position) => {
-      const backlog = Number(results[position]?.[1] ?? 1);
+    const weighted = jobs.map((job, index) => ({ job, index })).filter(({ job }) => job.data.tenantId);
+    if (weighted.length === 0) return { priorities, counted: Promise.resolve() };
+    const now = Date.now();
+    const estimate = new Map<string, number>();
+    const pipeline = this.deps.redis.pipeline();
+    for (const { job, index } of weighted) {
+      const tenantId = job.data.tenantId!;
+      const weight = job.data.weight ?? 1;
+      const known = this.backlogs.get(tenantId);
+      const backlog = (estimate.get(tenantId) ?? (known && now - known.at < 1000 ? known.value : 0)) + weight;
+      estimate.set(tenantId, backlog);
       priorities[index] = Math.min(MAX_PRIORITY, Math.max(1, backlog));
+      pipeline.hincrby(this.backlogKey, tenantId, weight);
+    }
+    pipeline.expire(this.backlogKey, BACKLOG_TTL_SECONDS);
+    const counted = pipeline.exec().then((results) => {
+      const at = Date.now();
+      weighted.forEach(({ job }, position) => {
+        const value = Number(results?.[position]?.[1]);
+        if (Number.isFinite(value)) this.backlogs.set(job.data.tenantId!, { value, at });
+      });
     });
-    return priorities;
+    return { priorities, counted };
   }
 
   private deleteLater(ids: string[]): void {
@@ -143,8 +171,9 @@ export class JobDispatcher implements Dispatcher {
 
   /** Waits for the dispatches and deletions in progress (before the process closes its connections). */
   async settle(): Promise<void> {
-    while (this.flushScheduled || this.pending.length > 0 || this.deleting) {
-      if (this.flushScheduled || this.pending.length > 0) await this.flush();
+    while (this.flushing || this.pending.length > 0 || this.deleting) {
+      if (this.pending.length > 0) this.flushing ??= this.flush();
+      await this.flushing;
       await this.deleting;
     }
   }

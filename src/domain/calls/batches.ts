@@ -7,7 +7,7 @@ import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import { validateArgs } from '../../tools/validate-args.js';
-import { CallIdConflictError, IdempotencyKeyReusedError, ValidationError } from '../../model/errors.js';
+import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
 import type { EventLog } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
 import { failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
@@ -79,7 +79,6 @@ export class BatchService {
           : `tool-batch:${newCallId().slice(5)}`;
 
     const tenantId = input.tenantId;
-    await this.deps.sessions.assertExists(tenantId, input.sessionId);
     const tools = await registry.resolveMany(tenantId, calls.map((call) => call.tool));
     const scope: BatchScope = { tenantId, sessionId: input.sessionId, batchRowId: newRowId(), batchId };
     const planned: NewCall[] = calls.map((call) => {
@@ -106,6 +105,7 @@ export class BatchService {
         submittedBy: input.apiKeyId,
         calls: planned,
       });
+      if (inserted.kind === 'no-session') throw new NotFoundError('Session', input.sessionId);
       if (inserted.kind === 'conflict') throw new CallIdConflictError(inserted.callIds);
       if (inserted.kind === 'existing') return 'existing' as const;
 

@@ -158,7 +158,7 @@ const REQUEUE = statement(
   `UPDATE tool_call c SET status = 'QUEUED', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, d.started_at),
           max_attempts = GREATEST(c.max_attempts, d.attempt + 1)
      FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::text[]) AS d(id, attempt, claimed, started_at, worker_id)
-    WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
+    WHERE c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
    RETURNING c.id::text AS id`,

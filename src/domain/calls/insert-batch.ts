@@ -1,5 +1,6 @@
 // A batch and its calls, written by one statement: row ids are made here (uuid v7), so the statement
-// needs nothing back to go on. A batch id already used in the session inserts nothing (the same batch
+// needs nothing back to go on. It also checks that the session is the tenant's (nothing is written
+// otherwise), so a submission needs no query before its transaction. A batch id already used in the session inserts nothing (the same batch
 // submitted again); a call id already used in the session inserts fewer calls than asked, which the
 // caller turns into a CallIdConflictError (rolling the transaction back).
 import { v7 as uuidv7 } from 'uuid';
@@ -39,8 +40,9 @@ const INSERT = statement(
   `WITH b AS (
      INSERT INTO tool_batch (id, session_id, batch_id, idempotency_key, request_hash, call_count, pending_count, submitted_by,
                              succeeded_count, failed_count, cancelled_count, status, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-             CASE WHEN $7 = 0 THEN 'COMPLETED'::batch_status ELSE 'RUNNING'::batch_status END, CASE WHEN $7 = 0 THEN now() END)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+            CASE WHEN $7 = 0 THEN 'COMPLETED'::batch_status ELSE 'RUNNING'::batch_status END, CASE WHEN $7 = 0 THEN now() END
+      WHERE EXISTS (SELECT 1 FROM session WHERE id = $2 AND tenant_id = $12)
      ON CONFLICT (session_id, batch_id) DO NOTHING
      RETURNING id),
    c AS (
@@ -52,7 +54,8 @@ const INSERT = statement(
             AS u(id uuid, call_id text, tool text, scheduling text, status text, max_attempts int, timeout_ms int, position int, args jsonb, output jsonb)
      ON CONFLICT (session_id, call_id) DO NOTHING
      RETURNING 1)
-   SELECT (SELECT count(*) FROM b)::int AS batches, (SELECT count(*) FROM c)::int AS calls`,
+   SELECT (SELECT count(*) FROM b)::int AS batches, (SELECT count(*) FROM c)::int AS calls,
+          EXISTS (SELECT 1 FROM session WHERE id = $2 AND tenant_id = $12) AS "sessionFound"`,
 );
 
 const TAKEN = statement(
@@ -60,7 +63,7 @@ const TAKEN = statement(
   `SELECT call_id AS "callId" FROM tool_call WHERE session_id = $1 AND call_id = ANY($2::text[]) AND batch_row_id <> $3 ORDER BY call_id`,
 );
 
-export type InsertResult = { kind: 'inserted' } | { kind: 'existing' } | { kind: 'conflict'; callIds: string[] };
+export type InsertResult = { kind: 'inserted' } | { kind: 'existing' } | { kind: 'no-session' } | { kind: 'conflict'; callIds: string[] };
 
 /** The calls as one JSON array for json_to_recordset, args and outputs embedded as the JSON they are. */
 function callRecords(calls: NewCall[]): string {
@@ -79,7 +82,7 @@ export async function insertBatch(sql: SqlConnection, batch: NewBatch): Promise<
     if (call.output) tally[statusOf(call.output)]++;
     else tally.pending++;
   }
-  const [row] = await sql.query<{ batches: number; calls: number }>(INSERT, [
+  const [row] = await sql.query<{ batches: number; calls: number; sessionFound: boolean }>(INSERT, [
     batch.id,
     batch.sessionId,
     batch.batchId,
@@ -94,6 +97,7 @@ export async function insertBatch(sql: SqlConnection, batch: NewBatch): Promise<
     batch.tenantId,
     callRecords(calls),
   ]);
+  if (!row!.sessionFound) return { kind: 'no-session' };
   if (row!.batches === 0) return { kind: 'existing' };
   if (row!.calls === calls.length) return { kind: 'inserted' };
   const taken = await sql.query<{ callId: string }>(TAKEN, [batch.sessionId, calls.map((call) => call.callId), batch.id]);
