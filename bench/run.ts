@@ -1,158 +1,161 @@
-// npm run bench: throughput and memory of toolrun, each printed as a ratio against a baseline
-// measured in the same run on the same machine (so the numbers travel between machines).
-//
-//   1. end-to-end calls/s (submit over GraphQL → executed by the worker → every event written)
-//      vs. raw BullMQ no-op jobs/s at the same concurrency: the price of durability and events.
-//   2. event log writes/s with group commit (64 concurrent writers) vs. one transaction per
-//      event: what the group commit buys on one busy session.
-//   3. heap growth per completed call after a long run vs. the heap after warm-up.
-import { spawnSync } from 'node:child_process';
+// npm run bench [-- --quick] [--only P1,P3] [--reps N]: what toolrun's users get, measured from the
+// outside (GraphQL over HTTP and graphql-ws against an API process and a worker process), each
+// figure interleaved with a raw baseline run in the same way (BullMQ producer and worker child
+// processes, or a plain `ws` server), medians of the repetitions, one table at the end and every
+// raw number in bench/results.json. Exits 0 when the figures were measured, whether or not they
+// meet their targets; non-zero when a run broke (lost or duplicated work, a crashed process, a
+// timeout). See "Benchmarks" in the README.
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker } from 'bullmq';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import type { EventDraft } from '../src/model/events.js';
-import { startWorkerRuntime } from '../src/jobs/worker-runtime.js';
-import { createLogger } from '../src/logger.js';
-import { closeServices, createServices } from '../src/services.js';
+import { cancel } from './figures/cancel.js';
+import { fairness } from './figures/fairness.js';
+import { fanout } from './figures/fanout.js';
+import { latency } from './figures/latency.js';
+import { throughput } from './figures/throughput.js';
+import { type Bench, type FigureResult, FULL, QUICK, type Row } from './support/bench.js';
+import { Child, interrupted, killChildrenOnExit, killLeftovers, ROOT, stopAll } from './support/children.js';
+import { CpuMeter } from './support/cpu.js';
+import { createKey, databaseName, recreateDatabase, startToolrun, TOOLRUN_COMMAND } from './support/deployment.js';
+import { gitInfo, machineInfo, table } from './support/report.js';
+import { within } from './support/wait.js';
 
+const FIGURES: Array<[string, (bench: Bench) => Promise<FigureResult>]> = [
+  ['P1', throughput],
+  ['P2', latency],
+  ['P3', fanout],
+  ['P4', cancel],
+  ['Fairness', fairness],
+];
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, reps: { type: 'string' } } });
+const only = values.only?.split(',').map((name) => name.trim().toLowerCase());
+const sizes = { ...(values.quick ? QUICK : FULL), ...(values.reps ? { reps: Math.max(1, Number(values.reps) || 1) } : {}) };
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/toolrun_bench';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
-const BATCH = 100;
-const CONCURRENCY = 64;
+const prefix = `toolrun-bench-${randomUUID().slice(0, 8)}`;
+const RESULTS = join(ROOT, 'bench', 'results.json');
 
-async function recreateDatabase(): Promise<void> {
-  const admin = new URL(DATABASE_URL);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.end();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts', 'deploy'], { env: { ...process.env, DATABASE_URL }, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(result.stderr);
-}
+const clock = performance.now();
+const log = (text: string) => console.log(`[${((performance.now() - clock) / 1000).toFixed(1).padStart(6)} s] ${text}`);
 
-function makeServices() {
-  const config = loadConfig(process.env, {
-    DATABASE_URL,
-    REDIS_URL,
-    REDIS_PREFIX: `toolrun-bench-${randomUUID()}`,
-    LOG_LEVEL: 'silent',
-    WORKER_CONCURRENCY: CONCURRENCY,
-    DATABASE_POOL_SIZE: 20,
-  });
-  return createServices(config, createLogger(config));
-}
+const db = new pg.Client({ connectionString: DATABASE_URL, application_name: 'toolrun-bench-harness' });
+const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 });
+let dbConnected = false;
 
-async function baselineBullmq(jobs: number): Promise<number> {
-  const services = makeServices();
-  const prefix = `${services.config.REDIS_PREFIX}:raw`;
-  const queue = new Queue('raw', { connection: services.redis.bullmq, prefix });
-  let done = 0;
-  let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
-  const worker = new Worker('raw', async () => undefined, { connection: services.redis.bullmq, prefix, concurrency: CONCURRENCY });
-  worker.on('completed', () => {
-    if (++done === jobs) finish();
-  });
-  const started = performance.now();
-  for (let i = 0; i < jobs; i += BATCH) {
-    await queue.addBulk(Array.from({ length: Math.min(BATCH, jobs - i) }, (_, j) => ({ name: 'noop', data: { i: i + j }, opts: { removeOnComplete: true } })));
+/** Stops every process and deletes this run's Redis keys (toolrun's prefix and the baseline's `<prefix>-raw`). */
+async function cleanup(): Promise<void> {
+  await stopAll(15_000);
+  if (redis.status === 'ready') {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
   }
-  await finished;
-  const rate = jobs / ((performance.now() - started) / 1000);
-  await worker.close();
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await closeServices(services);
-  return rate;
+  redis.disconnect();
+  if (dbConnected) await db.end().catch(() => undefined);
 }
 
-async function endToEnd(calls: number): Promise<{ rate: number; heapPerCallBytes: number; heapBaseline: number }> {
-  const services = makeServices();
-  const runtime = await startWorkerRuntime(services);
-  const { tenant } = await services.apiKeys.createKey(`bench-${randomUUID().slice(0, 8)}`);
-  const session = await services.sessions.create(tenant.id, { title: 'bench' });
-  const runBatches = async (count: number) => {
-    const batches = [];
-    for (let i = 0; i < count; i += BATCH) {
-      batches.push(
-        await services.batches.submit({
-          tenantId: tenant.id,
-          apiKeyId: null,
-          sessionId: session.id,
-          calls: Array.from({ length: Math.min(BATCH, count - i) }, (_, j) => ({ tool: 'echo', args: { message: `call ${i + j}` } })),
-        }),
-      );
-    }
-    for (const batch of batches) await services.batches.waitForBatch(batch, 120_000);
+killChildrenOnExit(cleanup);
+const leftovers = killLeftovers();
+if (leftovers > 0) log(`killed ${leftovers} processes a previous bench run left behind`);
+
+const startedAt = new Date().toISOString();
+const machineAtStart = machineInfo();
+const rows: Row[] = [];
+const raw: Record<string, unknown> = {};
+const errors: Array<{ figure: string; message: string }> = [];
+
+try {
+  log(`toolrun bench${values.quick ? ' --quick' : ''}: toolrun runs as \`${TOOLRUN_COMMAND.kind}\`; database ${databaseName(DATABASE_URL)} (recreated), Redis ${REDIS_URL} prefix ${prefix}`);
+  const baselineEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    REDIS_URL,
+    BENCH_QUEUE: `raw-${randomUUID().slice(0, 8)}`,
+    BENCH_PREFIX: `${prefix}-raw`,
+    BENCH_EVENTS_MAXLEN: String(sizes.p1Calls * 8),
   };
-  await runBatches(500); // warm-up
-  global.gc?.();
-  const heapBaseline = process.memoryUsage().heapUsed;
-  const started = performance.now();
-  await runBatches(calls);
-  const rate = calls / ((performance.now() - started) / 1000);
-  global.gc?.();
-  const heapPerCallBytes = Math.max(0, process.memoryUsage().heapUsed - heapBaseline) / calls;
-  await runtime.stop(1000);
-  await services.queues.calls.obliterate({ force: true });
-  await closeServices(services);
-  return { rate, heapPerCallBytes, heapBaseline };
+  const baselineChild = (name: string, script: string) => new Child(name, ['--import', 'tsx', `bench/baseline/${script}`], baselineEnv, { ipc: true, essential: true });
+  // The baseline processes start while the database is recreated; they need only Redis.
+  const producer = baselineChild('baseline producer', 'bullmq-producer.ts');
+  const worker = baselineChild('baseline worker', 'bullmq-worker.ts');
+  const broadcaster = baselineChild('baseline ws server', 'ws-broadcast.ts');
+  await recreateDatabase(DATABASE_URL);
+  log('database recreated and migrated; starting toolrun and creating two tenants');
+  const settings = { databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, prefix };
+  const [toolrun, keyA, keyB] = await Promise.all([
+    startToolrun(settings).then((started) => (log('toolrun API ready'), started)),
+    createKey(settings, `${prefix}-a`),
+    createKey(settings, `${prefix}-b`),
+  ]);
+  log('API keys of tenants A and B created');
+  const [, , broadcasterReady] = await within('baseline processes starting', 60_000, Promise.all([producer.ready.promise, worker.ready.promise, broadcaster.ready.promise]));
+  await db.connect();
+  dbConnected = true;
+  await redis.connect();
+  const bench: Bench = {
+    sizes,
+    toolrun,
+    client: toolrun.client(keyA),
+    clientB: toolrun.client(keyB),
+    baseline: { producer, worker, broadcaster, broadcasterUrl: `ws://127.0.0.1:${(broadcasterReady as { port: number }).port}` },
+    db,
+    databaseName: databaseName(DATABASE_URL),
+    redis,
+    cpu: new CpuMeter(db, redis, databaseName(DATABASE_URL)),
+    log,
+  };
+  await within('a first call through toolrun (API and worker up)', 60_000, bench.client.primedSession('setup'));
+  log(`toolrun API pid ${toolrun.api.pid}, worker pid ${toolrun.worker.pid}; baseline producer ${producer.pid}, worker ${worker.pid}, ws server ${broadcaster.pid}`);
+
+  for (const [name, figure] of FIGURES) {
+    if (only && !only.includes(name.toLowerCase())) continue;
+    try {
+      const result = await figure(bench);
+      rows.push(...result.rows);
+      raw[name] = result.raw;
+    } catch (error) {
+      if (interrupted()) break;
+      const message = error instanceof Error ? error.message : String(error);
+      log(`${name} BROKEN: ${message}`);
+      // What the toolrun processes said last, for the diagnosis.
+      for (const child of [toolrun.api, toolrun.worker]) log(child.output(15));
+      errors.push({ figure: name, message });
+      rows.push({ figure: name, unit: '', baseline: null, toolrun: null, ratio: null, target: '', pass: null, broken: message });
+    }
+  }
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!interrupted()) log(`setup BROKEN: ${message}`);
+  errors.push({ figure: 'setup', message });
+} finally {
+  // After an interruption the signal handler stops everything and exits.
+  if (interrupted()) await new Promise(() => undefined);
+  await cleanup();
 }
 
-async function eventLogRates(events: number): Promise<{ grouped: number; single: number }> {
-  const services = makeServices();
-  const { tenant } = await services.apiKeys.createKey(`bench-${randomUUID().slice(0, 8)}`);
-  const session = await services.sessions.create(tenant.id, {});
-  // Not a catalogue event: nothing reads it back.
-  const draft = { type: 'BenchEvent', payload: { ok: true } } as unknown as EventDraft;
-  let started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < events) await services.eventLog.write(session.id, async ({ emit }) => emit(session.id, draft));
-    }),
-  );
-  const grouped = events / ((performance.now() - started) / 1000);
-  // Baseline: the obvious design, one transaction per event taking the session lock.
-  started = performance.now();
-  next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < events) {
-        await services.db.$transaction(async (tx) => {
-          const [row] = await tx.$queryRawUnsafe<Array<{ seq: bigint }>>(`UPDATE session SET event_seq = event_seq + 1 WHERE id = $1::uuid RETURNING event_seq AS seq`, session.id);
-          await tx.$executeRawUnsafe(`INSERT INTO event (session_id, seq, type, payload) VALUES ($1::uuid, $2, 'BenchEvent', '{"ok":true}'::jsonb)`, session.id, row!.seq);
-        });
-      }
-    }),
-  );
-  const single = events / ((performance.now() - started) / 1000);
-  await closeServices(services);
-  return { grouped, single };
-}
-
-const fmt = (n: number) => n.toFixed(n >= 100 ? 0 : 2);
-
-await recreateDatabase();
-console.log(`toolrun bench: ${CALLS} calls in batches of ${BATCH}, worker concurrency ${CONCURRENCY}`);
-const raw = await baselineBullmq(CALLS);
-const e2e = await endToEnd(CALLS);
-const log = await eventLogRates(3000);
-console.log(`
-| measure | toolrun | baseline | ratio |
-| --- | --- | --- | --- |
-| calls/s end to end vs raw BullMQ no-op jobs/s | ${fmt(e2e.rate)} | ${fmt(raw)} | ${(e2e.rate / raw).toFixed(2)} |
-| event writes/s, group commit vs one tx per event | ${fmt(log.grouped)} | ${fmt(log.single)} | ${(log.grouped / log.single).toFixed(2)} |
-| heap growth per call (bytes) vs heap after warm-up | ${fmt(e2e.heapPerCallBytes)} | ${fmt(e2e.heapBaseline)} | ${((e2e.heapPerCallBytes * CALLS) / e2e.heapBaseline).toFixed(3)} |
-`);
-const targets = [
-  { name: 'end-to-end rate is at least 15% of raw BullMQ', ok: e2e.rate / raw >= 0.15 },
-  { name: 'group commit at least doubles event throughput', ok: log.grouped / log.single >= 2 },
-  { name: `heap grows by less than 2 KiB per completed call`, ok: e2e.heapPerCallBytes < 2048 },
-];
-for (const target of targets) console.log(`${target.ok ? 'PASS' : 'FAIL'}  ${target.name}`);
-process.exit(targets.every((target) => target.ok) ? 0 : 1);
+const results = {
+  startedAt,
+  finishedAt: new Date().toISOString(),
+  durationSeconds: (performance.now() - clock) / 1000,
+  mode: values.quick ? 'quick' : 'full',
+  ok: errors.length === 0,
+  errors,
+  git: gitInfo(),
+  machine: { ...machineAtStart, loadAverageAtEnd: machineInfo().loadAverage },
+  toolrunCommand: TOOLRUN_COMMAND.kind,
+  sizes,
+  table: rows,
+  figures: raw,
+};
+writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\n${table(rows)}\n`);
+log(`${results.machine.cores} cores, 1-minute load average ${results.machine.loadAverage[0]!.toFixed(1)} at the start and ${results.machine.loadAverageAtEnd[0]!.toFixed(1)} at the end (other work on the machine slows both sides)`);
+log(`${errors.length === 0 ? 'done' : `${errors.length} figure(s) BROKEN`}; raw numbers in ${RESULTS}`);
+process.exit(errors.length === 0 ? 0 : 1);

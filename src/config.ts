@@ -38,12 +38,31 @@ const ConfigSchema = z.object({
   MAX_BATCH_WAIT_MS: int(0, 300_000).default(60_000),
   /** How long a cancelled running call gets to stop before it is recorded CANCELLED anyway. */
   CANCEL_GRACE_MS: int(0, 60_000).default(2000),
-  HEARTBEAT_INTERVAL_MS: int(100, 60_000).default(5000),
+  /** How often a worker proves it is alive (its row in `worker`) and a background run its attempt. */
+  HEARTBEAT_INTERVAL_MS: int(100, 60_000).default(500),
+  /** A worker silent for this long is declared dead: its running work is recovered, its later writes refused. */
+  WORKER_DEAD_AFTER_MS: int(500, 600_000).default(5000),
+  /** On SIGTERM a worker lets running calls finish for this long, then hands back (or fails) the rest. */
+  WORKER_DRAIN_MS: int(0, 600_000).default(10_000),
+  /** Parallel calls of a batch carried by one job (the queue's cost is shared by them). */
+  CALLS_PER_JOB: int(1, 1000).default(16),
+  /** At most this many of a worker's call slots go to one tenant (default: all of them). */
+  TENANT_CALLS_PER_WORKER: int(1, 1000).optional(),
+  /** Every database connection's limits: no stuck process holds a lock for longer. */
+  DB_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(2000),
+  DB_LOCK_TIMEOUT_MS: int(100, 600_000).default(2000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(100, 600_000).default(2000),
+  /** An enqueue slower than this is left to the outbox relay (Redis away): requests never wait on Redis. */
+  ENQUEUE_TIMEOUT_MS: int(50, 60_000).default(500),
+  /** Events queued for one subscriber before it drops them and resumes from its cursor. */
+  SUBSCRIBER_QUEUE_EVENTS: int(10, 1_000_000).default(2000),
+  /** Recent events each live stream keeps in memory for subscribers that resume a little behind. */
+  EVENT_RING_SIZE: int(0, 1_000_000).default(2048),
   /** A BullMQ job whose lock is not renewed for this long is considered stalled. */
   JOB_LOCK_MS: int(1000, 600_000).default(30_000),
   EVENT_RETENTION_HOURS: int(1, 24 * 365).default(24 * 7),
-  /** How often each worker re-enqueues calls that PostgreSQL says are waiting or lost (after a Redis restart, a dead worker), and prunes old events. */
-  RECONCILE_INTERVAL_MS: int(100, 600_000).default(5000),
+  /** How often each worker reaps: dead workers' work, outbox rows left behind, overdue external calls, old events. */
+  RECONCILE_INTERVAL_MS: int(100, 600_000).default(1000),
   MAX_REQUEST_BYTES: int(1024, 64 * 1024 * 1024).default(2 * 1024 * 1024),
   MAX_QUERY_DEPTH: int(2, 100).default(16),
   MAX_QUERY_ALIASES: int(1, 1000).default(30),

@@ -1,25 +1,46 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from './generated/prisma/client.js';
+import { type Prisma, PrismaClient } from './generated/prisma/client.js';
+import { fromStorable } from './model/storable-json.js';
 
-export type Db = PrismaClient;
 export type { Prisma } from './generated/prisma/client.js';
 
-export interface DbOptions {
-  poolSize?: number;
-  /** Called with every SQL statement sent (tests count queries with it). */
-  onQuery?: (sql: string) => void;
+/**
+ * JSON columns hold the storable form of their values (model/storable-json.ts): every read through
+ * Prisma gives the original back, as the hot path's reads do.
+ */
+function restoringJson(client: PrismaClient) {
+  const restore = <F extends string>(field: F) => ({
+    needs: { [field]: true } as Record<F, true>,
+    compute: (row: Record<F, unknown>) => fromStorable(row[field]) as Prisma.JsonValue,
+  });
+  return client.$extends({
+    result: {
+      toolCall: { args: restore('args'), output: restore('output') },
+      session: { metadata: restore('metadata'), todos: restore('todos') },
+      task: { spec: restore('spec'), progress: restore('progress') },
+      schedule: { spec: restore('spec') },
+      sessionMessage: { data: restore('data') },
+      event: { payload: restore('payload') },
+      registeredTool: { definition: restore('definition') },
+    },
+  });
 }
 
-export function createDb(databaseUrl: string, options: DbOptions = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
-  // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'. A pooled
-  // client can be between owners at that moment (node-postgres#2762), and an 'error' nobody hears
-  // ends the process. So every client listens from birth; the pool drops a broken client by
-  // itself, and a query that was using it fails (and is retried) on its own.
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  return new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter });
+export type Db = ReturnType<typeof restoringJson>;
+/** The client inside an interactive transaction. */
+export type DbTransaction = Omit<Db, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+/**
+ * Prisma for everything off the hot path: on the process's pool (sql.ts creates it), or on a pool
+ * of its own for a database URL (scripts, tests), which it then closes with $disconnect.
+ */
+export function createDb(source: pg.Pool | string, options: { poolSize?: number; onQuery?: (sql: string) => void } = {}): Db {
+  const own = typeof source === 'string';
+  const pool = own ? new pg.Pool({ connectionString: source, max: options.poolSize ?? 10 }) : source;
+  if (own) pool.on('connect', (client) => client.on('error', () => undefined));
+  const adapter = new PrismaPg(pool, { disposeExternalPool: own });
+  return restoringJson(new PrismaClient({ adapter: options.onQuery ? observeQueries(adapter, options.onQuery) : adapter }));
 }
 
 /** Resolves when the database answers a trivial query. */

@@ -4,12 +4,14 @@
 // wired to their implementations here.
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { BatchService } from './domain/calls/batches.js';
 import { CallDecisionService } from './domain/calls/call-decisions.js';
 import { CallStore } from './domain/calls/store.js';
 import { EventLog } from './domain/event-log.js';
+import { WorkerRegistry } from './domain/workers.js';
 import { SessionService } from './domain/sessions/sessions.js';
 import { BackgroundService } from './domain/tasks/background.js';
 import { TaskRecovery } from './domain/tasks/recovery.js';
@@ -17,10 +19,14 @@ import { TaskStore } from './domain/tasks/store.js';
 import { ApiKeyService } from './domain/tenants/api-keys.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { JobQueues } from './jobs/catalogue.js';
-import { TaskWorkerRegistry } from './jobs/task-worker-registry.js';
+import { JobDispatcher } from './jobs/job-dispatcher.js';
 import type { Logger } from './logger.js';
 import { EventBus } from './realtime/event-bus.js';
+import { EventFeed } from './realtime/event-feed.js';
+import { EventReader } from './realtime/event-reader.js';
+import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
+import { createPool, Sql } from './sql.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
 import { testTools } from './tools/testing/index.js';
@@ -28,10 +34,19 @@ import { testTools } from './tools/testing/index.js';
 export interface Services {
   config: Config;
   logger: Logger;
+  /** The process's connections to PostgreSQL: node-postgres (`sql`) on the hot path, Prisma (`db`) for the rest. */
+  pool: pg.Pool;
+  sql: Sql;
   db: Db;
-  redis: { command: Redis; subscriber: Redis; bullmq: Redis };
+  redis: { command: Redis; subscriber: Redis; bullmq: Redis; producer: Redis };
   bus: EventBus;
+  feed: EventFeed;
+  /** The API's writes: a group holds one session's units (a write blocked on one session never delays another's). */
   eventLog: EventLog;
+  /** The worker's writes: groups span sessions (one transaction for many calls). */
+  workerEventLog: EventLog;
+  dispatcher: JobDispatcher;
+  workers: WorkerRegistry;
   registry: ToolRegistry;
   queues: JobQueues;
   apiKeys: ApiKeyService;
@@ -43,16 +58,22 @@ export interface Services {
   background: BackgroundService;
   taskRecovery: TaskRecovery;
   registeredTools: RegisteredToolService;
-  taskWorkers: TaskWorkerRegistry;
   workerId: string;
 }
 
 export function createServices(config: Config, logger: Logger, options: { onQuery?: (sql: string) => void } = {}): Services {
-  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, onQuery: options.onQuery });
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, {
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
+  const sql = new Sql(pool, options.onQuery);
+  const db = createDb(pool, { onQuery: options.onQuery });
   const redis = {
     command: createRedis(config.REDIS_URL, 'command'),
     subscriber: createRedis(config.REDIS_URL, 'subscriber'),
     bullmq: createRedis(config.REDIS_URL, 'bullmq'),
+    producer: createRedis(config.REDIS_URL, 'producer'),
   };
   for (const [role, client] of Object.entries(redis)) {
     let failing = false;
@@ -67,7 +88,15 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     });
   }
   const bus = new EventBus(redis.command, redis.subscriber, config.REDIS_PREFIX, logger);
-  const eventLog = new EventLog(db, bus, logger);
+  const feed = new EventFeed(bus, new EventReader(sql), logger, {
+    ringSize: config.EVENT_RING_SIZE,
+    subscriberQueue: config.SUBSCRIBER_QUEUE_EVENTS,
+    freshnessIntervalMs: 15_000,
+  });
+  const publish = (tenantId: string, events: Parameters<EventFeed['publish']>[1]) => feed.publish(tenantId, events);
+  const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));
+  const eventLog = new EventLog(sql, db, publish, logger, { grouping: 'session', maxInFlight });
+  const workerEventLog = new EventLog(sql, db, publish, logger, { grouping: 'shared', maxInFlight });
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
     registered: new RegisteredToolStore(db),
     http: {
@@ -77,27 +106,60 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
       maxRetryAfterMs: config.HTTP_TOOL_MAX_RETRY_AFTER_MS,
     },
   });
-  // Producers use the fail-fast connection: an enqueue while Redis is away errors within a second
-  // (the reconciler enqueues later) instead of holding a request until Redis is back.
-  const queues = new JobQueues(redis.command, config.REDIS_PREFIX, logger);
+  // Producers fail fast: an enqueue while Redis is away errors at once and the work waits in the
+  // outbox (calls) or in PostgreSQL (runs, schedules) until Redis is back.
+  const queues = new JobQueues(redis.producer, config.REDIS_PREFIX, logger);
+  const dispatcher = new JobDispatcher({
+    queues: { calls: queues.calls, tasks: queues.tasks },
+    sql,
+    redis: redis.command,
+    prefix: config.REDIS_PREFIX,
+    logger,
+    enqueueTimeoutMs: config.ENQUEUE_TIMEOUT_MS,
+  });
+  // Never less than three heartbeats: a worker is not declared dead between two of its own beats.
+  const workers = new WorkerRegistry(sql, config.REDIS_PREFIX, Math.max(config.WORKER_DEAD_AFTER_MS, 3 * config.HEARTBEAT_INTERVAL_MS));
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   const apiKeys = new ApiKeyService(db);
   const sessions = new SessionService(db);
   const calls = new CallStore(db);
   const tasks = new TaskStore(db);
-  const batches = new BatchService({ config, db, eventLog, registry, work: queues, bus, sessions, calls });
-  const callDecisions = new CallDecisionService({ db, eventLog, calls, registry, work: queues, logger });
-  const taskWorkers = new TaskWorkerRegistry(redis.command, config.REDIS_PREFIX);
-  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: taskWorkers, logger, sessions, tasks });
+  const batches = new BatchService({
+    config,
+    db,
+    eventLog,
+    registry,
+    dispatcher,
+    bus,
+    sessions,
+    calls,
+    workers,
+    waitForEvent: (tenantId, sessionId, matches, timeoutMs, ready) => waitForSessionEvent(feed, tenantId, sessionId, matches, timeoutMs, ready),
+  });
+  const callDecisions = new CallDecisionService({ db, eventLog, calls, registry, dispatcher, logger });
+  // Background-run slots: every live worker takes BACKGROUND_RUNS_PER_WORKER runs at once.
+  const liveTaskWorkers = {
+    live: async () => {
+      const live = await workers.liveCount();
+      return { workers: live, capacity: live * config.BACKGROUND_RUNS_PER_WORKER };
+    },
+  };
+  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry });
   return {
     config,
     logger,
+    pool,
+    sql,
     db,
     redis,
     bus,
+    feed,
     eventLog,
+    workerEventLog,
+    dispatcher,
+    workers,
     registry,
     queues,
     apiKeys,
@@ -109,14 +171,16 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     background,
     taskRecovery,
     registeredTools,
-    taskWorkers,
     workerId,
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  services.feed.close();
+  await services.dispatcher.settle().catch(() => undefined);
   await services.queues.close().catch(() => undefined);
   await services.db.$disconnect().catch(() => undefined);
+  await services.pool.end().catch(() => undefined);
   for (const client of Object.values(services.redis)) {
     // quit() waits for Redis to answer, for ever when Redis is away: give it a second.
     await Promise.race([client.quit(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]).catch(() => undefined);

@@ -1,21 +1,8 @@
 // What the domain asks of the job system, as ports that services.ts wires to jobs/ (the domain
 // never imports a value from jobs/). Every request is best effort and never throws: the work is
-// already recorded in PostgreSQL, and when Redis is away the reconciler (calls) or the task
-// reaper (runs, schedules) enqueues it again.
+// already recorded in PostgreSQL, and when Redis is away the task reaper enqueues it again. (Calls
+// go through the outbox instead: domain/outbox.ts.)
 import type { Schedule } from '../generated/prisma/client.js';
-
-/** A call that is ready to run. */
-export interface RunnableCall {
-  id: string;
-  sessionId: string;
-  batchRowId: string;
-  scheduling: string;
-}
-
-export interface Lane {
-  sessionId: string;
-  batchRowId: string;
-}
 
 export interface RunnableTask {
   sessionId: string;
@@ -24,10 +11,6 @@ export interface RunnableTask {
 }
 
 export interface WorkQueue {
-  /** Runs calls: a PARALLEL call as a job of its own, a SERIAL one in its batch's lane. */
-  runCalls(calls: readonly RunnableCall[], options?: { delayMs?: number }): Promise<void>;
-  /** Lets each batch's lane go on with its next serial call. */
-  resumeLanes(lanes: readonly Lane[]): Promise<void>;
   /** Runs one attempt of each background run. */
   runTasks(tasks: readonly RunnableTask[]): Promise<void>;
   /** Makes the job system fire a schedule: on its cron pattern, or once at its time. */

@@ -1,113 +1,136 @@
-// Runs one attempt of a tool call on a worker: claims it (fenced by attempt), executes the tool
-// under its deadline and abort signal, streams progress, and records the outcome or a retry.
+// Runs one attempt of a tool call on a worker: takes a fair slot, claims the call (at once for a
+// rerunnable tool, durably first for any other), executes the tool under its deadline and abort
+// signal, streams progress, and records the outcome or a retry (call-attempts.ts decides when).
 import type { Config } from '../config.js';
+import type { CallRef } from '../domain/calls/call-folds.js';
+import type { CallDescriptor } from '../domain/calls/call-jobs.js';
 import type { BackgroundService } from '../domain/tasks/background.js';
-import { type CallRecord, enterPendingExternal, recordProgress, scheduleRetry } from '../domain/calls/call-transitions.js';
-import { recoverInterruptedCall } from '../domain/calls/recovery.js';
-import type { CallStore } from '../domain/calls/store.js';
-import type { EventLog } from '../domain/event-log.js';
-import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../model/outcome.js';
 import type { SessionService } from '../domain/sessions/sessions.js';
-import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Logger } from '../logger.js';
-import { addLogContext } from '../logging/context.js';
+import { withLogContext } from '../logging/context.js';
+import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../model/outcome.js';
 import { decideRetry } from '../model/retry.js';
+import { MalformedToolValueError } from '../model/tool-value.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
-import type { ToolProgress } from '../model/events.js';
-import { CallStateWriter } from './call-state-writer.js';
+import type { CallAttempt, CallAttempts } from './call-attempts.js';
+import type { CallSlots } from './call-slots.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import { Execution, replayKeyOf, type Settled } from './execution.js';
 
 export interface CallRunnerDeps {
   config: Config;
-  calls: CallStore;
   sessions: SessionService;
-  eventLog: EventLog;
   registry: ToolRegistry;
   cancels: CancelRegistry;
+  attempts: CallAttempts;
+  slots: CallSlots;
   logger: Logger;
-  workerId: string;
+  /** The args of a call whose job did not carry them (too large). */
+  readArgs(callRowId: string): Promise<unknown>;
   /** Gives calls the spawn_background capability. */
   background?: BackgroundService;
+  /** Fires when the drain time is over: calls still running are stopped. */
+  shutdown: AbortSignal;
 }
 
-/** What the job should do next: nothing, or run again after a delay. */
-export type RunVerdict = { kind: 'done' } | { kind: 'retry'; delayMs: number };
-
-const DONE: RunVerdict = { kind: 'done' };
+/**
+ * How a run ended for its job: `done` (the call's outcome is recorded), `requeued` (it runs again
+ * later as the next attempt), `waiting` (for an external completion), `skipped` (it was not QUEUED at
+ * that attempt: done elsewhere, cancelled, or superseded), `stopped` (the worker shuts down before
+ * the call started: it must be handed back).
+ */
+export type RunResult = 'done' | 'requeued' | 'waiting' | 'skipped' | 'stopped';
 
 export class CallRunner {
-  private readonly state: CallStateWriter;
+  private readonly executions = new Set<Execution>();
 
-  constructor(private readonly deps: CallRunnerDeps) {
-    this.state = new CallStateWriter(deps.eventLog, deps.workerId);
+  constructor(private readonly deps: CallRunnerDeps) {}
+
+  /** Calls running here now. */
+  get running(): number {
+    return this.executions.size;
   }
 
-  async run(sessionId: string, callRowId: string, jobSignal?: AbortSignal): Promise<RunVerdict> {
-    const { calls, eventLog, registry } = this.deps;
-    const observed = await calls.load(callRowId);
-    if (!observed || (observed.status !== 'QUEUED' && observed.status !== 'RUNNING')) return DONE;
-    addLogContext({ tenantId: observed.tenantId, callId: observed.callId });
-    const tool = await registry.resolve(observed.tenantId, observed.tool);
-    if (observed.status === 'QUEUED' && tool?.definition.kind === 'EXTERNAL') {
+  /** This worker was declared dead: everything it runs was recovered elsewhere, so stop it all at once. */
+  abandonAll(): void {
+    for (const execution of this.executions) execution.abort('superseded');
+  }
+
+  /** Runs the call with its ids in the log context (a job runs several calls at once). */
+  run(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
+    return withLogContext({ tenantId: call.tenantId, sessionId: call.sessionId, callId: call.callId }, () => this.runCall(call, descriptor, options));
+  }
+
+  private async runCall(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
+    const { registry, slots } = this.deps;
+    const tool = await registry.resolve(call.tenantId, call.tool);
+    if (tool?.definition.kind === 'EXTERNAL') {
       // External tools run outside toolrun: the call waits for a client's completion (or its deadline).
-      await eventLog.write(sessionId, (scope) => enterPendingExternal(scope, callRowId));
-      return DONE;
+      return (await this.deps.attempts.awaitExternal(call)) ? 'waiting' : 'skipped';
+    }
+    if (!(await slots.acquire(call.tenantId))) return 'stopped';
+    try {
+      return await this.attempt(call, descriptor, tool, options.inLane);
+    } finally {
+      slots.release(call.tenantId);
+    }
+  }
+
+  private async attempt(call: CallRef, descriptor: CallDescriptor, tool: ResolvedTool | null, inLane: boolean): Promise<RunResult> {
+    const { attempts } = this.deps;
+    const hints = tool?.definition.hints;
+    const rerunnable = Boolean(hints && (hints.idempotent || hints.readonly));
+    let execution: Execution | null = null;
+    const attempt = await attempts.begin(call, descriptor, { durable: !rerunnable, inLane, onLost: () => execution?.abort('superseded') });
+    if (!attempt) return 'skipped';
+    if (!tool) {
+      // Gone since submission (a registered tool removed): the call ends without running.
+      return (await attempts.finish(attempt, outputs.unavailable(call.tool), 0, false)) ? 'done' : 'skipped';
     }
 
-    const started =
-      observed.status === 'QUEUED'
-        ? await this.state.start(sessionId, callRowId)
-        : await eventLog.write(sessionId, (scope) => recoverInterruptedCall(scope, observed, tool?.definition.hints ?? null, this.deps.workerId));
-    if (!started) return DONE;
-    if (!tool) return this.finish(started, outputs.unavailable(started.tool));
-    return this.execute(started, tool, jobSignal);
-  }
-
-  private async execute(call: CallRecord, tool: ResolvedTool, jobSignal?: AbortSignal): Promise<RunVerdict> {
-    const { logger } = this.deps;
-    const attempt = call.attempt;
-    const execution = new Execution(this.deps, {
-      id: call.id,
-      subject: 'tool call',
-      sessionId: call.sessionId,
-      timeoutMs: call.timeoutMs,
-      cancelRequested: Boolean(call.cancelRequestedAt),
-      jobSignal,
-    });
-    const progress = new ProgressWriter((latest) =>
-      this.deps.eventLog.write(call.sessionId, (scope) => recordProgress(scope, call, attempt, { ...latest })),
-    );
-
+    const args = (descriptor.args !== undefined ? descriptor.args : await this.deps.readArgs(call.id)) as Record<string, unknown>;
+    execution = new Execution(this.deps, { id: call.id, subject: 'tool call', sessionId: call.sessionId, timeoutMs: call.timeoutMs, cancelRequested: false });
+    const onShutdown = () => execution!.abort('shutdown');
+    this.deps.shutdown.addEventListener('abort', onShutdown);
     const context = execution.toolContext({
       tenantId: call.tenantId,
       sessionId: call.sessionId,
       callId: call.callId,
       tool: call.tool,
-      attempt,
+      attempt: call.attempt,
       maxAttempts: call.maxAttempts,
       replayKey: replayKeyOf(call.sessionId, call.callId, call.tool),
-      reportProgress: (value) => progress.report(value),
+      reportProgress: (value) => attempts.progress(attempt, { ...value }),
       output: () => undefined,
-      status: (text) => progress.report({ message: text }),
-      logger: logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }),
-      ...(this.deps.background ? { spawnBackground: (args: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, args) } : {}),
-    });
-
+      status: (text) => attempts.progress(attempt, { message: text }),
+      ...(this.deps.background ? { spawnBackground: (spawnArgs: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, spawnArgs) } : {}),
+    }, () => this.deps.logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }));
+    const started = performance.now();
     let settled: Settled;
+    this.executions.add(execution);
     try {
-      settled = await execution.settle(tool.execute(call.args as Record<string, unknown>, context));
+      settled = await execution.settle(tool.execute(args, context));
     } finally {
-      await progress.flush();
+      this.executions.delete(execution);
+      this.deps.shutdown.removeEventListener('abort', onShutdown);
     }
+    const durationMs = performance.now() - started;
+    return this.record(attempt, tool, execution, settled, durationMs, rerunnable);
+  }
 
+  private async record(attempt: CallAttempt, tool: ResolvedTool, execution: Execution, settled: Settled, durationMs: number, rerunnable: boolean): Promise<RunResult> {
+    const { attempts } = this.deps;
+    const { call } = attempt;
     const reason = execution.reason;
+    if (reason === 'superseded') return 'skipped';
     if (reason === 'shutdown') {
-      const handedBack = failure('UNAVAILABLE', 'worker_shutdown', 'The worker shut down during the call; it runs again on another worker', {
-        retry: { kind: 'SAFE', afterMs: 0 },
-      });
-      await this.deps.eventLog.write(call.sessionId, (scope) => scheduleRetry(scope, call, attempt, handedBack, 0));
-      return { kind: 'retry', delayMs: 0 };
+      // Handed back only when running it again cannot repeat a side effect; otherwise it fails for good.
+      if (rerunnable) {
+        const handedBack = failure('UNAVAILABLE', 'worker_shutdown', 'The worker shut down during the call; it runs again on another worker', { retry: { kind: 'SAFE', afterMs: 0 } });
+        return (await attempts.requeue(attempt, handedBack, 0)) ? 'requeued' : 'skipped';
+      }
+      const stopped = failure('UNAVAILABLE', 'worker_shutdown', `The worker shut down while running \`${call.tool}\`; the tool is not idempotent, so it is not run again`);
+      return (await attempts.finish(attempt, outputs.failure(stopped), durationMs)) ? 'done' : 'skipped';
     }
     let output: ToolCallOutput;
     if (reason === 'cancelled') output = this.cancelledOutput(call, settled);
@@ -119,34 +142,22 @@ export class CallRunner {
           : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
     } else output = this.outputOf(call, settled);
 
-    // A cancelled call is not run again, whatever its tool's failure said.
-    const decision = reason === 'cancelled' ? { kind: 'final' as const, output } : decideRetry(output, attempt, call.maxAttempts, tool.definition.retry);
-    if (decision.kind === 'retry') {
-      const { failure: failed, delayMs } = decision;
-      const scheduled = await this.deps.eventLog.write(call.sessionId, (scope) => scheduleRetry(scope, call, attempt, failed, delayMs));
-      return scheduled ? { kind: 'retry', delayMs } : DONE;
-    }
-    return this.finish(call, decision.output);
+    // A cancelled call is never retried, whatever its failure says.
+    const decision = reason === 'cancelled' ? { kind: 'final' as const, output } : decideRetry(output, call.attempt, call.maxAttempts, tool.definition.retry);
+    if (decision.kind === 'retry') return (await attempts.requeue(attempt, decision.failure, decision.delayMs)) ? 'requeued' : 'skipped';
+    const recorded = await attempts.finish(attempt, decision.output, durationMs);
+    this.deps.logger.debug({ attempt: call.attempt, status: decision.output.status, durationMs: Math.round(durationMs), recorded }, 'call attempt ended');
+    return recorded ? 'done' : 'skipped';
   }
 
-  private async finish(call: CallRecord, output: ToolCallOutput): Promise<RunVerdict> {
-    await this.state.complete(call, call.attempt, output);
-    return DONE;
-  }
-
-  /**
-   * A cancelled call's outcome (seed 001: cancel, then the grace period, the tool's own outcome
-   * first): a value or a typed failure the tool produced before the grace ran out is recorded as
-   * it is (and not retried), so a side effect that completed is not reported as cancelled. A tool
-   * that stopped because of the cancellation (it rejected, say with the signal's reason) or that
-   * was still running when the grace ran out is recorded CANCELLED.
-   */
-  private cancelledOutput(call: CallRecord, settled: Settled): ToolCallOutput {
-    if (settled.kind === 'value' || (settled.kind === 'error' && settled.error instanceof ToolFailureError)) return this.outputOf(call, settled);
+  /** Cancelled: what the tool produced within the grace period wins (its side effect happened); else CANCELLED. */
+  private cancelledOutput(call: CallRef, settled: Settled): ToolCallOutput {
+    if (settled.kind === 'value') return this.outputOf(call, settled);
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return outputs.failure(settled.error.failure);
     return outputs.cancelled();
   }
 
-  private outputOf(call: CallRecord, settled: Settled): ToolCallOutput {
+  private outputOf(call: CallRef, settled: Settled): ToolCallOutput {
     if (settled.kind === 'value') {
       try {
         return outputs.success(settled.value);
@@ -160,31 +171,5 @@ export class CallRunner {
     if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return outputs.failure(settled.error.failure);
     this.deps.logger.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool failed with an internal error');
     return outputs.internal();
-  }
-}
-
-/** Writes progress in order, coalescing bursts: while one write is in flight only the latest report waits. */
-class ProgressWriter {
-  private pending: ToolProgress | null = null;
-  private inFlight: Promise<void> | null = null;
-
-  constructor(private readonly write: (progress: ToolProgress) => Promise<unknown>) {}
-
-  report(progress: ToolProgress): void {
-    this.pending = progress;
-    if (!this.inFlight) this.inFlight = this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    while (this.pending) {
-      const next = this.pending;
-      this.pending = null;
-      await this.write(next).catch(() => undefined);
-    }
-    this.inFlight = null;
-  }
-
-  async flush(): Promise<void> {
-    await this.inFlight;
   }
 }

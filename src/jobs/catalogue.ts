@@ -4,14 +4,16 @@
 // resubmission, the reconciler) is a no-op while the job exists.
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Lane, RunnableCall, RunnableTask, WorkQueue } from '../domain/work.js';
+import type { RunCallsJob, RunLaneJob } from '../domain/calls/call-jobs.js';
+import type { RunnableTask, WorkQueue } from '../domain/work.js';
 import type { Schedule } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 
 export interface JobCatalogue {
-  'run-call': { sessionId: string; callRowId: string };
-  /** Runs a batch's serial calls one at a time, in order. */
-  'run-serial-lane': { sessionId: string; batchRowId: string };
+  /** Up to CALLS_PER_JOB parallel calls of a batch, with what the worker needs to run them. */
+  'run-calls': RunCallsJob;
+  /** Runs a batch's serial calls one at a time, in order (written by the domain: domain/calls/call-jobs.ts). */
+  'run-lane': RunLaneJob;
   /** One attempt of a background run. */
   'run-task': { sessionId: string; taskId: string; attempt: number };
   /** A schedule fires: start its background run (added by a job scheduler, or delayed). */
@@ -22,8 +24,8 @@ export type JobName = keyof JobCatalogue;
 
 /** The queue each job runs on: calls and background runs get workers (and concurrency) of their own. */
 const QUEUE_OF = {
-  'run-call': 'calls',
-  'run-serial-lane': 'calls',
+  'run-calls': 'calls',
+  'run-lane': 'calls',
   'run-task': 'tasks',
   'fire-schedule': 'tasks',
 } as const satisfies Record<JobName, string>;
@@ -43,24 +45,15 @@ export const scheduleJobId = (scheduleId: string) => `schedule-${scheduleId}`;
 
 export function jobIdOf(request: JobRequest): string {
   switch (request.name) {
-    case 'run-call':
-      return `call-${request.data.callRowId}`;
-    case 'run-serial-lane':
-      return `lane-${request.data.batchRowId}`;
+    case 'run-calls':
+      throw new Error('run-calls jobs are written to the outbox with their own ids');
+    case 'run-lane':
+      throw new Error('run-lane jobs are written to the outbox with their own ids');
     case 'run-task':
       return `task-${request.data.taskId}-${request.data.attempt}`;
     case 'fire-schedule':
       return scheduleJobId(request.data.scheduleId);
   }
-}
-
-/** The job that runs a call: its own for a PARALLEL call, its batch's lane for a SERIAL one. */
-export function callJob(call: RunnableCall): JobRequest {
-  return call.scheduling === 'SERIAL' ? laneJob(call) : { name: 'run-call', data: { sessionId: call.sessionId, callRowId: call.id } };
-}
-
-export function laneJob(lane: Lane): JobRequest {
-  return { name: 'run-serial-lane', data: { sessionId: lane.sessionId, batchRowId: lane.batchRowId } };
 }
 
 const DEFAULT_OPTIONS: JobsOptions = {
@@ -105,14 +98,6 @@ export class JobQueues implements WorkQueue {
         jobs.map((request) => ({ name: request.name, data: request.data, opts: { jobId: jobIdOf(request), ...(request.delayMs ? { delay: request.delayMs } : {}) } })),
       );
     }
-  }
-
-  runCalls(calls: readonly RunnableCall[], options: { delayMs?: number } = {}): Promise<void> {
-    return this.tryEnqueue(calls.map((call) => ({ ...callJob(call), delayMs: options.delayMs })));
-  }
-
-  resumeLanes(lanes: readonly Lane[]): Promise<void> {
-    return this.tryEnqueue(lanes.map(laneJob));
   }
 
   runTasks(tasks: readonly RunnableTask[]): Promise<void> {

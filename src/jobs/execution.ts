@@ -104,14 +104,25 @@ export class Execution {
   }
 
   /** The context the tool runs with: what this run is and how it reports, plus what every run shares. */
-  toolContext(own: Omit<ToolContext, OwnFields>): ToolContext {
+  toolContext(own: Omit<ToolContext, OwnFields | 'logger'>, logger: ToolContext['logger'] | (() => ToolContext['logger'])): ToolContext {
     const { config, sessions } = this.deps;
     const { sessionId } = this.options;
+    let files: ToolContext['files'] | undefined;
+    let log = typeof logger === 'function' ? undefined : logger;
     return {
       ...own,
+      // A child logger per run costs more than most tools: made on first use.
+      get logger() {
+        log ??= (logger as () => ToolContext['logger'])();
+        return log;
+      },
       signal: this.signal,
       deadline: this.deadline,
-      files: sessions.files(sessionId),
+      // Most tools never touch the session's files: made on first use.
+      get files() {
+        files ??= sessions.files(sessionId);
+        return files;
+      },
       setTodos: (todos) => sessions.setTodos(sessionId, todos),
       webFetch: {
         allowPrivate: config.WEB_FETCH_ALLOW_PRIVATE,

@@ -67,18 +67,32 @@ export function createQueueWorker<Q extends QueueName>(queue: Q, handlers: JobHa
 
 /** The ids a job's payload carries that its log lines should show. */
 function logContextOf(job: Job): LogContext {
-  const data = job.data as Partial<Record<'sessionId' | 'taskId', unknown>> | null;
+  const data = job.data as Partial<Record<'tenantId' | 'sessionId' | 'taskId', unknown>> | null;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return { jobId: job.id, sessionId: text(data?.sessionId), taskId: text(data?.taskId) };
+  return { jobId: job.id, tenantId: text(data?.tenantId), sessionId: text(data?.sessionId), taskId: text(data?.taskId) };
 }
 
-/** Stops taking jobs; the running ones get `graceMs` to finish before their signals fire. */
+/** How long a close may wait on BullMQ after the jobs' grace, e.g. for a Redis that is away. */
+const CLOSE_LIMIT_MS = 5000;
+
+/**
+ * Stops taking jobs; the running ones get `graceMs` to finish before their signals fire. A close
+ * that BullMQ cannot finish (Redis away) is forced once that and a few more seconds have passed:
+ * every job's state is in PostgreSQL, and BullMQ hands back what the worker still held.
+ */
 export async function closeWithGrace(worker: Worker, graceMs: number): Promise<void> {
   const closing = worker.close();
   const timer = setTimeout(() => worker.cancelAllJobs('worker shutting down'), graceMs);
+  let limit: NodeJS.Timeout | undefined;
   try {
-    await closing;
+    await Promise.race([
+      closing,
+      new Promise<void>((resolve) => {
+        limit = setTimeout(() => void worker.close(true).catch(() => undefined).finally(resolve), graceMs + CLOSE_LIMIT_MS);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
+    clearTimeout(limit);
   }
 }

@@ -66,7 +66,7 @@ export class TaskRunner {
     }
     if (task.state !== 'QUEUED') return DONE;
     const tool = task.tool ? await registry.resolve(task.session.tenantId, task.tool) : null;
-    const claimed = await eventLog.write(task.sessionId, (scope) => claimTask(scope, task.id, data.attempt, workerId));
+    const claimed = await eventLog.writeWithPrisma(task.sessionId, (scope) => claimTask(scope, task.id, data.attempt, workerId));
     if (!claimed) return DONE;
     if (!tool || !tool.definition.hints.supportsBackground) {
       const error = `Tool \`${task.tool}\` is no longer available for background runs`;
@@ -94,12 +94,12 @@ export class TaskRunner {
     this.running.add(task.id);
     const runLogger = logger.child({ taskId: task.id, runId: task.runId, sessionId: task.sessionId, tool: task.tool, attempt });
     const sink = new TaskSink(
-      (update) => eventLog.write(task.sessionId, (scope) => recordActivity(scope, task.id, attempt, update)),
+      (update) => eventLog.writeWithPrisma(task.sessionId, (scope) => recordActivity(scope, task.id, attempt, update)),
       () => abort('superseded'),
       runLogger,
     );
     const heartbeat = setInterval(() => {
-      eventLog.write(task.sessionId, (scope) => recordHeartbeat(scope, task.id, attempt)).then(
+      eventLog.writeWithPrisma(task.sessionId, (scope) => recordHeartbeat(scope, task.id, attempt)).then(
         (beat) => {
           if (beat === null) abort('superseded');
           else if (beat.cancelRequested) abort('cancelled');
@@ -120,8 +120,7 @@ export class TaskRunner {
       reportProgress: (progress) => sink.progress(progress),
       output: (stream: OutputStream, text: string) => sink.output(stream, text),
       status: (text) => sink.status(text),
-      logger: runLogger,
-    });
+    }, runLogger);
 
     const settled: Settled = await execution.settle(tool.execute(spec.args ?? {}, context));
     const reason = execution.reason;
@@ -167,7 +166,7 @@ export class TaskRunner {
   }
 
   private async finish(task: Task, input: FinishInput): Promise<void> {
-    await this.deps.eventLog.write(task.sessionId, (scope) => finishTask(scope, task.id, { attempt: task.attempt }, input));
+    await this.deps.eventLog.writeWithPrisma(task.sessionId, (scope) => finishTask(scope, task.id, { attempt: task.attempt }, input));
   }
 }
 

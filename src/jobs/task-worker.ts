@@ -1,6 +1,6 @@
 // The BullMQ worker of the `tasks` queue: background-run attempts and schedule firings. Its
-// concurrency is the per-worker limit of background runs (BACKGROUND_RUNS_PER_WORKER, 64), and
-// it announces that capacity in the task worker registry while it is alive. Stalled jobs (their
+// concurrency is the per-worker limit of background runs (BACKGROUND_RUNS_PER_WORKER, 64); the
+// deployment's capacity is that times the live workers of the worker registry. Stalled jobs (their
 // worker died) are handed back by BullMQ and resolved by the runner against the database.
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -9,21 +9,18 @@ import type { BackgroundService } from '../domain/tasks/background.js';
 import type { Logger } from '../logger.js';
 import { closeWithGrace, createQueueWorker } from './queue-worker.js';
 import type { TaskRunner } from './task-runner.js';
-import type { TaskWorkerRegistry } from './task-worker-registry.js';
 
 export interface TaskWorkerDeps {
   config: Config;
   connection: Redis;
   runner: TaskRunner;
   background: BackgroundService;
-  registry: TaskWorkerRegistry;
   logger: Logger;
   workerId: string;
 }
 
 export class TaskWorker {
   readonly worker: Worker;
-  private presence: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: TaskWorkerDeps) {
     const { config, runner, background } = deps;
@@ -45,27 +42,11 @@ export class TaskWorker {
   }
 
   async start(): Promise<void> {
-    await this.announce();
-    this.presence = setInterval(() => void this.announce(), this.deps.config.HEARTBEAT_INTERVAL_MS);
     void this.worker.run();
-  }
-
-  private async announce(): Promise<void> {
-    const { config, registry, workerId, logger } = this.deps;
-    try {
-      await registry.announce(workerId, config.BACKGROUND_RUNS_PER_WORKER, 3 * config.HEARTBEAT_INTERVAL_MS);
-    } catch (error) {
-      logger.warn({ err: error }, 'announcing the task worker failed');
-    }
   }
 
   /** Stops taking jobs; running runs get `graceMs` to finish, then are recovered (re-attached or failed). */
   async close(graceMs: number): Promise<void> {
-    if (this.presence) clearInterval(this.presence);
-    try {
-      await closeWithGrace(this.worker, graceMs);
-    } finally {
-      await this.deps.registry.withdraw(this.deps.workerId, this.deps.config.BACKGROUND_RUNS_PER_WORKER).catch(() => undefined);
-    }
+    await closeWithGrace(this.worker, graceMs);
   }
 }

@@ -1,10 +1,19 @@
-// Everything a worker process runs: the call worker, cancellation listener and reconciler, and
-// for background runs the task worker and the task reaper.
+// Everything a worker process runs: its registration and heartbeat, the call worker, the cancel
+// listener, the reaper, and for background runs the task worker and the task reaper.
+//
+// Shutdown: stop taking jobs; running calls get WORKER_DRAIN_MS to finish; then whatever still runs
+// is stopped — a rerunnable call handed back to the queue, any other failed `worker_shutdown` (never
+// run twice) — and calls not started yet are handed back untouched.
+import { hostname } from 'node:os';
+import { cancelRequestedOn } from '../domain/workers.js';
+import { readArgs } from '../domain/calls/lane.js';
 import type { Services } from '../services.js';
+import { CallAttempts } from './call-attempts.js';
 import { CallRunner } from './call-runner.js';
+import { CallSlots } from './call-slots.js';
 import { CallWorker } from './call-worker.js';
 import { CancelRegistry } from './cancel-registry.js';
-import { Reconciler } from './reconciler.js';
+import { Reaper } from './reaper.js';
 import { TaskReaper } from './task-reaper.js';
 import { TaskRunner } from './task-runner.js';
 import { TaskWorker } from './task-worker.js';
@@ -12,41 +21,111 @@ import { TaskWorker } from './task-worker.js';
 export interface WorkerRuntime {
   cancels: CancelRegistry;
   callWorker: CallWorker;
-  reconciler: Reconciler;
+  callRunner: CallRunner;
+  reaper: Reaper;
   taskRunner: TaskRunner;
   taskWorker: TaskWorker;
   taskReaper: TaskReaper;
-  /** Stops taking work; running calls get `graceMs` to finish before they are handed back. */
-  stop(graceMs?: number): Promise<void>;
+  /** This worker's current id (a new one after it was declared dead and re-registered). */
+  workerId(): string;
+  /** Stops taking work; running calls get `drainMs` to finish before they are handed back or failed. */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export async function startWorkerRuntime(services: Services, options: { reconcileIntervalMs?: number } = {}): Promise<WorkerRuntime> {
-  const { config, calls, tasks, sessions, eventLog, registry, logger, workerId, queues, bus, redis, taskRecovery: recovery } = services;
+  const { config, sql, tasks, sessions, registry, logger, queues, bus, redis, workers, dispatcher, workerEventLog, taskRecovery: recovery } = services;
+  let workerId = services.workerId;
+  let incarnation = 1;
+  await workers.register(workerId, hostname(), process.pid);
+
+  const shutdown = new AbortController();
   const cancels = new CancelRegistry(bus);
   await cancels.start();
-  const runner = new CallRunner({ config, calls, sessions, eventLog, registry, cancels, logger, workerId, background: services.background });
-  const callWorker = new CallWorker({ config, calls, connection: redis.bullmq, runner, cancels, logger, workerId });
-  const reconciler = new Reconciler({ config, calls, eventLog, work: queues, logger, callDecisions: services.callDecisions }, options.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MS);
-  const taskRunner = new TaskRunner({ config, tasks, sessions, eventLog, registry, cancels, recovery, logger, workerId });
-  const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, registry: services.taskWorkers, logger, workerId });
+  const slots = new CallSlots(config.WORKER_CONCURRENCY, config.TENANT_CALLS_PER_WORKER ?? config.WORKER_CONCURRENCY);
+  const attempts = new CallAttempts(workerEventLog, dispatcher, () => workerId, logger);
+  const callRunner = new CallRunner({
+    config,
+    sessions,
+    registry,
+    cancels,
+    attempts,
+    slots,
+    logger,
+    readArgs: (callRowId) => readArgs(sql, callRowId),
+    background: services.background,
+    shutdown: shutdown.signal,
+  });
+  const callWorker = new CallWorker({ config, sql, eventLog: workerEventLog, dispatcher, connection: redis.bullmq, runner: callRunner, logger, workerId });
+  const reaper = new Reaper({
+    config,
+    sql,
+    eventLog: workerEventLog,
+    dispatcher,
+    workers,
+    registry,
+    callDecisions: services.callDecisions,
+    callsQueue: queues.calls,
+    redis: redis.command,
+    logger,
+    onRedisReset: () => taskReaper.registerSchedules(),
+  });
+  const taskRunner = new TaskRunner({ config, tasks, sessions, eventLog: services.eventLog, registry, cancels, recovery, logger, workerId });
+  const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, logger, workerId });
   const taskReaper = new TaskReaper({ config, tasks, queues, recovery, logger, isRunningHere: (taskId) => taskRunner.isRunning(taskId) });
+
+  // Liveness, and what a missed cancel signal would have said.
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (beating) return;
+    beating = true;
+    void (async () => {
+      try {
+        if (!(await workers.beat(workerId))) {
+          logger.error({ workerId }, 'this worker was declared dead (silent for too long); its calls were recovered elsewhere, stopping what it still runs');
+          callRunner.abandonAll();
+          workerId = `${services.workerId}~${++incarnation}`;
+          await workers.register(workerId, hostname(), process.pid);
+          return;
+        }
+        if (callRunner.running > 0) for (const id of await cancelRequestedOn(sql, workerId)) cancels.cancel(id);
+      } catch (error) {
+        logger.warn({ err: error }, 'worker heartbeat failed');
+      } finally {
+        beating = false;
+      }
+    })();
+  }, config.HEARTBEAT_INTERVAL_MS);
+
   callWorker.start();
-  reconciler.start();
+  reaper.start(options.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MS);
   await taskWorker.start();
   taskReaper.start();
   void taskReaper.registerSchedules().catch((error: unknown) => logger.warn({ err: error }, 'registering schedules failed'));
+
   return {
     cancels,
     callWorker,
-    reconciler,
+    callRunner,
+    reaper,
     taskRunner,
     taskWorker,
     taskReaper,
-    stop: async (graceMs = config.CANCEL_GRACE_MS * 5) => {
-      reconciler.stop();
+    workerId: () => workerId,
+    stop: async (drainMs = config.WORKER_DRAIN_MS) => {
+      // Calls not started yet go back to the queue at once; running ones get the drain time.
+      slots.close();
+      reaper.stop();
       taskReaper.stop();
-      await Promise.all([callWorker.close(graceMs), taskWorker.close(graceMs)]);
-      await cancels.stop();
+      const drained = setTimeout(() => shutdown.abort(), drainMs);
+      try {
+        await Promise.all([callWorker.close(drainMs + config.CANCEL_GRACE_MS + 5000), taskWorker.close(drainMs)]);
+      } finally {
+        clearTimeout(drained);
+        shutdown.abort();
+        clearInterval(heartbeat);
+        await workers.stop(workerId).catch((error: unknown) => logger.warn({ err: error }, 'deregistering the worker failed'));
+        await cancels.stop();
+      }
     },
   };
 }

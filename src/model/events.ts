@@ -89,9 +89,12 @@ export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 export type StoredEventType = Exclude<EventType, 'CursorExpired'>;
 
 interface Envelope {
+  tenantId: string;
   sessionId: string;
   /** Dense per session: commit order. */
   seq: number;
+  /** Dense per tenant: the tenant-wide commit order. */
+  tenantSeq: number;
   batchId: string | null;
   callId: string | null;
   taskId: string | null;
@@ -101,9 +104,9 @@ interface Envelope {
 /** An event as the log stores and streams deliver it. */
 export type SessionEvent<T extends EventType = EventType> = T extends EventType ? Envelope & { type: T; payload: EventPayloads[T] } : never;
 
-/** An event a transition emits; the event log gives it its session, seq and time. */
+/** An event a transition emits; the event log gives it its sequences and time. */
 export type EventDraft<T extends StoredEventType = StoredEventType> = T extends StoredEventType
-  ? { type: T; batchId?: string | null; callId?: string | null; taskId?: string | null; payload: EventPayloads[T] }
+  ? { sessionId: string; type: T; batchId?: string | null; callId?: string | null; taskId?: string | null; payload: EventPayloads[T] }
   : never;
 
 export function isEventOf<T extends EventType>(types: readonly T[], event: SessionEvent): event is SessionEvent<T> {

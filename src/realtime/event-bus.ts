@@ -47,7 +47,7 @@ export class EventBus {
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
-      this.pendingSubscribe.set(channel, this.subscriber.subscribe(channel));
+      this.pendingSubscribe.set(channel, this.whenReady().then(() => this.subscriber.subscribe(channel)));
     }
     set.add(listener);
     try {
@@ -65,6 +65,16 @@ export class EventBus {
         await this.subscriber.unsubscribe(channel).catch(() => undefined);
       }
     };
+  }
+
+  /**
+   * A SUBSCRIBE sent before the connection is ready can overtake ioredis' own ready check (INFO),
+   * which Redis then refuses in subscriber mode, and ioredis drops the connection: wait for ready.
+   * (After a reconnect ioredis resubscribes by itself.)
+   */
+  private async whenReady(): Promise<void> {
+    if (this.subscriber.status === 'ready') return;
+    await new Promise<void>((resolve) => this.subscriber.once('ready', () => resolve()));
   }
 
   onReconnect(listener: () => void): () => void {

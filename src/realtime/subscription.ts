@@ -1,22 +1,19 @@
-// Session events as subscribers and waiters consume them: a filtered, gap-free stream that ends on
-// unsubscribe or shutdown and turns an expired cursor into a CursorExpired event, and a bounded
-// wait for one event.
-import type { Db } from '../db.js';
+// Session events as subscribers and waiters consume them: a filtered, gap-free stream (from the
+// process's shared hub for the session) that ends on unsubscribe, shutdown or the watched work's
+// end, and turns an expired cursor into a CursorExpired event; and a bounded wait for one event.
 import type { SessionEvent } from '../model/events.js';
 import { encodeEventCursor } from './cursors.js';
-import type { EventBus } from './event-bus.js';
-import { CursorExpiredError, type PublishedEvents, sessionEventStream, sessionEventsChannel } from './session-event-stream.js';
-
-export interface SubscriptionDeps {
-  db: Db;
-  bus: EventBus;
-}
+import type { EventFeed } from './event-feed.js';
+import type { StreamItem } from './hub.js';
 
 export interface SessionEventsOptions {
+  tenantId: string;
   sessionId: string;
   /** Deliver events with seq > afterSeq; undefined means "from now". */
   afterSeq?: number;
   matches: (event: SessionEvent) => boolean;
+  /** The stream completes right after an event this accepts (the watched batch or task finished). */
+  until?: (event: SessionEvent) => boolean;
   /** Ends the stream (the consumer sees it complete), e.g. when the server shuts down. */
   signal?: AbortSignal;
 }
@@ -26,69 +23,69 @@ export interface SessionEventsOptions {
  * cursor older than the retention yields one CursorExpired event (carrying the oldest cursor
  * still valid) and ends the stream.
  */
-export function sessionEvents(deps: SubscriptionDeps, options: SessionEventsOptions): AsyncIterable<SessionEvent> {
-  const { sessionId, afterSeq, matches } = options;
-  const controller = new AbortController();
-  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
-  async function* run(): AsyncGenerator<SessionEvent> {
-    try {
-      for await (const event of sessionEventStream(deps.db, deps.bus, { sessionId, afterSeq, signal })) {
-        if (matches(event)) yield event;
-      }
-    } catch (error) {
-      if (!(error instanceof CursorExpiredError)) throw error;
-      yield {
-        sessionId,
-        seq: error.oldestSeq,
-        type: 'CursorExpired',
-        batchId: null,
-        callId: null,
-        taskId: null,
-        payload: { message: error.message, oldestCursor: encodeEventCursor(sessionId, Math.max(0, error.oldestSeq - 1)) },
-        createdAt: new Date().toISOString(),
-      };
-    }
-  }
-  const iterator = run();
-  // An async generator parked on an await only sees return() after that await settles; abort
-  // first so an unsubscribe takes effect at once.
+export function sessionEvents(feed: EventFeed, options: SessionEventsOptions): AsyncIterableIterator<SessionEvent> {
+  const { tenantId, sessionId } = options;
+  const stream = feed.session(tenantId, sessionId, { after: options.afterSeq, matches: options.matches, until: options.until, signal: options.signal });
+  const toEvent = (item: StreamItem): SessionEvent => {
+    if (!('expired' in item)) return item;
+    return {
+      tenantId,
+      sessionId,
+      seq: item.oldest,
+      tenantSeq: 0,
+      type: 'CursorExpired',
+      batchId: null,
+      callId: null,
+      taskId: null,
+      payload: {
+        message: 'The cursor is older than the event retention; resync from current state and subscribe without a cursor',
+        oldestCursor: encodeEventCursor(sessionId, Math.max(0, item.oldest - 1)),
+      },
+      createdAt: new Date().toISOString(),
+    };
+  };
   return {
-    [Symbol.asyncIterator]: () => ({
-      next: () => iterator.next(),
-      return: (value?: unknown) => {
-        controller.abort();
-        return iterator.return(value as SessionEvent);
-      },
-      throw: (error?: unknown) => {
-        controller.abort();
-        return iterator.throw(error);
-      },
-    }),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: async () => {
+      const item = await stream.next();
+      return item.done ? { value: undefined, done: true } : { value: toEvent(item.value), done: false };
+    },
+    return: async () => {
+      await stream.return?.();
+      return { value: undefined, done: true };
+    },
+    throw: async (error?: unknown) => {
+      await stream.return?.();
+      throw error;
+    },
   };
 }
 
 /**
- * Resolves once an event of the session that `matches` is published, once `check` (run now and
- * every `pollMs`, for announcements that never arrive) says the wait is over, or after `timeoutMs`.
+ * Resolves once an event of the session that `matches` arrives, once `ready` says the wait is over,
+ * or after `timeoutMs`. Race free: the session's head is read first, then `ready` is checked, then
+ * events after that head are watched — whatever happened in between is either seen by `ready` or
+ * delivered.
  */
 export async function waitForSessionEvent(
-  bus: EventBus,
+  feed: EventFeed,
+  tenantId: string,
   sessionId: string,
   matches: (event: SessionEvent) => boolean,
-  options: { timeoutMs: number; check: () => Promise<boolean>; pollMs?: number },
+  timeoutMs: number,
+  ready: () => Promise<boolean>,
 ): Promise<void> {
-  let done: () => void = () => undefined;
-  const over = new Promise<void>((resolve) => (done = resolve));
-  const unsubscribe = await bus.subscribe(sessionEventsChannel(sessionId), (message) => {
-    if ((message as PublishedEvents).events.some(matches)) done();
-  });
-  const poll = setInterval(() => void options.check().then((yes) => yes && done(), () => undefined), options.pollMs ?? 1000);
-  const timer = setTimeout(done, options.timeoutMs);
+  const head = await feed.head('session', sessionId);
+  if (await ready()) return;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const stream = feed.session(tenantId, sessionId, { after: head, matches, until: matches, signal: controller.signal });
   try {
-    if (!(await options.check())) await over;
+    await stream.next();
   } finally {
     clearTimeout(timer);
-    clearInterval(poll);
-    await unsubscribe();
+    await stream.return?.();
   }
 }

@@ -36,7 +36,7 @@ builder.mutationFields((t) => ({
       waitMs: t.arg.int({ description: 'Wait up to this long for the batch to complete before answering' }),
     },
     resolve: async (_root, args, { services, viewer }) => {
-      const batch = await services.batches.submit({
+      const { batch } = await services.batches.submit({
         tenantId: viewer.tenantId,
         apiKeyId: viewer.apiKeyId,
         sessionId: localId(args.sessionId, 'Session'),
@@ -44,7 +44,7 @@ builder.mutationFields((t) => ({
         idempotencyKey: args.idempotencyKey ?? null,
         timeoutMs: args.timeoutMs ?? null,
       });
-      return services.batches.waitForBatch(batch, args.waitMs ?? 0);
+      return services.batches.waitForBatch(viewer.tenantId, batch, args.waitMs ?? 0);
     },
   }),
   cancelToolBatch: t.field({

@@ -65,5 +65,5 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
     throw error;
   }
   // On shutdown the client sees the subscription complete, and resumes elsewhere with its last cursor.
-  return sessionEvents(context.services, { ...watched, afterSeq, signal: context.shutdown });
+  return sessionEvents(context.services.feed, { ...watched, tenantId: context.viewer.tenantId, afterSeq, signal: context.shutdown });
 }

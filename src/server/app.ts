@@ -2,14 +2,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type ExecutionArgs, GraphQLError } from 'graphql';
-import type { Disposable } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 import { withLogContext } from '../logging/context.js';
 import { tokenFromConnectionParams } from './auth.js';
+import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
@@ -47,7 +46,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
 
   // Upgrades are routed here rather than by `new WebSocketServer({ server })`, which re-emits the
   // HTTP server's errors (a port in use) as WebSocket errors that graphql-ws prints with a stack.
-  const wsServer = new WebSocketServer({ noServer: true });
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: services.config.MAX_REQUEST_BYTES });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if ((req.url ?? '/').split('?')[0] !== yoga.graphqlEndpoint) return void socket.destroy();
     wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit('connection', ws, req));
@@ -62,17 +61,17 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   };
   wsServer.on('headers', (headers, req) => headers.push(`${REQUEST_ID_HEADER}: ${wsRequestId(req)}`));
   type Extra = { viewer?: Viewer; request?: IncomingMessage };
-  /** What onSubscribe hands to execute/subscribe: the enveloped functions, and the log fields of the connection. */
-  type EnvelopedArgs = ExecutionArgs & {
-    execute: (args: ExecutionArgs) => unknown;
-    subscribe: (args: ExecutionArgs) => unknown;
-    requestId: string | undefined;
-    tenantId: string | undefined;
-  };
+  /** The operation's arguments with the log fields of its connection. */
+  type OperationArgs = EnvelopedArgs & { requestId: string | undefined; tenantId: string | undefined };
   const inRequest = <T>(ctx: { extra: unknown }, fn: () => T): T => withLogContext({ requestId: wsRequestId((ctx.extra as Extra).request) }, fn);
-  const inOperation = <T>(args: EnvelopedArgs, fn: () => T): T => withLogContext({ requestId: args.requestId, tenantId: args.tenantId }, fn);
-  const wsDisposable: Disposable = useServer<Record<string, unknown>, Extra>(
-    {
+  const wsDisposable = serveGraphqlWs<Extra>(wsServer, {
+    keepAliveMs: 12_000,
+    highWaterBytes: 4 * 1024 * 1024,
+    logger: services.logger,
+    // Results are shared among subscribers of one tenant (every field an event shows is the tenant's to see).
+    sharingScope: (contextValue) => (contextValue as { viewer?: Viewer }).viewer?.tenantId ?? null,
+    inOperation: (args, fn) => withLogContext({ requestId: (args as OperationArgs).requestId, tenantId: (args as OperationArgs).tenantId }, fn),
+    server: {
       onConnect: (ctx) =>
         inRequest(ctx, async () => {
           const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
@@ -81,8 +80,6 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           return true;
         }),
       // onSubscribe hands the enveloped execute/subscribe along with the arguments.
-      execute: (args: unknown) => inOperation(args as EnvelopedArgs, () => (args as EnvelopedArgs).execute(args as EnvelopedArgs)) as never,
-      subscribe: (args: unknown) => inOperation(args as EnvelopedArgs, () => (args as EnvelopedArgs).subscribe(args as EnvelopedArgs)) as never,
       onSubscribe: (ctx, _id, params) =>
         inRequest(ctx, async () => {
           const viewer = (ctx.extra as Extra).viewer;
@@ -101,7 +98,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           }
           const errors = validate(schema, document);
           if (errors.length > 0) return errors;
-          const args: EnvelopedArgs = {
+          const args: OperationArgs = {
             schema,
             operationName: params.operationName ?? null,
             document,
@@ -115,8 +112,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           return args;
         }),
     },
-    wsServer,
-  );
+  });
 
   return {
     yoga,
@@ -136,7 +132,6 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       shutdown.abort();
       await new Promise((resolve) => setTimeout(resolve, 100));
       await wsDisposable.dispose();
-      wsServer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Open SSE streams and keep-alive sockets would hold close() forever.

@@ -9,6 +9,7 @@ import type { GraphQLContext } from '../schema/context.js';
 import { addLogContext } from '../logging/context.js';
 import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
+import { maskError } from './mask-error.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { yogaLogger } from './yoga-logger.js';
 
@@ -35,7 +36,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     healthCheckEndpoint: '/health',
     landingPage: false,
     logging: yogaLogger(logger),
-    maskedErrors: { isDev: false },
+    maskedErrors: { isDev: false, maskError },
     graphiql: {
       title: 'toolrun',
       subscriptionsProtocol: 'SSE',

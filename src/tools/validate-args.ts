@@ -79,10 +79,18 @@ function cached(key: string, schema: unknown): CacheEntry {
   return entry;
 }
 
+// Built-in tools keep one schema object for the life of the process; hashing it once per object
+// rather than once per call (registered tools' schemas are new objects per load, and hashed anew).
+const hashes = new WeakMap<object, string>();
+
 function schemaHash(schema: unknown): string {
-  return createHash('sha256')
+  const known = typeof schema === 'object' && schema !== null ? hashes.get(schema) : undefined;
+  if (known) return known;
+  const hash = createHash('sha256')
     .update(stringify(schema) ?? 'undefined')
     .digest('base64url');
+  if (typeof schema === 'object' && schema !== null) hashes.set(schema, hash);
+  return hash;
 }
 
 function describe(error: ErrorObject): string {

@@ -1,7 +1,7 @@
 // External tools: calls wait in PENDING_EXTERNAL until a client completes them with
 // completeToolCall, or their deadline passes (real PostgreSQL, Redis, API and worker).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/realtime/session-event-stream.js';
+import { readEvents } from '../support/events.js';
 import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { localId } from '../../src/resolvers/global-ids.js';
 import {
@@ -39,7 +39,7 @@ async function complete(variables: CompleteToolCallMutationVariables, apiKey?: s
 }
 
 async function lastSeq(sessionId: string) {
-  const events = await readEvents(app.services.db, localId(sessionId, 'Session'), 0, 10_000);
+  const events = await readEvents(app.services, localId(sessionId, 'Session'), 0, 10_000);
   return events.at(-1)?.seq ?? 0;
 }
 
@@ -182,7 +182,7 @@ describe('external tools', () => {
     expect(again.maxAttempts).toBe(2);
     const exhausted = await complete({ callId: 'retry', sessionId, result: { failure: { class: 'UNAVAILABLE', code: 'busy', message: 'Still busy', retry: { kind: 'SAFE' } } } });
     expect(exhausted).toMatchObject({ status: 'FAILED', attempt: 2, output: { code: 'busy', retry: { kind: 'EXHAUSTED', attempts: 2 } } });
-    const types = (await readEvents(app.services.db, localId(sessionId, 'Session'), 0)).map((event) => event.type);
+    const types = (await readEvents(app.services, localId(sessionId, 'Session'), 0)).map((event) => event.type);
     expect(types).toEqual([
       'ToolCallStarted',
       'ToolCallAwaitingCompletion',

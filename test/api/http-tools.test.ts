@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/realtime/session-event-stream.js';
+import { readEvents } from '../support/events.js';
 import { localId } from '../../src/resolvers/global-ids.js';
 import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../../src/tools/http-tool.js';
 import type { ToolContext } from '../../src/tools/types.js';
@@ -260,7 +260,7 @@ describe('HTTP tools', () => {
       // Honoured Retry-After (about 1 s), not the tool's 8 s backoff.
       expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(code === 'http_503' ? 950 : 1);
       expect(second!.receivedAt - first!.receivedAt).toBeLessThan(4000);
-      const events = await readEvents(app.services.db, localId(sessionId, 'Session'), 0);
+      const events = await readEvents(app.services, localId(sessionId, 'Session'), 0);
       const retrying = events.find((event) => event.type === 'ToolCallRetrying');
       expect(retrying?.payload).toMatchObject({ attempt: 1, nextAttempt: 2, failure: { class: 'EXTERNAL', code, retry: { kind: 'SAFE' } } });
       const delayMs = retrying!.payload.delayMs as number;
@@ -297,7 +297,7 @@ describe('HTTP tools', () => {
     expect(call.attempt).toBe(2);
     expect(outputOf(call)).toMatchObject({ class: 'TIMEOUT', code: 'http_timeout', retry: { kind: 'EXHAUSTED', attempts: 2 } });
     expect(server.callsTo('/sluggish').filter((request) => request.body.callId === call.callId).map((request) => request.body.attempt)).toEqual([1, 2]);
-    const events = await readEvents(app.services.db, localId(sessionId, 'Session'), 0);
+    const events = await readEvents(app.services, localId(sessionId, 'Session'), 0);
     expect(events.find((event) => event.type === 'ToolCallRetrying')?.payload).toMatchObject({ failure: { class: 'TIMEOUT', retry: { kind: 'SAFE' } } });
   });
 

@@ -86,10 +86,13 @@ describe('request ids', () => {
     const sessionId = await createSession(app);
     const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'logged-call', tool: 'echo', args: { message: 'hi' } }] });
     expect(batch.status).toBe('COMPLETED');
-    const done = lines.find((line) => line.msg === 'job done' && line.callId === 'logged-call');
-    expect(done).toMatchObject({ tenantId: app.tenantId, job: 'run-call' });
-    expect(done?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(done?.jobId).toMatch(/^call-/);
+    const ended = lines.find((line) => line.msg === 'call attempt ended' && line.callId === 'logged-call');
+    expect(ended).toMatchObject({ tenantId: app.tenantId, status: 'SUCCESS', recorded: true });
+    expect(ended?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ended?.jobId).toMatch(/^run:/);
+    // The job's own line names the job, its tenant and session (a job runs several calls).
+    const done = lines.find((line) => line.msg === 'job done' && line.jobId === ended?.jobId);
+    expect(done).toMatchObject({ tenantId: app.tenantId, sessionId: ended?.sessionId, job: 'run-calls' });
   });
 });
 

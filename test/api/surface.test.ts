@@ -111,6 +111,8 @@ describe('query cost', () => {
         await submitBatch(idle, { sessionId, calls: Array.from({ length: 3 }, (_, j) => ({ id: `b${i}c${j}`, tool: 'echo', args: { message: `${i}-${j}` } })) });
       }
       const count = async (first: number) => {
+        // The submissions' outbox rows are deleted in the background once BullMQ has their jobs.
+        await idle.services.dispatcher.settle();
         idle.resetQueries();
         const result = await idle.query(SessionBatchesDocument, { id: sessionId, first });
         expect(result.session!.batches.nodes).toHaveLength(first);
@@ -131,8 +133,11 @@ describe('query cost', () => {
     try {
       const sessionId = await createSession(idle);
       const measure = async (n: number) => {
+        await idle.services.dispatcher.settle();
         idle.resetQueries();
         await submitBatch(idle, { sessionId, calls: Array.from({ length: n }, (_, i) => ({ tool: 'echo', args: { message: String(i) } })) });
+        // With the deletion of its outbox rows once BullMQ has the jobs.
+        await idle.services.dispatcher.settle();
         return idle.queries.length;
       };
       const ten = await measure(10);

@@ -1,5 +1,8 @@
 // Helpers for tests that check a session's event stream as clients receive it.
 import { expect } from 'vitest';
+import type { SessionEvent } from '../../src/model/events.js';
+import { EventReader } from '../../src/realtime/event-reader.js';
+import type { Services } from '../../src/services.js';
 import type { ToolCallEventsSubscription } from '../gql/graphql.js';
 import type { GraphQLResponse } from './toolrun.js';
 
@@ -22,8 +25,9 @@ export const batchCompleted = (batchId: string) => (item: GraphQLResponse<ToolCa
   item.data?.toolCallEvents.__typename === 'ToolBatchCompleted' && item.data.toolCallEvents.batchId === batchId;
 
 /**
- * The events are exactly seq first..first+n-1 (dense: no gap, no duplicate, in order), and
- * every call's ToolCallStarted comes before its ToolCallCompleted, which comes once.
+ * The events are exactly seq first..first+n-1 (dense: no gap, no duplicate, in order), and a
+ * call's ToolCallStarted (a call that never ran has none) comes before its ToolCallCompleted, which
+ * comes once.
  */
 export function expectCompleteSequence(events: StreamEvent[], first = 1): void {
   const seqs = events.map((event) => event.seq);
@@ -35,11 +39,18 @@ export function expectCompleteSequence(events: StreamEvent[], first = 1): void {
   const started = new Set<string>();
   const completed = new Set<string>();
   for (const event of events) {
-    if (event.__typename === 'ToolCallStarted') started.add(event.callId);
+    if (event.__typename === 'ToolCallStarted') {
+      expect(completed.has(event.callId), `Started of ${event.callId} after its Completed`).toBe(false);
+      started.add(event.callId);
+    }
     if (event.__typename === 'ToolCallCompleted') {
-      expect(started.has(event.callId), `Started before Completed of ${event.callId}`).toBe(true);
       expect(completed.has(event.callId), `one Completed of ${event.callId}`).toBe(false);
       completed.add(event.callId);
     }
   }
+}
+
+/** A session's events as stored, from seq `after` + 1 on. */
+export function readEvents(services: Pick<Services, 'sql'>, sessionRowId: string, after = 0, limit = 100_000): Promise<SessionEvent[]> {
+  return new EventReader(services.sql).read({ kind: 'session', id: sessionRowId }, after, Number.MAX_SAFE_INTEGER, limit);
 }

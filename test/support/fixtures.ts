@@ -1,6 +1,5 @@
 // Common steps of API tests: sessions, batches, calls, and what they return.
 import { expect } from 'vitest';
-import { jobIdOf } from '../../src/jobs/catalogue.js';
 import { ToolFailureError } from '../../src/model/outcome.js';
 import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { localId } from '../../src/resolvers/global-ids.js';
@@ -70,9 +69,17 @@ export function waitForStatus(app: Client, callId: string, sessionId: string, st
  * serial call that is still waiting now stays so until someone lets the lane go on.
  */
 export async function laneSettled(app: Pick<Toolrun, 'services'>, batchId: string): Promise<void> {
-  const batch = await app.services.db.toolBatch.findFirstOrThrow({ where: { batchId }, select: { id: true, sessionId: true } });
-  const laneJobId = jobIdOf({ name: 'run-serial-lane', data: { sessionId: batch.sessionId, batchRowId: batch.id } });
-  await eventually(async () => !(await app.services.queues.calls.getJob(laneJobId)), 10_000, 50, `lane of ${batchId} settled`);
+  await eventually(
+    async () => {
+      const batch = await app.services.db.toolBatch.findFirstOrThrow({ where: { batchId }, select: { id: true, laneGen: true } });
+      const laneJobId = `lane:${batch.id}:${batch.laneGen}`;
+      const outbox = await app.services.db.jobOutbox.count({ where: { jobId: laneJobId } });
+      return outbox === 0 && !(await app.services.queues.calls.getJob(laneJobId));
+    },
+    10_000,
+    50,
+    `lane of ${batchId} settled`,
+  );
 }
 
 export function outputOf<T extends { output?: unknown }>(call: T | undefined) {

@@ -18,7 +18,7 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
   let workers: WorkerProcesses;
   beforeAll(async () => {
     // The API runs here without a worker; workers are real child processes.
-    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
+    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, WORKER_DRAIN_MS: 1500, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
     workers = new WorkerProcesses(app.services.config);
   });
   // Every test stops the workers it started, whatever happened (a leftover worker would take the next test's runs).
@@ -39,7 +39,7 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 10_000 } });
     const { eventLog, db, taskRecovery: recovery } = app.services;
-    const write = <T>(fn: Parameters<typeof eventLog.write<T>>[1]) => eventLog.write(session.rowId, fn);
+    const write = <T>(fn: Parameters<typeof eventLog.writeWithPrisma<T>>[1]) => eventLog.writeWithPrisma(session.rowId, fn);
     // No worker runs here: the test plays two workers, attempt 1 and (after re-attach) attempt 2.
     expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toMatchObject({ state: 'RUNNING', attempt: 1 });
     expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toEqual({ cancelRequested: false });
@@ -53,7 +53,9 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
     expect(await write((scope) => recordActivity(scope, run.taskId, 1, { stateDetail: 'stale', progress: { current: 99 } }))).toBe(false);
     expect(await write((scope) => finishTask(scope, run.taskId, { attempt: 1 }, { state: 'SUCCEEDED', summary: 'stale' }))).toBeNull();
     expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toBeNull();
-    expect(await db.task.findUniqueOrThrow({ where: { id: run.taskId } })).toEqual(before);
+    // Compared field by field (the client keeps private, symbol-keyed state on each row it returns).
+    const fields = (row: object) => Object.fromEntries(Object.entries(row));
+    expect(fields(await db.task.findUniqueOrThrow({ where: { id: run.taskId } }))).toEqual(fields(before));
     expect((await db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq).toBe(seqBefore);
 
     // The current attempt's heartbeat is accepted.
@@ -113,7 +115,7 @@ describe('background runs on worker processes', { timeout: 60_000 }, () => {
   it('hands a run back when its worker shuts down (SIGTERM): re-attached at once, it completes elsewhere', async () => {
     const [a, b] = await Promise.all([workers.start('e'), workers.start('f')]);
     const session = await newSession(app);
-    // Far longer than the worker's shutdown grace (5 × CANCEL_GRACE_MS = 1.5 s), even with the
+    // Far longer than the worker's drain time (WORKER_DRAIN_MS = 1.5 s), even with the
     // stop delayed on a loaded machine, so it is handed back rather than finished.
     const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 120, intervalMs: 50 } });
     const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);

@@ -23,7 +23,8 @@ const explained = (body: () => Promise<void>) => () => cluster.explained(body, (
 beforeAll(async () => {
   redis = await RedisServer.start();
   // A short grace keeps the shutdown deadline short (5 × CANCEL_GRACE_MS + 10 s).
-  cluster = await Cluster.start({ redisUrl: redis.url, env: { WORKER_CONCURRENCY: '4', CANCEL_GRACE_MS: '200' } });
+  // One call per job, so that calls wait in Redis (and are lost with it) rather than in a worker's hands.
+  cluster = await Cluster.start({ redisUrl: redis.url, env: { WORKER_CONCURRENCY: '4', CALLS_PER_JOB: '1', CANCEL_GRACE_MS: '200' } });
   [api, worker1, worker2] = await Promise.all([cluster.startApi('api'), cluster.startWorker('worker-1'), cluster.startWorker('worker-2')]);
 }, 150_000);
 
@@ -41,7 +42,7 @@ describe('Redis restarted mid-run', () => {
     explained(async () => {
       const session = await newSession(api);
       const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
-      // 8 run at once (2 workers × 4 slots), 8 wait in Redis.
+      // 8 run at once (2 workers × 4 slots), 2 wait for a slot in the workers, 6 wait in Redis.
       const batch = await submitBatch(api, { sessionId: session.id, calls: sleeps('r', 16, 1500) });
       await eventually(async () => (await cluster.db.toolCall.count({ where: { sessionId: session.rowId, status: 'RUNNING' } })) === 8, 20_000);
 

@@ -1,7 +1,6 @@
 // Worker processes that die or are told to stop mid-batch: nothing is lost, idempotent work is
 // re-run, non-idempotent work fails with `worker_lost`, and a graceful stop finishes what it
 // runs and hands the rest to another worker. Also: an API process's own graceful stop.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { GetToolBatchDocument, ToolCallEventsDocument } from '../gql/graphql.js';
@@ -10,9 +9,9 @@ import { batchesCompleted, eventsOf, expectCompleteSequence } from '../support/e
 import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { eventually } from '../support/wait.js';
 
-// Small worker slots make it certain which calls run and which wait; a short grace keeps the
-// graceful-stop test short (a worker's grace is 5 × CANCEL_GRACE_MS: 3 s, for 1 s and 6 s sleeps).
-const WORKER_ENV = { WORKER_CONCURRENCY: '4', CANCEL_GRACE_MS: '600' };
+// Small worker slots and one call per job make it certain which calls run and which wait; a short
+// drain keeps the graceful-stop test short (3 s, for 1 s and 6 s sleeps).
+const WORKER_ENV = { WORKER_CONCURRENCY: '4', CALLS_PER_JOB: '1', CANCEL_GRACE_MS: '600', WORKER_DRAIN_MS: '3000', ENABLE_TEST_TOOLS: 'true' };
 
 let cluster: Cluster;
 let api: ApiProcess;
@@ -29,6 +28,11 @@ afterAll(async () => {
   await cluster?.close();
 }, 60_000);
 
+async function ticksOf(sessionRowId: string): Promise<string[]> {
+  const file = await cluster.db.sessionFile.findFirst({ where: { sessionId: sessionRowId, path: '/ticks.log' } });
+  return (file?.content ?? '').split('\n').filter(Boolean);
+}
+
 async function runningCalls(sessionRowId: string) {
   return cluster.db.toolCall.findMany({ where: { sessionId: sessionRowId, status: 'RUNNING' }, select: { callId: true, workerId: true, attempt: true } });
 }
@@ -41,82 +45,64 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
     explained(async () => {
       const [workerA, workerB] = await Promise.all([cluster.startWorker('kill-a'), cluster.startWorker('kill-b')]);
       const session = await newSession(api);
-      const setup = await submitBatch(api, { sessionId: session.id, waitMs: 20_000, calls: [{ id: 'setup', tool: 'write_file', args: { path: '/notes.txt', content: 'version 1' } }] });
-      expect(setup.status).toBe('COMPLETED');
 
-      // edit_file is not idempotent. Holding its file's row lock keeps it RUNNING (blocked in
-      // its own transaction) until the worker running it is killed.
-      const locker = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
-      await locker.connect();
-      /** Backends waiting for the lock: the killed attempt's edit, whose client is gone. */
-      let waiting: number[] = [];
-      try {
-        await locker.query('BEGIN');
-        await locker.query(`SELECT 1 FROM session_file WHERE session_id = $1::uuid AND path = '/notes.txt' FOR UPDATE`, [session.rowId]);
-        const editBatch = await submitBatch(api, {
-          sessionId: session.id,
-          calls: [{ id: 'edit', tool: 'edit_file', args: { path: '/notes.txt', oldString: 'version 1', newString: 'version 2' } }],
-        });
-        await eventually(async () => (await runningCalls(session.rowId)).some((row) => row.callId === 'edit'), 20_000);
-        const batch = await submitBatch(api, {
-          sessionId: session.id,
-          calls: Array.from({ length: 10 }, (_, n) => ({ id: `sleep-${n}`, tool: 'sleep', args: { ms: 3000, progressIntervalMs: 500 } })),
-        });
-        const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
+      // test_ticker is not idempotent: it appends a line per tick to a file, for much longer than the test.
+      const tickerBatch = await submitBatch(api, {
+        sessionId: session.id,
+        calls: [{ id: 'ticker', tool: 'test_ticker', args: { ticks: 10_000, intervalMs: 100, path: '/ticks.log' } }],
+      });
+      await eventually(async () => (await runningCalls(session.rowId)).some((row) => row.callId === 'ticker'), 20_000);
+      const batch = await submitBatch(api, {
+        sessionId: session.id,
+        calls: Array.from({ length: 10 }, (_, n) => ({ id: `sleep-${n}`, tool: 'sleep', args: { ms: 3000, progressIntervalMs: 500 } })),
+      });
+      const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
 
-        // Both workers are full (4 slots each: the edit and seven sleeps); three sleeps wait.
-        const running = await eventually(async () => {
-          const rows = await runningCalls(session.rowId);
-          return rows.length === 8 ? rows : null;
-        }, 20_000);
-        const victimId = running.find((row) => row.callId === 'edit')!.workerId!;
-        const victim = victimId === workerA.workerId ? workerA : workerB;
-        survivor = victim === workerA ? workerB : workerA;
-        const interrupted = running.filter((row) => row.workerId === victimId && row.callId !== 'edit').map((row) => row.callId);
-        expect(interrupted.length).toBeGreaterThan(0);
+      // Both workers are full (4 slots each: the ticker and seven sleeps); three sleeps wait.
+      const running = await eventually(async () => {
+        const rows = await runningCalls(session.rowId);
+        return rows.length === 8 ? rows : null;
+      }, 20_000);
+      const victimId = running.find((row) => row.callId === 'ticker')!.workerId!;
+      const victim = victimId === workerA.workerId ? workerA : workerB;
+      survivor = victim === workerA ? workerB : workerA;
+      const interrupted = running.filter((row) => row.workerId === victimId && row.callId !== 'ticker').map((row) => row.callId);
+      expect(interrupted.length).toBeGreaterThan(0);
 
-        victim.child.signal('SIGKILL');
-        expect((await victim.child.exited).signal).toBe('SIGKILL');
+      victim.child.signal('SIGKILL');
+      expect((await victim.child.exited).signal).toBe('SIGKILL');
 
-        const done = await waitForBatch(api, session.id, batch.batchId, 60_000);
-        const edited = await waitForBatch(api, session.id, editBatch.batchId, 60_000);
-        const byId = new Map([...done.calls, ...edited.calls].map((call) => [call.callId, call]));
-        expect(done.calls).toHaveLength(10);
-        expect(byId.get('edit')).toMatchObject({
-          status: 'FAILED',
-          output: { __typename: 'ToolFailure', code: 'worker_lost', class: 'EXECUTION' },
-        });
-        for (let n = 0; n < 10; n++) {
-          const call = byId.get(`sleep-${n}`)!;
-          expect(call, `sleep-${n}`).toMatchObject({ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { sleptMs: 3000 } } });
-          expect(call.attempt, `attempt of sleep-${n}`).toBe(interrupted.includes(`sleep-${n}`) ? 2 : 1);
-        }
-
-        // Subscribers saw the loss, the re-runs and every completion, in order.
-        const seen = eventsOf(await events.until(batchesCompleted(3), 30_000));
-        await events.close();
-        expectCompleteSequence(seen);
-        const retried = seen.filter((event) => event.__typename === 'ToolCallRetrying');
-        expect(retried.map((event) => 'callId' in event && event.callId).sort()).toEqual([...interrupted].sort());
-        expect(retried.every((event) => event.__typename === 'ToolCallRetrying' && event.failure.code === 'worker_lost')).toBe(true);
-        const completions = seen.filter((event) => event.__typename === 'ToolBatchCompleted');
-        expect(completions.find((event) => event.batchId === batch.batchId)).toMatchObject({ total: 10, succeeded: 10, failed: 0 });
-        expect(completions.find((event) => event.batchId === editBatch.batchId)).toMatchObject({ total: 1, succeeded: 0, failed: 1 });
-        const blocked = await locker.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-        waiting = blocked.rows.map((row) => row.pid);
-        expect(waiting.length).toBeGreaterThan(0);
-      } finally {
-        await locker.query('ROLLBACK').catch(() => undefined);
-        await locker.end();
+      const done = await waitForBatch(api, session.id, batch.batchId, 60_000);
+      const ticked = await waitForBatch(api, session.id, tickerBatch.batchId, 60_000);
+      const byId = new Map([...done.calls, ...ticked.calls].map((call) => [call.callId, call]));
+      expect(done.calls).toHaveLength(10);
+      expect(byId.get('ticker')).toMatchObject({
+        status: 'FAILED',
+        output: { __typename: 'ToolFailure', code: 'worker_lost', class: 'EXECUTION' },
+      });
+      for (let n = 0; n < 10; n++) {
+        const call = byId.get(`sleep-${n}`)!;
+        expect(call, `sleep-${n}`).toMatchObject({ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { sleptMs: 3000 } } });
+        expect(call.attempt, `attempt of sleep-${n}`).toBe(interrupted.includes(`sleep-${n}`) ? 2 : 1);
       }
-      // The killed attempt's edit never landed (its transaction died with its worker, even once
-      // the lock was free: its backend ends there), and nothing ran it again.
-      await eventually(async () => {
-        const [row] = await cluster.db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ANY($1::int[])`, waiting);
-        return row!.n === 0n;
-      }, 10_000);
-      const file = await cluster.db.sessionFile.findFirst({ where: { sessionId: session.rowId, path: '/notes.txt' } });
-      expect(file?.content).toBe('version 1');
+
+      // Subscribers saw the loss, the re-runs and every completion, in order.
+      const seen = eventsOf(await events.until(batchesCompleted(2), 30_000));
+      await events.close();
+      expectCompleteSequence(seen);
+      const retried = seen.filter((event) => event.__typename === 'ToolCallRetrying');
+      expect(retried.map((event) => 'callId' in event && event.callId).sort()).toEqual([...interrupted].sort());
+      expect(retried.every((event) => event.__typename === 'ToolCallRetrying' && event.failure.code === 'worker_lost')).toBe(true);
+      const completions = seen.filter((event) => event.__typename === 'ToolBatchCompleted');
+      expect(completions.find((event) => event.batchId === batch.batchId)).toMatchObject({ total: 10, succeeded: 10, failed: 0 });
+      expect(completions.find((event) => event.batchId === tickerBatch.batchId)).toMatchObject({ total: 1, succeeded: 0, failed: 1 });
+
+      // The killed ticker's side effects stopped with its worker, and nothing ran it again.
+      const ticks = await ticksOf(session.rowId);
+      expect(ticks.length).toBeGreaterThan(0);
+      expect(ticks.every((line) => line.endsWith('(attempt 1)'))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await ticksOf(session.rowId)).toHaveLength(ticks.length);
     }),
     120_000,
   );

@@ -2,28 +2,24 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db.js';
 import type { ToolBatch } from '../../generated/prisma/client.js';
+import type { SessionEvent } from '../../model/events.js';
 import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
-import { waitForSessionEvent } from '../../realtime/subscription.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import { validateArgs } from '../../tools/validate-args.js';
-import {
-  type CallRecord,
-  callEvent,
-  completedEventPayload,
-  completeWaiting,
-  requestCancel,
-  settleBatches,
-  startedWithoutRunning,
-  TERMINAL_STATUSES,
-} from './call-transitions.js';
-import { CallIdConflictError, IdempotencyKeyReusedError, ValidationError } from '../../model/errors.js';
-import type { EventLog, Tx } from '../event-log.js';
+import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
+import type { EventLog } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
-import { callStatusOf, failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
+import { failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
 import { jsonText } from '../../model/tool-value.js';
+import { addJob, type Dispatcher } from '../outbox.js';
 import type { SessionService } from '../sessions/sessions.js';
-import type { RunnableCall, WorkQueue } from '../work.js';
+import type { WorkerRegistry } from '../workers.js';
+import { statusOf } from './call-folds.js';
+import { type BatchScope, describeCall, runCallsJobs, runLaneJob } from './call-jobs.js';
+import { type CallRecord, type CancelRequested, cancelCalls, cancelOrphaned, TERMINAL_STATUSES } from './call-transitions.js';
+import { completedEvent } from './call-writes.js';
+import { insertBatch, type NewCall, newRowId } from './insert-batch.js';
 import type { CallStore } from './store.js';
 
 export interface CallInput {
@@ -60,16 +56,25 @@ export interface BatchServiceDeps {
   db: Db;
   eventLog: EventLog;
   registry: ToolRegistry;
-  work: WorkQueue;
+  dispatcher: Dispatcher;
   bus: EventBus;
   sessions: SessionService;
   calls: CallStore;
+  workers: WorkerRegistry;
+  /** Waits (bounded) for an event of a session; resolves true when it came. */
+  waitForEvent(tenantId: string, sessionId: string, matches: (event: SessionEvent) => boolean, timeoutMs: number, ready: () => Promise<boolean>): Promise<void>;
+}
+
+/** The batch as written, and the events its submission announced (to watch from). */
+export interface Submitted {
+  batch: ToolBatch;
+  events: SessionEvent[];
 }
 
 export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
-  async submit(input: SubmitBatchInput): Promise<ToolBatch> {
+  async submit(input: SubmitBatchInput): Promise<Submitted> {
     const { config, db, eventLog, registry } = this.deps;
     if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);
@@ -86,92 +91,100 @@ export class BatchService {
           ? deterministicBatchId(calls.map(({ id, tool, args }) => ({ id, tool, args })))
           : `tool-batch:${newCallId().slice(5)}`;
 
-    await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
-    const existing = await db.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
-    if (existing) return this.sameBatch(existing, idempotencyKey, requestHash);
-
-    const tools = await registry.resolveMany(input.tenantId, calls.map((call) => call.tool));
-    const planned = calls.map((call) => ({ ...call, plan: planCall(call, tools.get(call.tool), config) }));
-
-    const result = await eventLog.write(input.sessionId, async (scope) => {
-      const raced = await scope.tx.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
-      if (raced) return { batch: raced, toRun: [] as RunnableCall[], existing: true };
-      const taken = await scope.tx.toolCall.findMany({
-        where: { sessionId: input.sessionId, callId: { in: calls.map((call) => call.id) } },
-        select: { callId: true },
-      });
-      if (taken.length > 0) throw new CallIdConflictError(taken.map((row) => row.callId));
-
-      const batch = await scope.tx.toolBatch.create({
-        data: {
-          sessionId: input.sessionId,
-          batchId,
-          idempotencyKey,
-          requestHash,
-          callCount: calls.length,
-          pendingCount: calls.length,
-          submittedBy: input.apiKeyId,
-        },
-      });
-      const now = new Date();
-      const inserted = await insertCalls(scope.tx, {
-        sessionId: input.sessionId,
-        batchRowId: batch.id,
-        submittedBy: input.apiKeyId,
-        now,
-        calls: planned.map((call) => ({
-          callId: call.id,
-          tool: call.tool,
-          args: call.args,
-          scheduling: call.plan.scheduling,
-          status: call.plan.initialOutput ? callStatusOf(call.plan.initialOutput) : call.plan.initialStatus,
-          output: call.plan.initialOutput,
-          maxAttempts: call.plan.maxAttempts,
-          timeoutMs: call.plan.timeoutMs,
-        })),
-      });
-      const idOf = new Map(inserted.map((row) => [row.position, row.id]));
-
-      const toRun: RunnableCall[] = [];
-      const immediate: string[] = [];
-      planned.forEach((call, position) => {
-        const callRowId = idOf.get(position)!;
-        const record = { batchId, callId: call.id, tool: call.tool, attempt: 0, maxAttempts: call.plan.maxAttempts };
-        if (call.plan.initialOutput) {
-          immediate.push(callRowId);
-          return;
-        }
-        if (call.plan.initialStatus === 'AWAITING_APPROVAL') {
-          scope.emit(input.sessionId, callEvent('ToolCallAwaitingApproval', record, { args: call.args }));
-        } else toRun.push({ id: callRowId, sessionId: input.sessionId, batchRowId: batch.id, scheduling: call.plan.scheduling });
-      });
-
-      if (immediate.length > 0) {
-        // Unknown tools and invalid arguments complete at once, without running anything.
-        planned.forEach((call) => {
-          const output = call.plan.initialOutput;
-          if (!output) return;
-          const record = { batchId, callId: call.id, tool: call.tool, attempt: 0, maxAttempts: call.plan.maxAttempts, durationMs: 0, completedAt: now };
-          scope.emit(input.sessionId, startedWithoutRunning(record));
-          scope.emit(input.sessionId, callEvent('ToolCallCompleted', record, completedEventPayload(record, output)));
-        });
-        await settleBatches(scope, immediate.map(() => batch.id));
-      }
-      return { batch, toRun, existing: false };
+    const tenantId = input.tenantId;
+    const tools = await registry.resolveMany(tenantId, calls.map((call) => call.tool));
+    const scope: BatchScope = { tenantId, sessionId: input.sessionId, batchRowId: newRowId(), batchId };
+    const planned: NewCall[] = calls.map((call) => {
+      const plan = planCall(call, tools.get(call.tool), config);
+      return {
+        id: newRowId(),
+        callId: call.id,
+        tool: call.tool,
+        args: call.args,
+        scheduling: plan.scheduling,
+        status: plan.initialOutput ? statusOf(plan.initialOutput) : plan.initialStatus,
+        output: plan.initialOutput,
+        maxAttempts: plan.maxAttempts,
+        timeoutMs: plan.timeoutMs,
+      };
     });
-    if (result.existing) return this.sameBatch(result.batch, idempotencyKey, requestHash);
-    await this.deps.work.runCalls(result.toRun);
-    return (await db.toolBatch.findUnique({ where: { id: result.batch.id } })) ?? result.batch;
+
+    const { result, events } = await eventLog.writeWithEvents(input.sessionId, async (write) => {
+      const inserted = await insertBatch(write.sql, {
+        ...scope,
+        id: scope.batchRowId,
+        idempotencyKey,
+        requestHash,
+        submittedBy: input.apiKeyId,
+        calls: planned,
+      });
+      if (inserted.kind === 'no-session') throw new NotFoundError('Session', input.sessionId);
+      if (inserted.kind === 'conflict') throw new CallIdConflictError(inserted.callIds);
+      if (inserted.kind === 'existing') return 'existing' as const;
+
+      const queued: NewCall[] = [];
+      let lane = false;
+      for (const call of planned) {
+        const ref = { sessionId: scope.sessionId, batchId, callId: call.callId, tool: call.tool, attempt: 0 };
+        if (call.output) write.emit(completedEvent(ref, call.output, 0));
+        else if (call.status === 'AWAITING_APPROVAL') {
+          write.emit({ sessionId: scope.sessionId, type: 'ToolCallAwaitingApproval', batchId, callId: call.callId, payload: { tool: call.tool, args: call.args } });
+        } else if (call.scheduling === 'SERIAL') lane = true;
+        else queued.push(call);
+      }
+      const pending = planned.filter((call) => !call.output).length;
+      if (pending === 0) {
+        const tally = { SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
+        for (const call of planned) tally[statusOf(call.output!)]++;
+        write.emit({
+          sessionId: scope.sessionId,
+          type: 'ToolBatchCompleted',
+          batchId,
+          payload: { total: planned.length, succeeded: tally.SUCCEEDED, failed: tally.FAILED, cancelled: tally.CANCELLED, completedAt: new Date().toISOString() },
+        });
+      }
+      const descriptors = queued.map((call) => describeCall({ ...call, attempt: 1 }));
+      for (const job of runCallsJobs(scope, descriptors, config.CALLS_PER_JOB)) addJob(write, this.deps.dispatcher, job);
+      if (lane) addJob(write, this.deps.dispatcher, runLaneJob(scope, 0));
+      return 'inserted' as const;
+    });
+    if (result === 'existing') {
+      const existing = await db.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
+      if (!existing) throw new Error(`batch ${batchId} reported as existing was not found`);
+      return { batch: this.sameBatch(existing, idempotencyKey, requestHash), events: [] };
+    }
+    const pending = planned.filter((call) => !call.output).length;
+    const tally = { SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
+    for (const call of planned) if (call.output) tally[statusOf(call.output)]++;
+    const now = new Date();
+    const batch: ToolBatch = {
+      id: scope.batchRowId,
+      sessionId: scope.sessionId,
+      batchId,
+      idempotencyKey,
+      requestHash,
+      status: pending === 0 ? 'COMPLETED' : 'RUNNING',
+      callCount: planned.length,
+      pendingCount: pending,
+      succeededCount: tally.SUCCEEDED,
+      failedCount: tally.FAILED,
+      cancelledCount: tally.CANCELLED,
+      laneGen: 0,
+      submittedBy: input.apiKeyId,
+      createdAt: now,
+      completedAt: pending === 0 ? now : null,
+    };
+    return { batch, events };
   }
 
   /**
    * An empty batch runs nothing and is not stored (seed 001 answers an empty batch with an empty
    * result): it comes back completed, with no calls; its `id` names no stored batch.
    */
-  private async emptyBatch(input: SubmitBatchInput): Promise<ToolBatch> {
+  private async emptyBatch(input: SubmitBatchInput): Promise<Submitted> {
     await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
     const now = new Date();
-    return {
+    const batch: ToolBatch = {
       id: EMPTY_BATCH_ROW_ID,
       sessionId: input.sessionId,
       batchId: deterministicBatchId([]),
@@ -180,10 +193,15 @@ export class BatchService {
       status: 'COMPLETED',
       callCount: 0,
       pendingCount: 0,
+      succeededCount: 0,
+      failedCount: 0,
+      cancelledCount: 0,
+      laneGen: 0,
       submittedBy: input.apiKeyId,
       createdAt: now,
       completedAt: now,
     };
+    return { batch, events: [] };
   }
 
   private sameBatch(existing: ToolBatch, idempotencyKey: string | null, requestHash: string): ToolBatch {
@@ -238,75 +256,44 @@ export class BatchService {
     return this.deps.calls.findCall(tenantId, callId, call.sessionId);
   }
 
-  /** Waiting calls are cancelled at once; running ones are signalled and recorded by their worker. */
+  /**
+   * Waiting calls are cancelled at once; running ones are signalled and recorded by their worker —
+   * or here, when their worker is gone (dead, or silent for two heartbeats): at once if known now,
+   * else when the grace period ends.
+   */
   private async cancelCalls(sessionId: string, callRowIds: string[]): Promise<void> {
     if (callRowIds.length === 0) return;
-    await this.deps.eventLog.write(sessionId, async (scope) => {
-      const cancelled = await completeWaiting(scope, callRowIds, outputs.cancelled());
-      // A serial call waiting for approval or a completion holds its lane: let the lane go on.
-      const lanes = new Set(cancelled.filter((call) => call.scheduling === 'SERIAL').map((call) => call.batchRowId));
-      if (lanes.size > 0) {
-        scope.afterCommit(() => this.deps.work.resumeLanes([...lanes].map((batchRowId) => ({ sessionId, batchRowId }))));
-      }
-      const running = await requestCancel(scope, callRowIds);
-      if (running.length > 0) {
-        scope.afterCommit(() => publishCancel(this.deps.bus, { callRowIds: running }));
-      }
-    });
+    const { eventLog, dispatcher, bus, config } = this.deps;
+    const running = await eventLog.write(sessionId, (scope) => cancelCalls(scope, dispatcher, callRowIds));
+    // Queued calls may already run on a worker (a rerunnable tool starts before its claim is written).
+    // Not awaited: with Redis away the request still answers at once (workers find the durable mark).
+    publishCancel(bus, { callRowIds }).catch(() => undefined);
+    if (running.length === 0) return;
+    await this.endOrphaned(sessionId, running);
+    const timer = setTimeout(() => void this.endOrphaned(sessionId, running).catch(() => undefined), config.CANCEL_GRACE_MS);
+    timer.unref();
+  }
+
+  private async endOrphaned(sessionId: string, requested: CancelRequested[]): Promise<void> {
+    const alive = await this.deps.workers.alive(requested.map((entry) => entry.workerId).filter((id): id is string => id !== null), 2 * this.deps.config.HEARTBEAT_INTERVAL_MS);
+    const orphaned = requested.filter((entry) => entry.workerId === null || !alive.has(entry.workerId));
+    if (orphaned.length > 0) await this.deps.eventLog.write(sessionId, (scope) => cancelOrphaned(scope, this.deps.dispatcher, orphaned));
   }
 
   /** Waits (bounded) until the batch completes; returns the batch as it is then. */
-  async waitForBatch(batch: ToolBatch, waitMs: number): Promise<ToolBatch> {
+  async waitForBatch(tenantId: string, batch: ToolBatch, waitMs: number): Promise<ToolBatch> {
     if (batch.status === 'COMPLETED' || waitMs <= 0) return batch;
-    const { db, bus } = this.deps;
-    await waitForSessionEvent(bus, batch.sessionId, (event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId, {
-      timeoutMs: Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS),
-      check: async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED',
-    });
+    const { db } = this.deps;
+    const completed = async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED';
+    await this.deps.waitForEvent(
+      tenantId,
+      batch.sessionId,
+      (event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId,
+      Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS),
+      completed,
+    );
     return (await db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
   }
-}
-
-interface NewCall {
-  callId: string;
-  tool: string;
-  args: unknown;
-  scheduling: string;
-  status: string;
-  output: ToolCallOutput | null;
-  maxAttempts: number;
-  timeoutMs: number;
-}
-
-/** Inserts a batch's calls in one statement, whatever their number; positions follow input order. */
-async function insertCalls(
-  tx: Tx,
-  batch: { sessionId: string; batchRowId: string; submittedBy: string | null; now: Date; calls: NewCall[] },
-): Promise<Array<{ id: string; position: number }>> {
-  const { calls } = batch;
-  return tx.$queryRawUnsafe<Array<{ id: string; position: number }>>(
-    `INSERT INTO tool_call (id, session_id, batch_row_id, call_id, position, tool, args, scheduling, status, output,
-                            completed_at, duration_ms, attempt, max_attempts, timeout_ms, submitted_by, queued_at)
-     SELECT gen_random_uuid(), $1::uuid, $2::uuid, c.call_id, c.position, c.tool, c.args::jsonb, c.scheduling, c.status::call_status,
-            c.output::jsonb, CASE WHEN c.output IS NULL THEN NULL ELSE $4::timestamptz END,
-            CASE WHEN c.output IS NULL THEN NULL ELSE 0 END, 0, c.max_attempts, c.timeout_ms, $3::uuid, $4::timestamptz
-       FROM unnest($5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::int[])
-            AS c(call_id, position, tool, args, scheduling, status, output, max_attempts, timeout_ms)
-     RETURNING id::text AS id, position`,
-    batch.sessionId,
-    batch.batchRowId,
-    batch.submittedBy,
-    batch.now,
-    calls.map((call) => call.callId),
-    calls.map((_, position) => position),
-    calls.map((call) => call.tool),
-    calls.map((call) => JSON.stringify(call.args)),
-    calls.map((call) => call.scheduling),
-    calls.map((call) => call.status),
-    calls.map((call) => (call.output ? JSON.stringify(call.output) : null)),
-    calls.map((call) => call.maxAttempts),
-    calls.map((call) => call.timeoutMs),
-  );
 }
 
 interface CallPlan {

@@ -19,10 +19,10 @@ import {
   scheduleExternalRetry,
   TERMINAL_STATUSES,
 } from './call-transitions.js';
+import type { Dispatcher } from '../outbox.js';
 import type { CallStore } from './store.js';
 import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, InvalidStateError, ValidationError } from '../../model/errors.js';
 import type { EventLog } from '../event-log.js';
-import type { Lane, WorkQueue } from '../work.js';
 import { checkReportedFailure, FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, parseSeedOutcome, type ToolCallOutput } from '../../model/outcome.js';
 import { decodeToolValue, MalformedToolValueError } from '../../model/tool-value.js';
 
@@ -48,15 +48,11 @@ export interface CallDecisionServiceDeps {
   eventLog: EventLog;
   calls: CallStore;
   registry: ToolRegistry;
-  work: WorkQueue;
+  dispatcher: Dispatcher;
   logger: Logger;
 }
 
-type CompletionVerdict =
-  | { kind: 'completed' }
-  | { kind: 'retry'; call: CallRecord; delayMs: number }
-  | { kind: 'late'; deadline: Date; lanes: Lane[] }
-  | { kind: 'refused'; call: CallRecord };
+type CompletionVerdict = { kind: 'completed' } | { kind: 'retry' } | { kind: 'late'; deadline: Date } | { kind: 'refused'; call: CallRecord };
 
 export class CallDecisionService {
   constructor(private readonly deps: CallDecisionServiceDeps) {}
@@ -64,9 +60,8 @@ export class CallDecisionService {
   /** Lets a call that waits for approval run. */
   async approve(viewer: Viewer, callId: string, sessionId?: string | null): Promise<CallRecord> {
     const call = await this.decidable(viewer, callId, sessionId);
-    const approved = await this.deps.eventLog.write(call.sessionId, (scope) => approveCall(scope, call.id, viewer.apiKeyId));
+    const approved = await this.deps.eventLog.write(call.sessionId, (scope) => approveCall(scope, this.deps.dispatcher, call.id, viewer.apiKeyId));
     if (!approved) throw await this.notAwaitingApproval(call);
-    await this.deps.work.runCalls([approved]);
     return approved;
   }
 
@@ -78,10 +73,8 @@ export class CallDecisionService {
     const output = outputs.failure(
       failure('PERMISSION_DENIED', 'approval_rejected', text ? `The call was rejected: ${text}` : 'The call was rejected', { source: 'POLICY' }),
     );
-    const rejected = await this.deps.eventLog.write(call.sessionId, (scope) => rejectCall(scope, call.id, viewer.apiKeyId, output));
+    const rejected = await this.deps.eventLog.write(call.sessionId, (scope) => rejectCall(scope, this.deps.dispatcher, call.id, viewer.apiKeyId, output));
     if (!rejected) throw await this.notAwaitingApproval(call);
-    // A rejected serial call no longer holds its lane.
-    if (rejected.scheduling === 'SERIAL') await this.deps.work.resumeLanes([rejected]);
     return rejected;
   }
 
@@ -91,34 +84,24 @@ export class CallDecisionService {
     const call = await this.deps.calls.findCall(viewer.tenantId, callId, sessionId);
     const retryable = output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE';
     const tool = retryable ? await this.deps.registry.resolve(call.tenantId, call.tool) : null;
+    const { dispatcher } = this.deps;
     const verdict = await this.deps.eventLog.write(call.sessionId, async (scope): Promise<CompletionVerdict> => {
-      const current = (await loadCall(scope, call.id))!;
+      const current = (await loadCall(scope.sql, call.id))!;
       if (current.status !== 'PENDING_EXTERNAL') return { kind: 'refused', call: current };
       const attempt = current.attempt;
       const decision = decideRetry(output, attempt, current.maxAttempts, tool?.definition.retry ?? null);
-      if (decision.kind === 'retry' && (await scheduleExternalRetry(scope, current, attempt, decision.failure, decision.delayMs))) {
-        return { kind: 'retry', call: current, delayMs: decision.delayMs };
+      if (decision.kind === 'retry' && (await scheduleExternalRetry(scope, dispatcher, current, attempt, decision.failure, decision.delayMs))) {
+        return { kind: 'retry' };
       }
       // A retry the deadline overtook is completed (or expired) as reported.
       const final = decision.kind === 'final' ? decision.output : output;
-      if (await completeExternal(scope, current, attempt, final)) return { kind: 'completed' };
-      // Still pending, so its deadline has passed: expire it now rather than waiting for the reconciler.
-      const [expired] = await expirePendingExternal(scope, [current.id]);
-      return { kind: 'late', deadline: current.deadlineAt ?? new Date(), lanes: expired?.scheduling === 'SERIAL' ? [expired] : [] };
+      if (await completeExternal(scope, dispatcher, current, attempt, final)) return { kind: 'completed' };
+      // Still pending, so its deadline has passed: expire it now rather than waiting for the reaper.
+      await expirePendingExternal(scope, dispatcher, [current.id]);
+      return { kind: 'late', deadline: current.deadlineAt ?? new Date() };
     });
-    switch (verdict.kind) {
-      case 'refused':
-        throw refusal(verdict.call);
-      case 'late':
-        await this.deps.work.resumeLanes(verdict.lanes);
-        throw new DeadlinePassedError(call.callId, verdict.deadline);
-      case 'retry':
-        await this.deps.work.runCalls([verdict.call], { delayMs: verdict.delayMs });
-        break;
-      case 'completed':
-        if (call.scheduling === 'SERIAL') await this.deps.work.resumeLanes([call]);
-        break;
-    }
+    if (verdict.kind === 'refused') throw refusal(verdict.call);
+    if (verdict.kind === 'late') throw new DeadlinePassedError(call.callId, verdict.deadline);
     return this.deps.calls.findCall(viewer.tenantId, call.callId, call.sessionId);
   }
 
@@ -127,7 +110,7 @@ export class CallDecisionService {
    * pass; safe on any number of processes at once: each expiry is conditional on the state).
    */
   async expireOverdue(limit = 500): Promise<number> {
-    const { db, eventLog, work } = this.deps;
+    const { db, eventLog, dispatcher } = this.deps;
     const rows = await db.$queryRawUnsafe<Array<{ id: string; sessionId: string }>>(
       `SELECT id::text AS id, session_id::text AS "sessionId" FROM tool_call
         WHERE status = 'PENDING_EXTERNAL' AND deadline_at <= now() ORDER BY deadline_at LIMIT $1`,
@@ -137,9 +120,8 @@ export class CallDecisionService {
     for (const row of rows) bySession.set(row.sessionId, [...(bySession.get(row.sessionId) ?? []), row.id]);
     let expired = 0;
     for (const [sessionId, ids] of bySession) {
-      const calls = await eventLog.write(sessionId, (scope) => expirePendingExternal(scope, ids));
+      const calls = await eventLog.write(sessionId, (scope) => expirePendingExternal(scope, dispatcher, ids));
       expired += calls.length;
-      await work.resumeLanes(calls.filter((call) => call.scheduling === 'SERIAL'));
     }
     return expired;
   }

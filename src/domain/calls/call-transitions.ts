@@ -1,334 +1,203 @@
-// State transitions of tool calls. Each runs inside an EventLog write (session row locked) and
-// emits the event that announces it. Transitions are conditional on the state (and attempt) the
-// caller saw, which fences out stale workers: a write from a superseded attempt changes nothing.
+// The transitions of calls that people and clients cause (the API's side: cancel, approve, reject,
+// complete or expire an external call), each inside an EventLog write with the events announcing
+// it. The worker's own transitions are the folds of call-folds.ts. Every transition is conditional
+// on the state (and attempt) the caller saw, so two racing decisions cannot both take effect.
 import type { ToolCall } from '../../generated/prisma/client.js';
-import type { CallEventType, EventDraft, EventPayloads, ToolProgress } from '../../model/events.js';
+import type { EventDraft, EventPayloads } from '../../model/events.js';
+import { failure, outputs, type ToolCallOutput, type ToolFailure } from '../../model/outcome.js';
+import { toStorableJson } from '../../model/storable-json.js';
+import { type Queryable, statement } from '../../sql.js';
 import type { WriteScope } from '../event-log.js';
-import { callStatusOf, failure, outputs, type ToolCallOutput, type ToolFailure } from '../../model/outcome.js';
+import { addJob, type Dispatcher } from '../outbox.js';
+import { type CallRef, statusOf } from './call-folds.js';
+import { describeCall, runCallJob } from './call-jobs.js';
+import { completedEvent, settle, wakeLane } from './call-writes.js';
 
 export type CallStatus = ToolCall['status'];
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
 export const WAITING_STATUSES: readonly CallStatus[] = ['QUEUED', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL'];
 
-/** A call row with the public id of its batch and its tenant. */
-export type CallRecord = ToolCall & { batchId: string; tenantId: string };
+/** A call row with the public id of its batch. */
+export type CallRecord = ToolCall & { batchId: string };
 
-export const CALL_COLUMNS = `c.id::text AS id, c.session_id::text AS "sessionId", c.batch_row_id::text AS "batchRowId",
+export const CALL_COLUMNS = `c.id::text AS id, c.tenant_id::text AS "tenantId", c.session_id::text AS "sessionId", c.batch_row_id::text AS "batchRowId",
   c.call_id AS "callId", c.position, c.tool, c.args, c.scheduling, c.status::text AS status, c.output, c.attempt,
   c.max_attempts AS "maxAttempts", c.timeout_ms AS "timeoutMs", c.duration_ms AS "durationMs", c.worker_id AS "workerId",
   c.submitted_by::text AS "submittedBy", c.queued_at AS "queuedAt", c.started_at AS "startedAt",
   c.completed_at AS "completedAt", c.heartbeat_at AS "heartbeatAt", c.cancel_requested_at AS "cancelRequestedAt",
   c.deadline_at AS "deadlineAt", c.decided_by::text AS "decidedBy", c.decided_at AS "decidedAt",
-  b.batch_id AS "batchId", s.tenant_id::text AS "tenantId"`;
+  b.batch_id AS "batchId"`;
 
-const CALL_JOINS = `JOIN tool_batch b ON b.id = c.batch_row_id JOIN session s ON s.id = c.session_id`;
+const LOAD = statement('call_load', `SELECT ${CALL_COLUMNS} FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id WHERE c.id = $1::uuid`);
 
-export function callEvent<T extends CallEventType>(type: T, call: Pick<CallRecord, 'batchId' | 'callId' | 'tool'>, payload: Omit<EventPayloads[T], 'tool'>): EventDraft<T> {
-  return { type, batchId: call.batchId, callId: call.callId, payload: { tool: call.tool, ...payload } } as EventDraft<T>;
+export async function loadCall(sql: Queryable, callRowId: string): Promise<CallRecord | null> {
+  return (await sql.query<CallRecord>(LOAD, [callRowId]))[0] ?? null;
 }
 
-export function completedEventPayload(call: Pick<CallRecord, 'attempt' | 'durationMs' | 'completedAt'>, output: ToolCallOutput): Omit<EventPayloads['ToolCallCompleted'], 'tool'> {
+/** The worker's view of a call record: what a job carries. */
+export function refOf(call: CallRecord, attempt = call.attempt): CallRef {
   return {
-    status: callStatusOf(output),
-    output,
-    attempt: call.attempt,
-    durationMs: call.durationMs ?? 0,
-    completedAt: call.completedAt?.toISOString() ?? new Date().toISOString(),
+    id: call.id,
+    tenantId: call.tenantId,
+    sessionId: call.sessionId,
+    batchRowId: call.batchRowId,
+    batchId: call.batchId,
+    callId: call.callId,
+    tool: call.tool,
+    attempt,
+    maxAttempts: call.maxAttempts,
+    timeoutMs: call.timeoutMs,
+    scheduling: call.scheduling as CallRef['scheduling'],
   };
 }
 
-export async function loadCall(scope: Pick<WriteScope, 'tx'>, callRowId: string): Promise<CallRecord | null> {
-  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(`SELECT ${CALL_COLUMNS} FROM tool_call c ${CALL_JOINS} WHERE c.id = $1::uuid`, callRowId);
-  return rows[0] ?? null;
+function callEvent<T extends 'ToolCallApproved' | 'ToolCallRetrying'>(type: T, call: CallRecord, payload: Omit<EventPayloads[T], 'tool'>): EventDraft<T> {
+  return { sessionId: call.sessionId, type, batchId: call.batchId, callId: call.callId, payload: { tool: call.tool, ...payload } } as EventDraft<T>;
 }
 
-async function updateCall(scope: WriteScope, set: string, where: string, params: unknown[]): Promise<CallRecord | null> {
-  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
-    `WITH updated AS (UPDATE tool_call c SET ${set} WHERE ${where} RETURNING c.*)
-     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS}`,
-    ...params,
-  );
-  return rows[0] ?? null;
+/** Runs `update` (a statement updating `tool_call c` … RETURNING c.*) and reads the changed rows as records. */
+function updating(name: string, update: string) {
+  return statement(name, `WITH updated AS (${update}) SELECT ${CALL_COLUMNS} FROM updated c JOIN tool_batch b ON b.id = c.batch_row_id ORDER BY c.position`);
+}
+
+/** A call that ended without running (refused, cancelled or expired while waiting): Completed, no Started. */
+function endedWaiting(scope: WriteScope, dispatcher: Dispatcher, call: CallRecord, output: ToolCallOutput): void {
+  scope.emit(completedEvent(call, output, 0));
+  settle(scope, call, statusOf(output));
+  // A serial call that waited held its lane: let the lane go on.
+  if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call);
+}
+
+const CANCEL_WAITING = updating(
+  'calls_cancel_waiting',
+  `UPDATE tool_call c SET status = 'CANCELLED', output = $2::jsonb, completed_at = now(), duration_ms = 0, worker_id = NULL
+    WHERE c.id IN (SELECT id FROM tool_call WHERE id = ANY($1::uuid[]) AND status IN ('QUEUED', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL') ORDER BY id FOR UPDATE)
+   RETURNING c.*`,
+);
+
+const REQUEST_CANCEL = statement(
+  'calls_request_cancel',
+  `UPDATE tool_call SET cancel_requested_at = COALESCE(cancel_requested_at, now())
+    WHERE id IN (SELECT id FROM tool_call WHERE id = ANY($1::uuid[]) AND status = 'RUNNING' ORDER BY id FOR UPDATE)
+   RETURNING id::text AS id, worker_id AS "workerId", attempt`,
+);
+
+export interface CancelRequested {
+  id: string;
+  workerId: string | null;
+  attempt: number;
 }
 
 /**
- * QUEUED → RUNNING, or (with `expectedAttempt`) an interrupted RUNNING attempt re-run as the next
- * one. A lost worker is not the tool's failure, so that re-run may go past the retry policy's
- * attempts: max_attempts then grows to match, and the record never shows attempt 2 of 1.
+ * Cancels calls: waiting ones end CANCELLED at once (they never ran, so no ToolCallStarted);
+ * running ones are marked (idempotent), and their worker records the outcome. Returns the running ones.
  */
-export async function startAttempt(scope: WriteScope, callRowId: string, workerId: string, expectedAttempt?: number): Promise<CallRecord | null> {
-  const condition =
-    expectedAttempt === undefined ? `c.status = 'QUEUED'` : `c.status = 'RUNNING' AND c.attempt = ${Number(expectedAttempt)}`;
-  const raise = expectedAttempt === undefined ? '' : ', max_attempts = GREATEST(c.max_attempts, c.attempt + 1)';
-  const call = await updateCall(
-    scope,
-    `status = 'RUNNING', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()), heartbeat_at = now(), worker_id = $2${raise}`,
-    `c.id = $1::uuid AND ${condition}`,
-    [callRowId, workerId],
-  );
-  if (call) scope.emit(call.sessionId, callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString() }));
-  return call;
-}
-
-/** QUEUED → RUNNING for many calls in one statement; returns the calls that were started, by id. */
-export async function startAttempts(scope: WriteScope, callRowIds: string[], workerId: string): Promise<Map<string, CallRecord>> {
-  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
-    `WITH updated AS (
-       UPDATE tool_call c SET status = 'RUNNING', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()),
-              heartbeat_at = now(), worker_id = $2
-        WHERE c.id = ANY($1::uuid[]) AND c.status = 'QUEUED'
-       RETURNING c.*)
-     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS}`,
-    callRowIds,
-    workerId,
-  );
-  const started = new Map(rows.map((call) => [call.id, call]));
-  const startedAt = new Date().toISOString();
-  for (const id of callRowIds) {
-    const call = started.get(id);
-    if (call) scope.emit(call.sessionId, callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
-  }
-  return started;
-}
-
-/** RUNNING(attempt) → terminal for many calls in one statement; returns the completed calls, by id. */
-export async function completeAttempts(
-  scope: WriteScope,
-  items: Array<{ callRowId: string; attempt: number; output: ToolCallOutput }>,
-): Promise<Map<string, CallRecord>> {
-  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
-    `WITH d AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[]) AS d(id, attempt, status, output)),
-     updated AS (
-       UPDATE tool_call c SET status = d.status::call_status, output = d.output::jsonb, completed_at = now(), worker_id = NULL,
-              duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
-         FROM d
-        WHERE c.id = d.id AND c.status = 'RUNNING' AND c.attempt = d.attempt
-       RETURNING c.*)
-     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS}`,
-    items.map((item) => item.callRowId),
-    items.map((item) => item.attempt),
-    items.map((item) => callStatusOf(item.output)),
-    items.map((item) => JSON.stringify(item.output)),
-  );
-  const completed = new Map(rows.map((call) => [call.id, call]));
-  for (const item of items) {
-    const call = completed.get(item.callRowId);
-    if (call) scope.emit(call.sessionId, callEvent('ToolCallCompleted', call, completedEventPayload(call, item.output)));
-  }
-  await settleBatches(scope, rows.map((call) => call.batchRowId));
-  return completed;
-}
-
-export async function recordProgress(scope: WriteScope, call: CallRecord, attempt: number, progress: ToolProgress): Promise<boolean> {
-  const updated = await scope.tx.$executeRawUnsafe(
-    `UPDATE tool_call SET heartbeat_at = now() WHERE id = $1::uuid AND status = 'RUNNING' AND attempt = $2`,
-    call.id,
-    attempt,
-  );
-  if (updated === 0) return false;
-  scope.emit(call.sessionId, callEvent('ToolCallProgress', call, { attempt, progress }));
-  return true;
-}
-
-/** RUNNING(attempt) → QUEUED, to run again after `delayMs`. */
-export async function scheduleRetry(scope: WriteScope, call: CallRecord, attempt: number, failure: ToolFailure, delayMs: number): Promise<boolean> {
-  const updated = await updateCall(scope, `status = 'QUEUED', worker_id = NULL`, `c.id = $1::uuid AND c.status = 'RUNNING' AND c.attempt = $2`, [call.id, attempt]);
-  if (!updated) return false;
-  scope.emit(call.sessionId, callEvent('ToolCallRetrying', call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
-  return true;
-}
-
-/** RUNNING(attempt) → terminal. */
-export async function completeAttempt(scope: WriteScope, call: CallRecord, attempt: number, output: ToolCallOutput): Promise<CallRecord | null> {
-  const completed = await updateCall(
-    scope,
-    `status = $3::call_status, output = $4::jsonb, completed_at = now(), worker_id = NULL,
-     duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int`,
-    `c.id = $1::uuid AND c.status = 'RUNNING' AND c.attempt = $2`,
-    [call.id, attempt, callStatusOf(output), JSON.stringify(output)],
-  );
-  if (!completed) return null;
-  scope.emit(completed.sessionId, callEvent('ToolCallCompleted', completed, completedEventPayload(completed, output)));
-  await settleBatches(scope, [completed.batchRowId]);
-  return completed;
-}
-
-/** Completes calls that are waiting (not running) — cancellation, rejection, expiry. */
-export async function completeWaiting(
-  scope: WriteScope,
-  callRowIds: string[],
-  output: ToolCallOutput,
-  fromStatuses: readonly CallStatus[] = WAITING_STATUSES,
-): Promise<CallRecord[]> {
+export async function cancelCalls(scope: WriteScope, dispatcher: Dispatcher, callRowIds: string[]): Promise<CancelRequested[]> {
   if (callRowIds.length === 0) return [];
-  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
-    `WITH updated AS (
-       UPDATE tool_call c SET status = $2::call_status, output = $3::jsonb, completed_at = now(), duration_ms = 0
-        WHERE c.id = ANY($1::uuid[]) AND c.status::text = ANY($4::text[])
-       RETURNING c.*)
-     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS} ORDER BY c.position`,
-    callRowIds,
-    callStatusOf(output),
-    JSON.stringify(output),
-    [...fromStatuses],
-  );
+  const cancelled = await scope.sql.query<CallRecord>(CANCEL_WAITING, [callRowIds, toStorableJson(outputs.cancelled())]);
+  for (const call of cancelled) endedWaiting(scope, dispatcher, call, outputs.cancelled());
+  return scope.sql.query<CancelRequested>(REQUEST_CANCEL, [callRowIds]);
+}
+
+const RUNNING_ATTEMPT = statement(
+  'calls_running_attempt',
+  `SELECT ${CALL_COLUMNS} FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id
+    WHERE c.id = ANY($1::uuid[]) AND c.status = 'RUNNING' ORDER BY c.id FOR UPDATE OF c`,
+);
+
+/**
+ * Ends running calls whose worker is gone (known dead or stale) as CANCELLED, fenced by the attempt
+ * and worker the caller saw: their worker can record nothing any more.
+ */
+export async function cancelOrphaned(scope: WriteScope, dispatcher: Dispatcher, requested: CancelRequested[]): Promise<number> {
+  if (requested.length === 0) return 0;
+  const rows = await scope.sql.query<CallRecord>(RUNNING_ATTEMPT, [requested.map((entry) => entry.id)]);
+  const expected = new Map(requested.map((entry) => [entry.id, entry]));
+  let ended = 0;
   for (const call of rows) {
-    if (call.attempt === 0) scope.emit(call.sessionId, startedWithoutRunning(call));
-    scope.emit(call.sessionId, callEvent('ToolCallCompleted', call, completedEventPayload(call, output)));
+    const seen = expected.get(call.id);
+    if (!seen || seen.attempt !== call.attempt || seen.workerId !== call.workerId) continue;
+    const output = outputs.cancelled();
+    const updated = await scope.sql.query<CallRecord>(FINISH_RUNNING, [call.id, call.attempt, call.workerId, statusOf(output), toStorableJson(output)]);
+    if (updated.length === 0) continue;
+    ended++;
+    scope.emit(completedEvent(call, output, Date.now() - (call.startedAt?.getTime() ?? Date.now())));
+    settle(scope, call, 'CANCELLED');
+    if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call);
   }
-  await settleBatches(scope, rows.map((call) => call.batchRowId));
-  return rows;
+  return ended;
 }
 
-/** A call that ends without ever running still announces a start first, so every Completed has one. */
-export function startedWithoutRunning(call: Pick<CallRecord, 'batchId' | 'callId' | 'tool' | 'attempt' | 'maxAttempts'>): EventDraft<'ToolCallStarted'> {
-  return callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt: new Date().toISOString(), ran: false });
-}
+const FINISH_RUNNING = updating(
+  'calls_finish_running',
+  `UPDATE tool_call c SET status = $4::call_status, output = $5::jsonb, completed_at = now(), worker_id = NULL,
+          duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+    WHERE c.id = $1::uuid AND c.status = 'RUNNING' AND c.attempt = $2 AND c.worker_id IS NOT DISTINCT FROM $3
+   RETURNING c.*`,
+);
 
-/**
- * Accounts calls that just became terminal; emits ToolBatchCompleted for batches that finished.
- * The accounting of a whole group commit is folded into one statement at its end.
- */
-export function settleBatches(scope: WriteScope, batchRowIds: string[]): Promise<void> {
-  const counts = scope.atEnd('settle-batches', () => new Map<string, number>(), (pending) => settleNow(scope, pending));
-  for (const id of batchRowIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-  return Promise.resolve();
-}
+const APPROVE = updating(
+  'calls_approve',
+  `UPDATE tool_call c SET status = 'QUEUED', decided_by = $2::uuid, decided_at = now()
+    WHERE c.id = $1::uuid AND c.status = 'AWAITING_APPROVAL' RETURNING c.*`,
+);
 
-async function settleNow(scope: WriteScope, counts: Map<string, number>): Promise<void> {
-  if (counts.size === 0) return;
-  const finished = await scope.tx.$queryRawUnsafe<Array<{ id: string; sessionId: string; batchId: string; callCount: number }>>(
-    `UPDATE tool_batch b
-        SET pending_count = b.pending_count - d.n,
-            status = CASE WHEN b.pending_count - d.n <= 0 THEN 'COMPLETED'::batch_status ELSE b.status END,
-            completed_at = CASE WHEN b.pending_count - d.n <= 0 THEN now() ELSE b.completed_at END
-       FROM unnest($1::uuid[], $2::int[]) AS d(id, n)
-      WHERE b.id = d.id AND b.status = 'RUNNING'
-      RETURNING b.id::text AS id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount", b.pending_count AS pending`,
-    [...counts.keys()],
-    [...counts.values()],
-  );
-  const done = finished.filter((row) => Number((row as unknown as { pending: number }).pending) <= 0);
-  if (done.length === 0) return;
-  const statusRows = await scope.tx.$queryRawUnsafe<Array<{ batchRowId: string; status: string; n: bigint }>>(
-    `SELECT batch_row_id::text AS "batchRowId", status::text AS status, count(*) AS n FROM tool_call WHERE batch_row_id = ANY($1::uuid[]) GROUP BY 1, 2`,
-    done.map((row) => row.id),
-  );
-  for (const batch of done) {
-    const tally = { SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 } as Record<string, number>;
-    for (const row of statusRows) if (row.batchRowId === batch.id) tally[row.status] = Number(row.n);
-    scope.emit(batch.sessionId, {
-      type: 'ToolBatchCompleted',
-      batchId: batch.batchId,
-      payload: {
-        total: batch.callCount,
-        succeeded: tally.SUCCEEDED ?? 0,
-        failed: tally.FAILED ?? 0,
-        cancelled: tally.CANCELLED ?? 0,
-        completedAt: new Date().toISOString(),
-      },
-    });
-  }
-}
-
-/** Marks running calls for cancellation (idempotent); the worker running each records the outcome. */
-export async function requestCancel(scope: WriteScope, callRowIds: string[]): Promise<string[]> {
-  if (callRowIds.length === 0) return [];
-  const rows = await scope.tx.$queryRawUnsafe<Array<{ id: string }>>(
-    `UPDATE tool_call SET cancel_requested_at = COALESCE(cancel_requested_at, now())
-      WHERE id = ANY($1::uuid[]) AND status = 'RUNNING' RETURNING id::text AS id`,
-    callRowIds,
-  );
-  return rows.map((row) => row.id);
-}
-
-/** AWAITING_APPROVAL → QUEUED, recording who approved. The caller enqueues the call (or its lane). */
-export async function approveCall(scope: WriteScope, callRowId: string, apiKeyId: string): Promise<CallRecord | null> {
-  const call = await updateCall(
-    scope,
-    `status = 'QUEUED', decided_by = $2::uuid, decided_at = now()`,
-    `c.id = $1::uuid AND c.status = 'AWAITING_APPROVAL'`,
-    [callRowId, apiKeyId],
-  );
-  if (call) scope.emit(call.sessionId, callEvent('ToolCallApproved', call, { decidedAt: call.decidedAt?.toISOString() ?? new Date().toISOString() }));
+/** AWAITING_APPROVAL → QUEUED, recording who approved, with the job that runs it (its lane's, if serial). */
+export async function approveCall(scope: WriteScope, dispatcher: Dispatcher, callRowId: string, apiKeyId: string): Promise<CallRecord | null> {
+  const [call] = await scope.sql.query<CallRecord>(APPROVE, [callRowId, apiKeyId]);
+  if (!call) return null;
+  scope.emit(callEvent('ToolCallApproved', call, { decidedAt: (call.decidedAt ?? new Date()).toISOString() }));
+  if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call);
+  else addJob(scope, dispatcher, runCallJob(call, describeCall({ ...refOf(call, call.attempt + 1), args: call.args })));
   return call;
 }
+
+const REJECT = updating(
+  'calls_reject',
+  `UPDATE tool_call c SET status = 'FAILED', output = $3::jsonb, completed_at = now(), duration_ms = 0, decided_by = $2::uuid, decided_at = now()
+    WHERE c.id = $1::uuid AND c.status = 'AWAITING_APPROVAL' RETURNING c.*`,
+);
 
 /** AWAITING_APPROVAL → FAILED (the rejection `output`), recording who rejected. */
-export async function rejectCall(scope: WriteScope, callRowId: string, apiKeyId: string, output: ToolCallOutput): Promise<CallRecord | null> {
-  const [rejected] = await completeWaiting(scope, [callRowId], output, ['AWAITING_APPROVAL']);
-  if (!rejected) return null;
-  await scope.tx.$executeRawUnsafe(`UPDATE tool_call SET decided_by = $2::uuid, decided_at = now() WHERE id = $1::uuid`, callRowId, apiKeyId);
-  return { ...rejected, decidedBy: apiKeyId, decidedAt: new Date() };
-}
-
-/**
- * QUEUED → PENDING_EXTERNAL (the next attempt of an external tool's call): the call now waits for
- * a client to complete it until `deadline_at`, its timeout from now.
- */
-export async function enterPendingExternal(scope: WriteScope, callRowId: string): Promise<CallRecord | null> {
-  const call = await updateCall(
-    scope,
-    `status = 'PENDING_EXTERNAL', attempt = c.attempt + 1, started_at = COALESCE(c.started_at, now()), worker_id = NULL,
-     heartbeat_at = NULL, deadline_at = now() + c.timeout_ms * interval '1 millisecond'`,
-    `c.id = $1::uuid AND c.status = 'QUEUED'`,
-    [callRowId],
-  );
+export async function rejectCall(scope: WriteScope, dispatcher: Dispatcher, callRowId: string, apiKeyId: string, output: ToolCallOutput): Promise<CallRecord | null> {
+  const [call] = await scope.sql.query<CallRecord>(REJECT, [callRowId, apiKeyId, toStorableJson(output)]);
   if (!call) return null;
-  const startedAt = (call.startedAt ?? new Date()).toISOString();
-  scope.emit(call.sessionId, callEvent('ToolCallStarted', call, { attempt: call.attempt, maxAttempts: call.maxAttempts, startedAt }));
-  scope.emit(
-    call.sessionId,
-    callEvent('ToolCallAwaitingCompletion', call, {
-      args: call.args,
-      attempt: call.attempt,
-      maxAttempts: call.maxAttempts,
-      timeoutMs: call.timeoutMs,
-      deadline: call.deadlineAt!.toISOString(),
-    }),
-  );
+  endedWaiting(scope, dispatcher, call, output);
   return call;
 }
 
-/**
- * Completes PENDING_EXTERNAL calls with `output`, on the extra condition `where` (on alias `c`,
- * parameters from $4). Returns the calls that were completed.
- */
-async function finishPendingExternal(scope: WriteScope, callRowIds: string[], output: ToolCallOutput, where: string, params: unknown[]): Promise<CallRecord[]> {
-  if (callRowIds.length === 0) return [];
-  const rows = await scope.tx.$queryRawUnsafe<CallRecord[]>(
-    `WITH updated AS (
-       UPDATE tool_call c SET status = $2::call_status, output = $3::jsonb, completed_at = now(), worker_id = NULL,
-              duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
-        WHERE c.id = ANY($1::uuid[]) AND c.status = 'PENDING_EXTERNAL' AND ${where}
-       RETURNING c.*)
-     SELECT ${CALL_COLUMNS} FROM updated c ${CALL_JOINS} ORDER BY c.position`,
-    callRowIds,
-    callStatusOf(output),
-    JSON.stringify(output),
-    ...params,
-  );
-  for (const call of rows) scope.emit(call.sessionId, callEvent('ToolCallCompleted', call, completedEventPayload(call, output)));
-  await settleBatches(scope, rows.map((call) => call.batchRowId));
-  return rows;
-}
+const COMPLETE_EXTERNAL = updating(
+  'calls_complete_external',
+  `UPDATE tool_call c SET status = $3::call_status, output = $4::jsonb, completed_at = now(), worker_id = NULL,
+          duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+    WHERE c.id = $1::uuid AND c.status = 'PENDING_EXTERNAL' AND c.attempt = $2 AND (c.deadline_at IS NULL OR c.deadline_at > now())
+   RETURNING c.*`,
+);
 
 /** PENDING_EXTERNAL(attempt) → terminal, only while its deadline has not passed (database clock). */
-export async function completeExternal(scope: WriteScope, call: CallRecord, attempt: number, output: ToolCallOutput): Promise<CallRecord | null> {
-  const [completed] = await finishPendingExternal(scope, [call.id], output, `c.attempt = $4 AND (c.deadline_at IS NULL OR c.deadline_at > now())`, [attempt]);
-  return completed ?? null;
+export async function completeExternal(scope: WriteScope, dispatcher: Dispatcher, call: CallRecord, attempt: number, output: ToolCallOutput): Promise<CallRecord | null> {
+  const [completed] = await scope.sql.query<CallRecord>(COMPLETE_EXTERNAL, [call.id, attempt, statusOf(output), toStorableJson(output)]);
+  if (!completed) return null;
+  scope.emit(completedEvent(completed, output, completed.durationMs ?? 0));
+  settle(scope, completed, statusOf(output));
+  if (completed.scheduling === 'SERIAL') wakeLane(scope, dispatcher, completed);
+  return completed;
 }
 
-/** PENDING_EXTERNAL(attempt) → QUEUED, to wait for a completion again as the next attempt after `delayMs`. */
-export async function scheduleExternalRetry(scope: WriteScope, call: CallRecord, attempt: number, failure: ToolFailure, delayMs: number): Promise<boolean> {
-  const updated = await updateCall(
-    scope,
-    `status = 'QUEUED', deadline_at = NULL`,
-    `c.id = $1::uuid AND c.status = 'PENDING_EXTERNAL' AND c.attempt = $2 AND (c.deadline_at IS NULL OR c.deadline_at > now())`,
-    [call.id, attempt],
-  );
+const EXTERNAL_RETRY = updating(
+  'calls_external_retry',
+  `UPDATE tool_call c SET status = 'QUEUED', deadline_at = NULL
+    WHERE c.id = $1::uuid AND c.status = 'PENDING_EXTERNAL' AND c.attempt = $2 AND (c.deadline_at IS NULL OR c.deadline_at > now())
+   RETURNING c.*`,
+);
+
+/** PENDING_EXTERNAL(attempt) → QUEUED: it waits for a completion again, as the next attempt, after `delayMs`. */
+export async function scheduleExternalRetry(scope: WriteScope, dispatcher: Dispatcher, call: CallRecord, attempt: number, retryFailure: ToolFailure, delayMs: number): Promise<boolean> {
+  const [updated] = await scope.sql.query<CallRecord>(EXTERNAL_RETRY, [call.id, attempt]);
   if (!updated) return false;
-  scope.emit(call.sessionId, callEvent('ToolCallRetrying', call, { attempt, failure, delayMs, nextAttempt: attempt + 1 }));
+  scope.emit(callEvent('ToolCallRetrying', updated, { attempt, failure: retryFailure, delayMs, nextAttempt: attempt + 1 }));
+  if (updated.scheduling === 'SERIAL') wakeLane(scope, dispatcher, updated, delayMs);
+  else addJob(scope, dispatcher, runCallJob(updated, describeCall({ ...refOf(updated, attempt + 1), args: updated.args }), delayMs));
   return true;
 }
 
@@ -336,19 +205,34 @@ export const DEADLINE_EXCEEDED_CODE = 'deadline_exceeded';
 
 /** The failure of an external call whose deadline passed without a completion. */
 export function deadlineExceeded(call: Pick<CallRecord, 'tool' | 'timeoutMs'>): ToolCallOutput {
-  return outputs.failure(
-    failure('TIMEOUT', DEADLINE_EXCEEDED_CODE, `No completion for \`${call.tool}\` arrived within its deadline (${call.timeoutMs} ms)`),
-  );
+  return outputs.failure(failure('TIMEOUT', DEADLINE_EXCEEDED_CODE, `No completion for \`${call.tool}\` arrived within its deadline (${call.timeoutMs} ms)`));
 }
 
+const EXPIRE = updating(
+  'calls_expire_external',
+  `UPDATE tool_call c SET status = 'FAILED', output = d.output::jsonb, completed_at = now(), worker_id = NULL,
+          duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+     FROM unnest($1::uuid[], $2::text[]) AS d(id, output)
+    WHERE c.id = d.id AND c.status = 'PENDING_EXTERNAL' AND c.deadline_at <= now()
+   RETURNING c.*`,
+);
+const OVERDUE = statement(
+  'calls_overdue_external',
+  `SELECT id::text AS id, tool, timeout_ms AS "timeoutMs" FROM tool_call
+    WHERE id = ANY($1::uuid[]) AND status = 'PENDING_EXTERNAL' AND deadline_at <= now() ORDER BY id FOR UPDATE`,
+);
+
 /** Fails PENDING_EXTERNAL calls whose deadline has passed (database clock) with TIMEOUT; others are left alone. */
-export async function expirePendingExternal(scope: WriteScope, callRowIds: string[]): Promise<CallRecord[]> {
-  const expired: CallRecord[] = [];
-  // The output names the tool and timeout, so it is written call by call.
-  const calls = await scope.tx.$queryRawUnsafe<CallRecord[]>(
-    `SELECT ${CALL_COLUMNS} FROM tool_call c ${CALL_JOINS} WHERE c.id = ANY($1::uuid[]) AND c.status = 'PENDING_EXTERNAL' AND c.deadline_at <= now()`,
-    callRowIds,
-  );
-  for (const call of calls) expired.push(...(await finishPendingExternal(scope, [call.id], deadlineExceeded(call), `c.deadline_at <= now()`, [])));
+export async function expirePendingExternal(scope: WriteScope, dispatcher: Dispatcher, callRowIds: string[]): Promise<CallRecord[]> {
+  if (callRowIds.length === 0) return [];
+  const overdue = await scope.sql.query<{ id: string; tool: string; timeoutMs: number }>(OVERDUE, [callRowIds]);
+  if (overdue.length === 0) return [];
+  const expired = await scope.sql.query<CallRecord>(EXPIRE, [overdue.map((call) => call.id), overdue.map((call) => toStorableJson(deadlineExceeded(call)))]);
+  for (const call of expired) {
+    const output = deadlineExceeded(call);
+    scope.emit(completedEvent(call, output, call.durationMs ?? 0));
+    settle(scope, call, 'FAILED');
+    if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call);
+  }
   return expired;
 }

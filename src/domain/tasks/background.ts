@@ -19,7 +19,7 @@ import {
   UnknownToolError,
   ValidationError,
 } from '../../model/errors.js';
-import type { EventLog, WriteScope } from '../event-log.js';
+import type { EventLog, PrismaWriteScope } from '../event-log.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { LiveTaskWorkers, WorkQueue } from '../work.js';
 import { type FailureClass, ToolFailureError } from '../../model/outcome.js';
@@ -119,7 +119,7 @@ export class BackgroundService {
       return this.createSchedule(input.sessionId, target, title, signalOnCompletion, schedule);
     }
     const capacity = await this.workerCapacity();
-    const admitted = await this.deps.eventLog.write(input.sessionId, (scope) => this.admitRun(scope, { sessionId: input.sessionId, target, title, signalOnCompletion }, capacity));
+    const admitted = await this.deps.eventLog.writeWithPrisma(input.sessionId, (scope) => this.admitRun(scope, { sessionId: input.sessionId, target, title, signalOnCompletion }, capacity));
     if ('refusal' in admitted) throw admitted.refusal;
     return { kind: 'RUN', task: admitted.task, signalOnCompletion };
   }
@@ -185,7 +185,7 @@ export class BackgroundService {
   }
 
   /** Takes the limits and creates the run's task; a refusal is returned (not thrown) so a grouped write is not rolled back. */
-  private async admitRun(scope: WriteScope, request: RunRequest, capacity: number): Promise<Admission> {
+  private async admitRun(scope: PrismaWriteScope, request: RunRequest, capacity: number): Promise<Admission> {
     const { tx } = scope;
     if (request.fireKey) {
       const existing = await tx.task.findUnique({ where: { fireKey: request.fireKey } });
@@ -244,7 +244,7 @@ export class BackgroundService {
   }
 
   private async createSchedule(sessionId: string, target: Target, title: string, signalOnCompletion: boolean, parsed: ParsedSchedule): Promise<SpawnOutcome> {
-    const created = await this.deps.eventLog.write(sessionId, async (scope) => {
+    const created = await this.deps.eventLog.writeWithPrisma(sessionId, async (scope) => {
       const { tx } = scope;
       const enabled = await tx.schedule.count({ where: { sessionId, enabled: true } });
       if (enabled >= MAX_ACTIVE_SCHEDULES_PER_SESSION) {
@@ -309,7 +309,7 @@ export class BackgroundService {
       refusal = error;
     }
     const capacity = await this.workerCapacity();
-    return eventLog.write(schedule.sessionId, async (scope) => {
+    return eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
       const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
       if (!current?.enabled) return null;
       let run: Task | null = null;
@@ -345,7 +345,7 @@ export class BackgroundService {
       return this.deps.tasks.findTask(tenantId, taskId);
     }
     if (task.state !== 'QUEUED' && task.state !== 'RUNNING') return task;
-    await this.deps.eventLog.write(task.sessionId, async (scope) => {
+    await this.deps.eventLog.writeWithPrisma(task.sessionId, async (scope) => {
       const canceled = await finishTask(scope, task.id, { states: ['QUEUED'] }, { state: 'CANCELED', summary: 'Canceled by request.' });
       if (canceled) return;
       await requestTaskCancel(scope, task.id);
@@ -359,7 +359,7 @@ export class BackgroundService {
   async cancelSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
     const schedule = await this.deps.tasks.findSchedule(tenantId, scheduleId);
     if (!schedule.enabled) return schedule;
-    const updated = await this.deps.eventLog.write(schedule.sessionId, async (scope) => {
+    const updated = await this.deps.eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
       const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
       if (!current?.enabled) return current;
       const canceled = await scope.tx.schedule.update({ where: { id: scheduleId }, data: { enabled: false, canceledAt: new Date(), nextTriggerAt: null } });

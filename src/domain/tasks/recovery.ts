@@ -43,7 +43,7 @@ export class TaskRecovery {
     const tool = observed.tool ? await registry.resolve(observed.session.tenantId, observed.tool) : null;
     const staleMs = staleAfterMs(this.deps.config);
 
-    const result = await eventLog.write(observed.sessionId, async (scope) => {
+    const result = await eventLog.writeWithPrisma(observed.sessionId, async (scope) => {
       const current = await scope.tx.task.findUnique({ where: { id: taskId } });
       if (!current || current.state !== 'RUNNING' || current.attempt !== attempt) return { outcome: 'skipped' as const };
       const lastSign = current.heartbeatAt ?? current.startedAt ?? current.createdAt;

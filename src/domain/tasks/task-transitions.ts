@@ -14,7 +14,7 @@ import {
   type RunArtifacts,
 } from './background-output.js';
 import type { EventDraft, EventPayloads, TaskEventType, ToolProgress } from '../../model/events.js';
-import type { WriteScope } from '../event-log.js';
+import type { PrismaWriteScope } from '../event-log.js';
 import { ToolFailureError } from '../../model/outcome.js';
 import { PrismaSessionFiles } from '../sessions/session-files.js';
 
@@ -38,15 +38,15 @@ export function specOf(task: Pick<Task, 'spec'>): BackgroundSpec {
   return task.spec as unknown as BackgroundSpec;
 }
 
-export function taskEvent<T extends TaskEventType>(type: T, task: Pick<Task, 'id' | 'kind' | 'runId'>, payload: Omit<EventPayloads[T], 'kind' | 'runId'>): EventDraft<T> {
-  return { type, taskId: task.id, payload: { kind: task.kind, runId: task.runId, ...payload } } as EventDraft<T>;
+export function taskEvent<T extends TaskEventType>(type: T, task: Pick<Task, 'id' | 'sessionId' | 'kind' | 'runId'>, payload: Omit<EventPayloads[T], 'kind' | 'runId'>): EventDraft<T> {
+  return { sessionId: task.sessionId, type, taskId: task.id, payload: { kind: task.kind, runId: task.runId, ...payload } } as EventDraft<T>;
 }
 
 /**
  * The session file store inside the write's transaction. Only single-statement operations
  * (writeFile, appendFile, mkdir, stat) are used through it, which a transaction client supports.
  */
-export function filesIn(scope: Pick<WriteScope, 'tx'>, sessionId: string): PrismaSessionFiles {
+export function filesIn(scope: Pick<PrismaWriteScope, 'tx'>, sessionId: string): PrismaSessionFiles {
   return new PrismaSessionFiles(scope.tx as unknown as Db, sessionId);
 }
 
@@ -63,23 +63,24 @@ async function writeArtifact(write: () => Promise<unknown>): Promise<void> {
   }
 }
 
-export async function createTask(scope: WriteScope, data: Prisma.TaskUncheckedCreateInput): Promise<Task> {
+export async function createTask(scope: PrismaWriteScope, data: Prisma.TaskUncheckedCreateInput): Promise<Task> {
   const task = await scope.tx.task.create({ data });
   scope.emit(
-    task.sessionId,
     taskEvent('TaskCreated', task, { state: task.state, stateDetail: task.stateDetail, title: task.title, tool: task.tool, attempt: task.attempt, scheduleId: task.scheduleId }),
   );
   return task;
 }
 
-async function lockedTask(scope: WriteScope, taskId: string): Promise<Task | null> {
+/** The task, locked until the end of the write (so reading it, then updating it, is race free). */
+async function lockedTask(scope: PrismaWriteScope, taskId: string): Promise<Task | null> {
+  await scope.tx.$queryRawUnsafe(`SELECT id::text FROM task WHERE id = $1::uuid FOR UPDATE`, taskId);
   return scope.tx.task.findUnique({ where: { id: taskId } });
 }
 
 const STARTING = 'Starting';
 
 /** QUEUED(attempt) → RUNNING on this worker; creates the (empty) output log. */
-export async function claimTask(scope: WriteScope, taskId: string, attempt: number, workerId: string): Promise<Task | null> {
+export async function claimTask(scope: PrismaWriteScope, taskId: string, attempt: number, workerId: string): Promise<Task | null> {
   const current = await lockedTask(scope, taskId);
   if (!current || current.state !== 'QUEUED' || current.attempt !== attempt || current.cancelRequestedAt) return null;
   const now = new Date();
@@ -88,9 +89,9 @@ export async function claimTask(scope: WriteScope, taskId: string, attempt: numb
     data: { state: 'RUNNING', workerId, heartbeatAt: now, startedAt: current.startedAt ?? now, stateDetail: STARTING },
   });
   if (task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).writeFile(task.logPath!, ''));
-  scope.emit(task.sessionId, taskEvent('TaskStarted', task, { attempt, workerId, logPath: task.logPath, resultPath: task.resultPath }));
+  scope.emit(taskEvent('TaskStarted', task, { attempt, workerId, logPath: task.logPath, resultPath: task.resultPath }));
   // The seed's first status of a run, before the tool reports its own.
-  scope.emit(task.sessionId, taskEvent('TaskStatus', task, { attempt, text: STARTING }));
+  scope.emit(taskEvent('TaskStatus', task, { attempt, text: STARTING }));
   return task;
 }
 
@@ -98,7 +99,7 @@ export async function claimTask(scope: WriteScope, taskId: string, attempt: numb
  * Records that `attempt` is alive. Null when the attempt is superseded (re-attached, finished):
  * nothing is written then. Otherwise tells whether cancellation was requested.
  */
-export async function recordHeartbeat(scope: WriteScope, taskId: string, attempt: number): Promise<{ cancelRequested: boolean } | null> {
+export async function recordHeartbeat(scope: PrismaWriteScope, taskId: string, attempt: number): Promise<{ cancelRequested: boolean } | null> {
   const rows = await scope.tx.$queryRawUnsafe<Array<{ sessionId: string; kind: string; runId: string | null; cancelRequested: boolean; at: Date }>>(
     `UPDATE task SET heartbeat_at = now() WHERE id = $1::uuid AND attempt = $2 AND state = 'RUNNING'
      RETURNING session_id::text AS "sessionId", kind, run_id AS "runId", cancel_requested_at IS NOT NULL AS "cancelRequested", heartbeat_at AS at`,
@@ -107,7 +108,7 @@ export async function recordHeartbeat(scope: WriteScope, taskId: string, attempt
   );
   const row = rows[0];
   if (!row) return null;
-  scope.emit(row.sessionId, taskEvent('TaskHeartbeat', { id: taskId, kind: row.kind, runId: row.runId }, { attempt, at: row.at.toISOString() }));
+  scope.emit(taskEvent('TaskHeartbeat', { id: taskId, sessionId: row.sessionId, kind: row.kind, runId: row.runId }, { attempt, at: row.at.toISOString() }));
   return { cancelRequested: row.cancelRequested };
 }
 
@@ -133,7 +134,7 @@ export interface ActivityUpdate {
 }
 
 /** Status text, progress and output of a running attempt; false when the attempt is superseded. */
-export async function recordActivity(scope: WriteScope, taskId: string, attempt: number, update: ActivityUpdate): Promise<boolean> {
+export async function recordActivity(scope: PrismaWriteScope, taskId: string, attempt: number, update: ActivityUpdate): Promise<boolean> {
   const current = await lockedTask(scope, taskId);
   if (!current || current.state !== 'RUNNING' || current.attempt !== attempt) return false;
   const data: Prisma.TaskUpdateInput = { heartbeatAt: new Date() };
@@ -146,7 +147,7 @@ export async function recordActivity(scope: WriteScope, taskId: string, attempt:
   }
   const task = await scope.tx.task.update({ where: { id: taskId }, data });
   if (update.output?.logText && task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).appendFile(task.logPath!, update.output!.logText));
-  const emit = (draft: EventDraft) => scope.emit(task.sessionId, draft);
+  const emit = (draft: EventDraft) => scope.emit(draft);
   if (update.stateDetail !== undefined) emit(taskEvent('TaskStatus', task, { attempt, text: update.stateDetail }));
   if (update.progress !== undefined) emit(taskEvent('TaskProgress', task, { attempt, progress: update.progress }));
   for (const chunk of update.output?.chunks ?? []) emit(taskEvent('TaskOutput', task, { attempt, stream: chunk.stream, text: chunk.text, truncated: false }));
@@ -155,11 +156,11 @@ export async function recordActivity(scope: WriteScope, taskId: string, attempt:
 }
 
 /** Records a cancellation request of a running task (idempotent); true when newly recorded. */
-export async function requestTaskCancel(scope: WriteScope, taskId: string): Promise<boolean> {
+export async function requestTaskCancel(scope: PrismaWriteScope, taskId: string): Promise<boolean> {
   const current = await lockedTask(scope, taskId);
   if (!current || current.state !== 'RUNNING' || current.cancelRequestedAt) return false;
   const task = await scope.tx.task.update({ where: { id: taskId }, data: { cancelRequestedAt: new Date(), stateDetail: 'Cancel requested' } });
-  scope.emit(task.sessionId, taskEvent('TaskCancelRequested', task, { attempt: task.attempt }));
+  scope.emit(taskEvent('TaskCancelRequested', task, { attempt: task.attempt }));
   return true;
 }
 
@@ -178,7 +179,7 @@ export type FinishFence = { attempt: number } | { states: readonly TaskState[] }
  * Ends a task. For a background run, also writes its artifacts (the log ends with the cancel
  * line when canceled; result.json) and, with signalOnCompletion, the session message.
  */
-export async function finishTask(scope: WriteScope, taskId: string, fence: FinishFence, input: FinishInput): Promise<Task | null> {
+export async function finishTask(scope: PrismaWriteScope, taskId: string, fence: FinishFence, input: FinishInput): Promise<Task | null> {
   const current = await lockedTask(scope, taskId);
   if (!current || !ACTIVE_TASK_STATES.includes(current.state)) return null;
   if ('attempt' in fence ? current.state !== 'RUNNING' || current.attempt !== fence.attempt : !fence.states.includes(current.state)) return null;
@@ -207,9 +208,7 @@ export async function finishTask(scope: WriteScope, taskId: string, fence: Finis
       });
     }
   }
-  scope.emit(
-    task.sessionId,
-    taskEvent('TaskFinished', task, {
+  scope.emit(taskEvent('TaskFinished', task, {
       state: task.state,
       attempt: task.attempt,
       summary: task.summary,
@@ -225,7 +224,7 @@ export async function finishTask(scope: WriteScope, taskId: string, fence: Finis
  * A lost attempt starts over as the next one, with new artifact paths; the old log keeps what
  * the lost attempt wrote, plus a line saying where the run went. Null when superseded.
  */
-export async function reattachTask(scope: WriteScope, taskId: string, attempt: number, artifacts: RunArtifacts, reason: string): Promise<Task | null> {
+export async function reattachTask(scope: PrismaWriteScope, taskId: string, attempt: number, artifacts: RunArtifacts, reason: string): Promise<Task | null> {
   const current = await lockedTask(scope, taskId);
   if (!current || current.state !== 'RUNNING' || current.attempt !== attempt) return null;
   const task = await scope.tx.task.update({
@@ -249,9 +248,7 @@ export async function reattachTask(scope: WriteScope, taskId: string, attempt: n
     const oldLog = current.logPath;
     await writeArtifact(() => filesIn(scope, task.sessionId).appendFile(oldLog, `\n[system] ${reason}; re-attached as ${artifacts.runId} (attempt ${attempt + 1})\n`));
   }
-  scope.emit(
-    task.sessionId,
-    taskEvent('TaskReattached', task, {
+  scope.emit(taskEvent('TaskReattached', task, {
       attempt: task.attempt,
       previousRunId: current.runId,
       reason,
@@ -263,10 +260,10 @@ export async function reattachTask(scope: WriteScope, taskId: string, attempt: n
 }
 
 /** A status line on a task that has no worker attempt of its own (a schedule's monitor). */
-export async function setTaskStatus(scope: WriteScope, taskId: string, stateDetail: string): Promise<Task | null> {
+export async function setTaskStatus(scope: PrismaWriteScope, taskId: string, stateDetail: string): Promise<Task | null> {
   const current = await lockedTask(scope, taskId);
   if (!current || !ACTIVE_TASK_STATES.includes(current.state)) return null;
   const task = await scope.tx.task.update({ where: { id: taskId }, data: { stateDetail } });
-  scope.emit(task.sessionId, taskEvent('TaskStatus', task, { attempt: task.attempt, text: stateDetail }));
+  scope.emit(taskEvent('TaskStatus', task, { attempt: task.attempt, text: stateDetail }));
   return task;
 }

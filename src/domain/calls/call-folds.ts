@@ -1,0 +1,302 @@
+// The hot path's state transitions of tool calls, each one statement for all the calls of a
+// transaction (see Fold in event-log). Every transition is conditional on the state and attempt the
+// writer saw, which fences out superseded attempts: a write from an attempt that was recovered,
+// cancelled or finished elsewhere changes nothing, and its events are never emitted.
+//
+// Lock order (no deadlocks): call rows in id order, then batch rows in id order; the event append
+// takes session and tenant rows last.
+import { toStorableJson } from '../../model/storable-json.js';
+import type { ToolCallOutput } from '../../model/outcome.js';
+import { type SqlConnection, statement } from '../../sql.js';
+import type { Fold } from '../event-log.js';
+
+export type CallStatus = 'QUEUED' | 'AWAITING_APPROVAL' | 'RUNNING' | 'PENDING_EXTERNAL' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+export type TerminalStatus = 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+
+/** What a worker knows of a call it runs: everything comes with the job, nothing is read back. */
+export interface CallRef {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  batchRowId: string;
+  batchId: string;
+  callId: string;
+  tool: string;
+  /** The attempt this run is (1-based); the row shows attempt − 1 while the call is QUEUED. */
+  attempt: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  scheduling: 'PARALLEL' | 'SERIAL';
+}
+
+export function statusOf(output: ToolCallOutput): TerminalStatus {
+  return output.status === 'SUCCESS' ? 'SUCCEEDED' : output.status === 'FAILURE' ? 'FAILED' : 'CANCELLED';
+}
+
+function sortedBy<T>(items: T[], key: (item: T) => string): Array<{ item: T; index: number }> {
+  return items.map((item, index) => ({ item, index })).sort((a, b) => (key(a.item) < key(b.item) ? -1 : key(a.item) > key(b.item) ? 1 : 0));
+}
+
+/** Runs `query` with the items sorted by row id (lock order); maps the returned ids back to the items. */
+async function fenced<I>(sql: SqlConnection, items: I[], idOf: (item: I) => string, run: (sorted: I[]) => Promise<Array<{ id: string }>>): Promise<boolean[]> {
+  const sorted = sortedBy(items, idOf);
+  const rows = await run(sorted.map((entry) => entry.item));
+  const changed = new Set(rows.map((row) => row.id));
+  return items.map((item) => changed.has(idOf(item)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// QUEUED(attempt − 1) → RUNNING(attempt) on a worker.
+
+export interface ClaimItem {
+  call: CallRef;
+  workerId: string;
+  startedAt: Date;
+}
+
+const CLAIM = statement(
+  'calls_claim',
+  `UPDATE tool_call c SET status = 'RUNNING', attempt = d.attempt, worker_id = d.worker_id, started_at = COALESCE(c.started_at, d.started_at)
+     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[]) AS d(id, attempt, worker_id, started_at)
+    WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
+   RETURNING c.id::text AS id`,
+);
+
+export const claimCalls: Fold<ClaimItem, boolean> = {
+  name: 'claim',
+  order: 10,
+  run: (sql, items) =>
+    fenced(sql, items, (item) => item.call.id, (sorted) =>
+      sql.query(CLAIM, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId), sorted.map((item) => item.startedAt)]),
+    ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Whether a running attempt is still the call's (before its progress is announced).
+
+export interface LiveItem {
+  call: CallRef;
+  workerId: string;
+}
+
+const LIVE = statement(
+  'calls_live',
+  `SELECT c.id::text AS id FROM tool_call c
+     JOIN unnest($1::uuid[], $2::int[], $3::text[]) AS d(id, attempt, worker_id) ON c.id = d.id
+    WHERE c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id
+    ORDER BY c.id FOR SHARE OF c`,
+);
+
+export const liveCalls: Fold<LiveItem, boolean> = {
+  name: 'live',
+  order: 20,
+  run: (sql, items) =>
+    fenced(sql, items, (item) => item.call.id, (sorted) => sql.query(LIVE, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId)])),
+};
+
+// ---------------------------------------------------------------------------------------------
+// RUNNING(attempt) on this worker — or, for a call whose claim was never written (it ran at once),
+// QUEUED(attempt − 1) — → terminal.
+
+export interface FinishItem {
+  call: CallRef;
+  workerId: string;
+  /** Whether this worker's claim of the attempt was written. */
+  claimed: boolean;
+  output: ToolCallOutput;
+  startedAt: Date;
+  durationMs: number;
+}
+
+const FINISH = statement(
+  'calls_finish',
+  `UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
+          started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
+     FROM json_to_recordset($1::json)
+          AS d(id uuid, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
+    WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
+      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
+        OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
+   RETURNING c.id::text AS id`,
+);
+
+export const finishCalls: Fold<FinishItem, boolean> = {
+  name: 'finish',
+  order: 30,
+  run: (sql, items) =>
+    fenced(sql, items, (item) => item.call.id, (sorted) =>
+      // One JSON parameter with the outputs embedded as they are (see eventRecords in event-log.ts).
+      sql.query(FINISH, [
+        `[${sorted
+          .map(
+            (item) =>
+              `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${JSON.stringify(item.startedAt.toISOString())},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
+          )
+          .join(',')}]`,
+        // The ids again as an array: the planner knows an array's length, not a JSON document's, and
+        // with the JSON's default estimate it may choose to scan the whole table.
+        sorted.map((item) => item.call.id),
+      ]),
+    ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// RUNNING(attempt) (or unclaimed QUEUED(attempt − 1)) → QUEUED(attempt): the call runs again as the
+// next attempt (a retry, handed back by a worker that shuts down, or re-run after its worker was lost:
+// then it may go past the retry policy's attempts, and max_attempts grows so the record never shows
+// attempt 2 of 1).
+
+export interface RequeueItem {
+  call: CallRef;
+  workerId: string;
+  claimed: boolean;
+  startedAt: Date;
+}
+
+const REQUEUE = statement(
+  'calls_requeue',
+  `UPDATE tool_call c SET status = 'QUEUED', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, d.started_at),
+          max_attempts = GREATEST(c.max_attempts, d.attempt + 1)
+     FROM unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::text[]) AS d(id, attempt, claimed, started_at, worker_id)
+    WHERE c.id = d.id
+      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
+        OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
+   RETURNING c.id::text AS id`,
+);
+
+export const requeueCalls: Fold<RequeueItem, boolean> = {
+  name: 'requeue',
+  order: 30,
+  run: (sql, items) =>
+    fenced(sql, items, (item) => item.call.id, (sorted) =>
+      sql.query(REQUEUE, [
+        sorted.map((item) => item.call.id),
+        sorted.map((item) => item.call.attempt),
+        sorted.map((item) => item.claimed),
+        sorted.map((item) => item.startedAt),
+        sorted.map((item) => item.workerId),
+      ]),
+    ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// QUEUED(attempt − 1) → PENDING_EXTERNAL(attempt): an external tool's call waits for a client.
+
+const PENDING_EXTERNAL = statement(
+  'calls_pending_external',
+  `UPDATE tool_call c SET status = 'PENDING_EXTERNAL', attempt = d.attempt, worker_id = NULL, started_at = COALESCE(c.started_at, now()),
+          deadline_at = now() + c.timeout_ms * interval '1 millisecond'
+     FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)
+    WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
+   RETURNING c.id::text AS id, c.started_at AS "startedAt", c.deadline_at AS "deadlineAt", c.args`,
+);
+
+export interface PendingExternal {
+  startedAt: Date;
+  deadlineAt: Date;
+  args: unknown;
+}
+
+export const enterPendingExternal: Fold<CallRef, PendingExternal | null> = {
+  name: 'pending-external',
+  order: 30,
+  run: async (sql, items) => {
+    const sorted = sortedBy(items, (item) => item.id).map((entry) => entry.item);
+    const rows = await sql.query<PendingExternal & { id: string }>(PENDING_EXTERNAL, [sorted.map((item) => item.id), sorted.map((item) => item.attempt)]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return items.map((item) => byId.get(item.id) ?? null);
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Batch accounting: calls that just became terminal; the batch completes when none is pending.
+
+export interface SettleItem {
+  batchRowId: string;
+  status: TerminalStatus;
+}
+
+export interface CompletedBatch {
+  id: string;
+  sessionId: string;
+  batchId: string;
+  callCount: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  completedAt: Date;
+}
+
+const SETTLE = statement(
+  'batches_settle',
+  `UPDATE tool_batch b
+      SET pending_count = b.pending_count - d.n, succeeded_count = b.succeeded_count + d.s,
+          failed_count = b.failed_count + d.f, cancelled_count = b.cancelled_count + d.c,
+          status = CASE WHEN b.pending_count - d.n <= 0 THEN 'COMPLETED'::batch_status ELSE b.status END,
+          completed_at = CASE WHEN b.pending_count - d.n <= 0 THEN now() ELSE b.completed_at END
+     FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[]) AS d(id, n, s, f, c)
+    WHERE b.id = d.id AND b.status = 'RUNNING'
+   RETURNING b.id::text AS id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount",
+             b.pending_count AS pending, b.succeeded_count AS succeeded, b.failed_count AS failed, b.cancelled_count AS cancelled,
+             b.completed_at AS "completedAt"`,
+);
+
+/** Each batch that completed in this transaction is reported once, to its first item. */
+export const settleBatches: Fold<SettleItem, CompletedBatch | null> = {
+  name: 'settle',
+  order: 40,
+  run: async (sql, items) => {
+    const tally = new Map<string, { n: number; s: number; f: number; c: number }>();
+    for (const item of items) {
+      const entry = tally.get(item.batchRowId) ?? { n: 0, s: 0, f: 0, c: 0 };
+      entry.n++;
+      if (item.status === 'SUCCEEDED') entry.s++;
+      else if (item.status === 'FAILED') entry.f++;
+      else entry.c++;
+      tally.set(item.batchRowId, entry);
+    }
+    const ids = [...tally.keys()].sort();
+    const rows = await sql.query<CompletedBatch & { pending: number }>(SETTLE, [
+      ids,
+      ids.map((id) => tally.get(id)!.n),
+      ids.map((id) => tally.get(id)!.s),
+      ids.map((id) => tally.get(id)!.f),
+      ids.map((id) => tally.get(id)!.c),
+    ]);
+    const completed = new Map(rows.filter((row) => row.pending <= 0).map((row) => [row.id, row]));
+    return items.map((item) => {
+      const batch = completed.get(item.batchRowId);
+      if (!batch) return null;
+      completed.delete(item.batchRowId);
+      const { pending: _pending, ...rest } = batch;
+      return rest;
+    });
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// A batch's serial lane wakes up (its waiting call was decided, completed, retried or recovered):
+// each wake-up is a new generation, so its job is a new job even while the last one still runs.
+
+const WAKE_LANES = statement(
+  'batches_wake_lanes',
+  `UPDATE tool_batch b SET lane_gen = b.lane_gen + 1 FROM unnest($1::uuid[]) AS d(id)
+    WHERE b.id = d.id RETURNING b.id::text AS id, b.lane_gen AS gen`,
+);
+
+/** Each item gets its batch's new lane generation (items of one batch share one wake-up). */
+export const wakeLanes: Fold<string, number | null> = {
+  name: 'wake-lanes',
+  order: 45,
+  run: async (sql, batchRowIds) => {
+    const ids = [...new Set(batchRowIds)].sort();
+    const rows = await sql.query<{ id: string; gen: number }>(WAKE_LANES, [ids]);
+    const gens = new Map(rows.map((row) => [row.id, row.gen]));
+    const seen = new Set<string>();
+    return batchRowIds.map((id) => {
+      if (seen.has(id)) return null;
+      seen.add(id);
+      return gens.get(id) ?? null;
+    });
+  },
+};

@@ -1,0 +1,82 @@
+// After Redis lost its data (a restart without persistence), the jobs of queued calls are gone: they
+// are written again from PostgreSQL, the source of truth. Running calls need none (their workers
+// still run them, or the reaper recovers them with their dead workers); calls that wait for a person,
+// a client or an external completion get theirs when the wait ends.
+import { randomUUID } from 'node:crypto';
+import { type Queryable, statement } from '../../sql.js';
+import type { EventLog } from '../event-log.js';
+import { addJob, type Dispatcher } from '../outbox.js';
+import { type BatchScope, type CallDescriptor, describeCall, runCallJob, runCallsJobs, runLaneJob, tagged } from './call-jobs.js';
+
+const QUEUED = statement(
+  'calls_queued_everywhere',
+  `SELECT c.id::text AS id, c.tenant_id::text AS "tenantId", c.session_id::text AS "sessionId", c.batch_row_id::text AS "batchRowId",
+          b.batch_id AS "batchId", b.lane_gen AS "laneGen", c.call_id AS "callId", c.tool, c.args, c.attempt, c.max_attempts AS "maxAttempts",
+          c.timeout_ms AS "timeoutMs", c.scheduling
+     FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id
+    WHERE c.status = 'QUEUED'
+    ORDER BY c.batch_row_id, c.position`,
+);
+
+interface QueuedCall extends BatchScope {
+  id: string;
+  laneGen: number;
+  callId: string;
+  tool: string;
+  args: unknown;
+  attempt: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  scheduling: 'PARALLEL' | 'SERIAL';
+}
+
+/** Writes new jobs (new ids) for every queued call; returns how many calls. */
+export async function redispatchQueuedCalls(sql: Queryable, eventLog: EventLog, dispatcher: Dispatcher, perJob: number): Promise<number> {
+  const rows = await sql.query<QueuedCall>(QUEUED);
+  const byBatch = new Map<string, QueuedCall[]>();
+  for (const row of rows) byBatch.set(row.batchRowId, [...(byBatch.get(row.batchRowId) ?? []), row]);
+  const round = randomUUID().slice(0, 8);
+  for (const calls of byBatch.values()) {
+    const first = calls[0]!;
+    const scope: BatchScope = { tenantId: first.tenantId, sessionId: first.sessionId, batchRowId: first.batchRowId, batchId: first.batchId };
+    const parallel: CallDescriptor[] = calls
+      .filter((call) => call.scheduling === 'PARALLEL')
+      .map((call) => describeCall({ id: call.id, callId: call.callId, tool: call.tool, args: call.args, attempt: call.attempt + 1, maxAttempts: call.maxAttempts, timeoutMs: call.timeoutMs, scheduling: call.scheduling }));
+    const serial = calls.some((call) => call.scheduling === 'SERIAL');
+    await eventLog.write(scope.sessionId, async (write) => {
+      for (const job of runCallsJobs(scope, parallel, perJob)) addJob(write, dispatcher, { ...job, jobId: tagged(job.jobId, `r${round}`) });
+      if (serial) addJob(write, dispatcher, { ...runLaneJob(scope, first.laneGen), jobId: tagged(`lane:${scope.batchRowId}:${first.laneGen}`, `r${round}`) });
+    });
+  }
+  return rows.length;
+}
+
+const STILL_QUEUED = statement(
+  'calls_still_queued',
+  `SELECT c.id::text AS id FROM tool_call c JOIN unnest($1::uuid[], $2::int[]) AS d(id, attempt) ON c.id = d.id
+    WHERE c.status = 'QUEUED' AND c.attempt = d.attempt - 1`,
+);
+
+/**
+ * The calls a lost worker held in its jobs without having started them (waiting for a slot, or
+ * claimed only in its memory) are QUEUED still, with their jobs stuck on the dead worker until
+ * BullMQ's lock expires: they get new jobs now. The old job, when BullMQ hands it back, finds its
+ * calls taken (their claims are fenced) and does nothing.
+ */
+export async function rescueCalls(sql: Queryable, eventLog: EventLog, dispatcher: Dispatcher, jobs: RunCallsJobLike[], tag: string): Promise<number> {
+  let rescued = 0;
+  for (const job of jobs) {
+    const rows = await sql.query<{ id: string }>(STILL_QUEUED, [job.calls.map((call) => call.id), job.calls.map((call) => call.attempt)]);
+    const queued = new Set(rows.map((row) => row.id));
+    const calls = job.calls.filter((call) => queued.has(call.id));
+    if (calls.length === 0) continue;
+    rescued += calls.length;
+    const scope: BatchScope = { tenantId: job.tenantId, sessionId: job.sessionId, batchRowId: job.batchRowId, batchId: job.batchId };
+    await eventLog.write(scope.sessionId, async (write) => {
+      for (const call of calls) addJob(write, dispatcher, runCallJob(scope, call, 0, tag));
+    });
+  }
+  return rescued;
+}
+
+export type RunCallsJobLike = BatchScope & { calls: CallDescriptor[] };

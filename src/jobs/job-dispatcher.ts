@@ -1,0 +1,200 @@
+// Takes committed jobs from the outbox to BullMQ. Jobs committed together go in one addBulk per queue; once
+// BullMQ has them their outbox rows are deleted (one statement for many). When Redis is away the add
+// fails fast and the rows stay: the relay (every worker, every second) enqueues rows older than a
+// moment, under SKIP LOCKED so two relays never take the same rows, then deletes them.
+//
+// Fair dispatch: a job that carries a tenant counts in that tenant's backlog (a Redis hash); its
+// BullMQ priority is the backlog including it, so a tenant with thousands of queued calls gets large
+// numbers while another tenant's single call gets 1 and runs next. Workers take a job's weight off
+// the backlog when they start it; the counters expire when a tenant goes quiet, so drift heals.
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { CommittedJob, Dispatcher, OutboxJob } from '../domain/outbox.js';
+import type { Logger } from '../logger.js';
+import { type Sql, statement } from '../sql.js';
+
+const MAX_PRIORITY = 2 ** 21 - 1;
+const BACKLOG_TTL_SECONDS = 120;
+
+const DELETE = statement('outbox_delete', 'DELETE FROM job_outbox WHERE id = ANY($1::bigint[])');
+const LEFT_BEHIND = statement(
+  'outbox_left_behind',
+  `SELECT id::text AS "outboxId", job_id AS "jobId", queue, name, data, GREATEST(0, extract(epoch FROM run_at - now()) * 1000)::int AS "delayMs"
+     FROM job_outbox WHERE deployment = $3 AND created_at < now() - $1 * interval '1 millisecond'
+    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+);
+
+export interface JobDispatcherDeps {
+  queues: Record<OutboxJob['queue'], Queue>;
+  sql: Sql;
+  /** A connection without an offline queue: an add while Redis is away fails at once. */
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  /** An enqueue that takes longer is given up (its rows stay for the relay). */
+  enqueueTimeoutMs: number;
+}
+
+export class JobDispatcher implements Dispatcher {
+  private pending: CommittedJob[] = [];
+  private flushing: Promise<void> | null = null;
+  private deletes: string[] = [];
+  private deleting: Promise<void> | null = null;
+  private relaying = false;
+  /** Each tenant's backlog as Redis last answered it, and when. */
+  private readonly backlogs = new Map<string, { value: number; at: number }>();
+
+  constructor(private readonly deps: JobDispatcherDeps) {}
+
+  get deployment(): string {
+    return this.deps.prefix;
+  }
+
+  private get backlogKey(): string {
+    return `${this.deps.prefix}:backlog`;
+  }
+
+  /**
+   * Jobs committed while no enqueue is in flight go at once (a lone call waits for nothing); those
+   * committed meanwhile go together when it returns, so under load one addBulk carries many commits.
+   */
+  dispatch(jobs: CommittedJob[]): void {
+    this.pending.push(...jobs);
+    this.flushing ??= this.flush();
+  }
+
+  /** Takes `weight` calls of a started job off its tenant's backlog. */
+  started(tenantId: string | undefined, weight: number | undefined): void {
+    if (!tenantId) return;
+    this.deps.redis.hincrby(this.backlogKey, tenantId, -(weight ?? 1)).catch(() => undefined);
+  }
+
+  private async flush(): Promise<void> {
+    // After the current tick's commits: their jobs join this add.
+    await Promise.resolve();
+    try {
+      while (this.pending.length > 0) {
+        const jobs = this.pending;
+        this.pending = [];
+        try {
+          await this.enqueue(jobs);
+          this.deleteLater(jobs.map((job) => job.outboxId));
+        } catch (error) {
+          this.deps.logger.warn({ err: error, jobs: jobs.length }, 'enqueue failed; the outbox relay enqueues later');
+        }
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  /** Adds jobs to their queues (fail fast); the jobs' own ids make a repeated add a no-op. */
+  async enqueue(jobs: OutboxJob[]): Promise<void> {
+    const { priorities, counted } = this.prioritise(jobs);
+    const byQueue = new Map<OutboxJob['queue'], Array<{ name: string; data: unknown; opts: { jobId: string; delay?: number; priority?: number } }>>();
+    jobs.forEach((job, index) => {
+      const list = byQueue.get(job.queue) ?? [];
+      const priority = priorities[index];
+      list.push({
+        name: job.name,
+        data: job.data,
+        opts: { jobId: job.jobId, ...(job.delayMs ? { delay: job.delayMs } : {}), ...(priority ? { priority } : {}) },
+      });
+      byQueue.set(job.queue, list);
+    });
+    const added = Promise.all([counted, ...[...byQueue].map(([queue, list]) => this.deps.queues[queue].addBulk(list))]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        added,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`enqueue took longer than ${this.deps.enqueueTimeoutMs} ms`)), this.deps.enqueueTimeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      added.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Each job's priority is its tenant's backlog including it. The backlog is counted in Redis in the
+   * same round trip as the add, so the priority comes from the backlog Redis reported last (at most
+   * a second ago; older is taken as none) plus the jobs counted since: fairness needs the order of
+   * magnitude, not the exact count, and a call needs no extra round trip before its job exists.
+   */
+  private prioritise(jobs: OutboxJob[]): { priorities: Array<number | undefined>; counted: Promise<unknown> } {
+    const priorities: Array<number | undefined> = jobs.map(() => undefined);
+    const weighted = jobs.map((job, index) => ({ job, index })).filter(({ job }) => job.data.tenantId);
+    if (weighted.length === 0) return { priorities, counted: Promise.resolve() };
+    const now = Date.now();
+    const estimate = new Map<string, number>();
+    const pipeline = this.deps.redis.pipeline();
+    for (const { job, index } of weighted) {
+      const tenantId = job.data.tenantId!;
+      const weight = job.data.weight ?? 1;
+      const known = this.backlogs.get(tenantId);
+      const backlog = (estimate.get(tenantId) ?? (known && now - known.at < 1000 ? known.value : 0)) + weight;
+      estimate.set(tenantId, backlog);
+      priorities[index] = Math.min(MAX_PRIORITY, Math.max(1, backlog));
+      pipeline.hincrby(this.backlogKey, tenantId, weight);
+    }
+    pipeline.expire(this.backlogKey, BACKLOG_TTL_SECONDS);
+    const counted = pipeline.exec().then((results) => {
+      const at = Date.now();
+      weighted.forEach(({ job }, position) => {
+        const value = Number(results?.[position]?.[1]);
+        if (Number.isFinite(value)) this.backlogs.set(job.data.tenantId!, { value, at });
+      });
+    });
+    return { priorities, counted };
+  }
+
+  private deleteLater(ids: string[]): void {
+    this.deletes.push(...ids);
+    if (!this.deleting) this.deleting = this.deletePending();
+  }
+
+  private async deletePending(): Promise<void> {
+    try {
+      while (this.deletes.length > 0) {
+        const ids = this.deletes.splice(0, 5000);
+        await this.deps.sql.query(DELETE, [ids]).catch((error: unknown) => {
+          // The relay finds them later; a repeated add is a no-op while the job exists.
+          this.deps.logger.warn({ err: error }, 'deleting dispatched outbox rows failed');
+        });
+      }
+    } finally {
+      this.deleting = null;
+    }
+  }
+
+  /** Waits for the dispatches and deletions in progress (before the process closes its connections). */
+  async settle(): Promise<void> {
+    while (this.flushing || this.pending.length > 0 || this.deleting) {
+      if (this.pending.length > 0) this.flushing ??= this.flush();
+      await this.flushing;
+      await this.deleting;
+    }
+  }
+
+  /** Enqueues outbox rows older than `minAgeMs` (left behind); returns how many. */
+  async relay(minAgeMs = 2000, limit = 1000): Promise<number> {
+    if (this.relaying) return 0;
+    this.relaying = true;
+    try {
+      return await this.deps.sql.transaction(
+        async (connection) => {
+          const rows = await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit, this.deployment]);
+          if (rows.length === 0) return 0;
+          await this.enqueue(rows);
+          await connection.query(DELETE, [rows.map((row) => row.outboxId)]);
+          return rows.length;
+        },
+        { retries: 0 },
+      );
+    } finally {
+      this.relaying = false;
+    }
+  }
+}

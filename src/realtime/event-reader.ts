@@ -1,0 +1,60 @@
+// Reads of the event log: a session's events by seq, a tenant's by tenant seq, and the counters.
+import type { CommittedEvent } from '../domain/event-log.js';
+import { type Queryable, statement } from '../sql.js';
+
+export type StreamKey = { kind: 'session'; id: string } | { kind: 'tenant'; id: string };
+
+const COLUMNS = `tenant_id::text AS "tenantId", session_id::text AS "sessionId", seq::int, tenant_seq::int AS "tenantSeq", type,
+  batch_id AS "batchId", call_id AS "callId", task_id::text AS "taskId", payload, created_at AS "createdAt"`;
+
+const SESSION_EVENTS = statement(
+  'events_of_session',
+  `SELECT ${COLUMNS} FROM event WHERE session_id = $1::uuid AND seq > $2::bigint AND seq <= $3::bigint ORDER BY seq LIMIT $4`,
+);
+const TENANT_EVENTS = statement(
+  'events_of_tenant',
+  `SELECT ${COLUMNS} FROM event WHERE tenant_id = $1::uuid AND tenant_seq > $2::bigint AND tenant_seq <= $3::bigint ORDER BY tenant_seq LIMIT $4`,
+);
+const SESSION_HEADS = statement(
+  'event_heads_of_sessions',
+  `SELECT id::text AS id, event_seq::text AS head, (SELECT min(seq) FROM event e WHERE e.session_id = s.id)::text AS oldest
+     FROM session s WHERE s.id = ANY($1::uuid[])`,
+);
+const TENANT_HEADS = statement(
+  'event_heads_of_tenants',
+  `SELECT id::text AS id, event_seq::text AS head, (SELECT min(tenant_seq) FROM event e WHERE e.tenant_id = t.id)::text AS oldest
+     FROM tenant t WHERE t.id = ANY($1::uuid[])`,
+);
+
+interface Row extends Omit<CommittedEvent, 'createdAt'> {
+  createdAt: Date;
+}
+
+/** Where a stream stands: its last sequence number, and the oldest still retained (head + 1 when none is). */
+export interface Head {
+  head: number;
+  oldest: number;
+}
+
+export const PAGE_SIZE = 1000;
+
+export class EventReader {
+  constructor(private readonly sql: Queryable) {}
+
+  /** Events of the stream with position in (after, upTo], oldest first, at most `limit`. */
+  async read(key: StreamKey, after: number, upTo: number, limit = PAGE_SIZE): Promise<CommittedEvent[]> {
+    const rows = await this.sql.query<Row>(key.kind === 'session' ? SESSION_EVENTS : TENANT_EVENTS, [key.id, after, upTo, limit]);
+    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }) as CommittedEvent);
+  }
+
+  /** The heads of several streams of one kind; a missing entry means the stream does not exist. */
+  async heads(kind: StreamKey['kind'], ids: string[]): Promise<Map<string, Head>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.sql.query<{ id: string; head: string; oldest: string | null }>(kind === 'session' ? SESSION_HEADS : TENANT_HEADS, [ids]);
+    return new Map(rows.map((row) => [row.id, { head: Number(row.head), oldest: row.oldest === null ? Number(row.head) + 1 : Number(row.oldest) }]));
+  }
+}
+
+export function positionOf(key: StreamKey['kind'], event: CommittedEvent): number {
+  return key === 'session' ? event.seq : event.tenantSeq;
+}

@@ -1,0 +1,261 @@
+// graphql-ws on a `ws` server, with fan-out that costs the same whatever the number of subscribers.
+//
+// graphql-ws (its makeServer) speaks the protocol; this module is the socket adapter (in place of
+// graphql-ws/use/ws) plus one change to how subscription results are made: an event reaches many
+// subscribers of the same stream, so its result is executed and serialised once per distinct
+// selection (and tenant), and the same JSON is written to every socket. graphql-ws serialises each
+// message itself; a shared result stands in it as a placeholder string that `send` swaps for the
+// ready JSON (JSON.stringify and send run back to back in graphql-ws, with nothing in between).
+//
+// Writes are corked per tick (many frames, one syscall), and a socket that does not drain makes its
+// subscriptions wait, so their bounded queues (realtime/hub.ts) take over from there.
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  createSourceEventStream,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  execute as executeDocument,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+  print,
+  visit,
+} from 'graphql';
+import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Logger } from '../logger.js';
+import { maskError } from './mask-error.js';
+
+const PLACEHOLDER = '\u0001toolrun:shared-result\u0001';
+const PLACEHOLDER_TAIL = `"payload":${JSON.stringify(PLACEHOLDER)}}`;
+
+/** A subscription result executed and serialised once, written as is to every subscriber. */
+class SharedResult {
+  constructor(readonly json: string) {}
+  toJSON(): string {
+    pendingSharedJson = this.json;
+    return PLACEHOLDER;
+  }
+}
+let pendingSharedJson: string | null = null;
+
+export interface GraphqlWsOptions<E extends Record<PropertyKey, unknown>> {
+  /** Pings every this many ms; a client that does not pong within as long is dropped. */
+  keepAliveMs: number;
+  /** A socket with more than this many bytes unsent makes its subscriptions wait. */
+  highWaterBytes: number;
+  logger: Logger;
+  /** Subscribers whose results may be shared must have the same scope (e.g. the tenant). */
+  sharingScope(contextValue: unknown): string | null;
+  /** Runs an operation's execute or subscribe (e.g. within its log context). */
+  inOperation?<T>(args: ExecutionArgs, run: () => T): T;
+  server: ServerOptions<Record<string, unknown> | undefined, E>;
+}
+
+export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebSocketServer, options: GraphqlWsOptions<E>): { dispose(): Promise<void> } {
+  const inOperation = <T>(args: ExecutionArgs, run: () => T): T => (options.inOperation ? options.inOperation(args, run) : run());
+  const server = makeServer<Record<string, unknown> | undefined, E>({
+    ...options.server,
+    execute: (args) => inOperation(args, () => (args as EnvelopedArgs).execute(args)),
+    subscribe: (args) => inOperation(args, () => sharedSubscribe(args as EnvelopedArgs, options.sharingScope) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>),
+    onNext: async (ctx, id, payload, args, result) => {
+      if (result instanceof SharedResult) return result as unknown as ExecutionResult;
+      return options.server.onNext ? options.server.onNext(ctx, id, payload, args, result) : undefined;
+    },
+  });
+  wss.options.handleProtocols = (protocols) => (protocols.has('graphql-transport-ws') ? 'graphql-transport-ws' : false);
+
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    socket.once('error', (error) => {
+      options.logger.warn({ err: error }, 'websocket error');
+      socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+    let pongWait: NodeJS.Timeout | null = null;
+    const ping = setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait = setTimeout(() => socket.terminate(), options.keepAliveMs);
+      socket.once('pong', () => {
+        if (pongWait) clearTimeout(pongWait);
+        pongWait = null;
+      });
+      socket.ping();
+    }, options.keepAliveMs);
+    const raw = (socket as unknown as { _socket: Socket })._socket;
+    let corked = false;
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => {
+          if (socket.readyState !== socket.OPEN) return;
+          if (pendingSharedJson !== null) {
+            if (data.endsWith(PLACEHOLDER_TAIL)) data = data.slice(0, -PLACEHOLDER_TAIL.length) + `"payload":${pendingSharedJson}}`;
+            pendingSharedJson = null;
+          }
+          if (!corked) {
+            corked = true;
+            raw.cork();
+            process.nextTick(() => {
+              corked = false;
+              raw.uncork();
+            });
+          }
+          socket.send(data);
+          if (socket.bufferedAmount > options.highWaterBytes) return drained(socket, raw);
+        },
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', (message) => {
+            handle(String(message)).catch((error: unknown) => {
+              options.logger.error({ err: error }, 'graphql-ws message handling failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request } as unknown as E,
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(ping);
+      if (pongWait) clearTimeout(pongWait);
+      void closed(code, String(reason));
+    });
+  });
+
+  return {
+    dispose: async () => {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function drained(socket: WebSocket, raw: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    socket.on('close', done);
+  });
+}
+
+const results = new WeakMap<object, Map<string, Promise<SharedResult>>>();
+
+/**
+ * Subscription documents compiled (graphql-jit) for executing events: a document is parsed once and
+ * cached by the server, and its events are executed many times, where compiling pays for itself
+ * (about a third of graphql-js's time per event, bench P3). A document graphql-jit cannot compile
+ * runs on graphql-js.
+ */
+const compiled = new WeakMap<DocumentNode, Map<string | undefined, CompiledQuery | null>>();
+
+function compiledFor(args: ExecutionArgs): CompiledQuery | null {
+  let byOperation = compiled.get(args.document);
+  if (!byOperation) {
+    byOperation = new Map();
+    compiled.set(args.document, byOperation);
+  }
+  const name = args.operationName ?? undefined;
+  let query = byOperation.get(name);
+  if (query === undefined) {
+    const result = compileQuery(args.schema, args.document, name);
+    query = isCompiledQuery(result) ? result : null;
+    byOperation.set(name, query);
+  }
+  return query;
+}
+
+/** Errors pass masked as the server masks them (typed errors as they are). */
+function masked(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map((error) => maskError(error, 'Unexpected error.') as GraphQLError) };
+}
+
+/** Execution arguments with the server's own (enveloped: error masking and the like) execute and subscribe. */
+export type EnvelopedArgs = ExecutionArgs & {
+  execute: (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>;
+  subscribe: (args: ExecutionArgs) => unknown;
+};
+
+/**
+ * Subscribes like graphql-js, but executes each source event once per selection key (with the
+ * server's own execute, so its plugins apply to the shared result as to any other).
+ */
+async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue: unknown) => string | null): Promise<AsyncIterable<unknown> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  // Refused before any event (bad arguments, not allowed): answer through the server's own subscribe.
+  if (!(Symbol.asyncIterator in (source as object))) return args.subscribe(args) as Promise<ExecutionResult>;
+  const scope = sharingScope(args.contextValue);
+  const key = scope === null ? null : `${scope}\n${selectionKey(args)}`;
+  const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  // graphql-js's own execute: the server's (enveloped) one runs a subscription document as a subscription.
+  const jit = compiledFor(args);
+  const execute = async (event: unknown) =>
+    masked(await (jit ? jit.query(event, args.contextValue, args.variableValues ?? {}) : executeDocument({ ...args, rootValue: event })));
+  const run = async (event: unknown): Promise<SharedResult | ExecutionResult> => {
+    if (key === null || event === null || typeof event !== 'object') return execute(event);
+    let byKey = results.get(event);
+    if (!byKey) {
+      byKey = new Map();
+      results.set(event, byKey);
+    }
+    let result = byKey.get(key);
+    if (!result) {
+      result = execute(event).then((value) => new SharedResult(JSON.stringify(value)));
+      byKey.set(key, result);
+    }
+    return result;
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return {
+        next: async () => {
+          const item = await iterator.next();
+          return item.done ? item : { value: await run(item.value), done: false };
+        },
+        return: async () => (iterator.return ? iterator.return() : { value: undefined, done: true }),
+        throw: async (error: unknown) => (iterator.throw ? iterator.throw(error) : Promise.reject(error)),
+      };
+    },
+  };
+}
+
+/**
+ * What a subscription's result for an event depends on: the root field's selection (with the
+ * fragments it uses) and the variables used inside it — not the root field's arguments, which only
+ * choose the stream (so subscribers resuming from different cursors share results).
+ */
+function selectionKey(args: ExecutionArgs): string {
+  const operation = getOperationAST(args.document, args.operationName) as OperationDefinitionNode;
+  const root = operation.selectionSet.selections[0];
+  const selection = root && root.kind === Kind.FIELD ? { ...root, arguments: [] } : operation.selectionSet;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of (args.document as DocumentNode).definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const usedFragments = new Set<string>();
+  const usedVariables = new Set<string>();
+  const collect = (node: unknown) =>
+    visit(node as DocumentNode, {
+      FragmentSpread(spread) {
+        if (usedFragments.has(spread.name.value)) return;
+        usedFragments.add(spread.name.value);
+        const fragment = fragments.get(spread.name.value);
+        if (fragment) collect(fragment);
+      },
+      Variable(variable) {
+        usedVariables.add(variable.name.value);
+      },
+    });
+  collect(selection);
+  const variables = args.variableValues ?? {};
+  return [
+    print(selection),
+    ...[...usedFragments].sort().map((name) => (fragments.get(name) ? print(fragments.get(name)!) : name)),
+    JSON.stringify([...usedVariables].sort().map((name) => [name, variables[name] ?? null])),
+  ].join('\n');
+}

@@ -1,0 +1,98 @@
+// The hot path's call transitions on real PostgreSQL: fenced by state, attempt and worker, one
+// statement for many calls, the batch settled once.
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CallRef, claimCalls, finishCalls, requeueCalls, settleBatches, type CompletedBatch } from '../../src/domain/calls/call-folds.js';
+import { type CommittedEvent, EventLog } from '../../src/domain/event-log.js';
+import { createDb } from '../../src/db.js';
+import { createPool, Sql } from '../../src/sql.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+
+const pool = createPool(TEST_DATABASE_URL, 4, { statementTimeoutMs: 5000, lockTimeoutMs: 5000, idleInTransactionTimeoutMs: 5000 });
+const sql = new Sql(pool);
+const published: CommittedEvent[] = [];
+const log = new EventLog(sql, createDb(pool), async (_tenant: string, events: CommittedEvent[]) => void published.push(...events), pino({ level: 'silent' }), { grouping: 'shared', maxInFlight: 2 });
+
+let tenantId: string;
+let sessionId: string;
+
+async function batchOf(count: number): Promise<CallRef[]> {
+  const batchRowId = randomUUID();
+  const batchId = `tool-batch:${randomUUID()}`;
+  await sql.query(`INSERT INTO tool_batch (id, session_id, batch_id, request_hash, call_count, pending_count) VALUES ($1, $2, $3, 'h', $4, $4)`, [batchRowId, sessionId, batchId, count]);
+  const calls: CallRef[] = [];
+  for (let position = 0; position < count; position++) {
+    const id = randomUUID();
+    const callId = `c-${randomUUID()}`;
+    await sql.query(
+      `INSERT INTO tool_call (id, tenant_id, session_id, batch_row_id, call_id, position, tool, args, scheduling, max_attempts, timeout_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, 'add', '{}', 'PARALLEL', 3, 1000)`,
+      [id, tenantId, sessionId, batchRowId, callId, position],
+    );
+    calls.push({ id, tenantId, sessionId, batchRowId, batchId, callId, tool: 'add', attempt: 1, maxAttempts: 3, timeoutMs: 1000, scheduling: 'PARALLEL' });
+  }
+  return calls;
+}
+
+const success = { status: 'SUCCESS' as const, value: 'a\u0000b' };
+
+beforeAll(async () => {
+  tenantId = randomUUID();
+  sessionId = randomUUID();
+  await sql.query('INSERT INTO tenant (id, name) VALUES ($1, $2)', [tenantId, `folds-${tenantId}`]);
+  await sql.query('INSERT INTO session (id, tenant_id) VALUES ($1, $2)', [sessionId, tenantId]);
+});
+afterAll(() => pool.end());
+
+describe('call folds', () => {
+  it('claims, finishes and settles many calls in one transaction, fenced by worker and attempt', async () => {
+    const calls = await batchOf(4);
+    const now = new Date();
+    const claimed: boolean[] = [];
+    await log.write(sessionId, async (scope) => {
+      for (const call of calls.slice(0, 3)) scope.fold(claimCalls, { call, workerId: 'w1', startedAt: now }, (ok) => claimed.push(ok));
+    });
+    expect(claimed).toEqual([true, true, true]);
+    const rows = await sql.query<{ status: string; attempt: number; worker_id: string }>('SELECT status, attempt, worker_id FROM tool_call WHERE batch_row_id = $1 ORDER BY position', [calls[0]!.batchRowId]);
+    expect(rows.map((row) => row.status)).toEqual(['RUNNING', 'RUNNING', 'RUNNING', 'QUEUED']);
+
+    const outcomes: Record<string, boolean> = {};
+    let completed: CompletedBatch | null = null;
+    await log.write(sessionId, async (scope) => {
+      const finish = (call: CallRef, workerId: string, claimedAlready: boolean, label: string) =>
+        scope.fold(finishCalls, { call, workerId, claimed: claimedAlready, output: success, startedAt: now, durationMs: 5 }, (ok) => {
+          outcomes[label] = ok;
+          if (ok) scope.fold(settleBatches, { batchRowId: call.batchRowId, status: 'SUCCEEDED' }, (batch) => (completed ??= batch));
+        });
+      finish(calls[0]!, 'w1', true, 'mine');
+      finish(calls[1]!, 'w2', true, 'other worker');
+      scope.fold(requeueCalls, { call: calls[2]!, workerId: 'w1', claimed: true, startedAt: now }, (ok) => (outcomes.requeued = ok));
+      finish(calls[3]!, 'w1', false, 'unclaimed');
+    });
+    expect(outcomes).toEqual({ mine: true, 'other worker': false, requeued: true, unclaimed: true });
+    expect(completed).toBeNull();
+
+    // The requeued call runs again as attempt 2 (on any worker); w1 finishes the call it holds.
+    await log.write(sessionId, async (scope) => {
+      scope.fold(finishCalls, { call: calls[1]!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, (ok) => {
+        if (ok) scope.fold(settleBatches, { batchRowId: calls[1]!.batchRowId, status: 'SUCCEEDED' }, (batch) => (completed ??= batch));
+      });
+      const second = { ...calls[2]!, attempt: 2 };
+      scope.fold(finishCalls, { call: second, workerId: 'w3', claimed: false, output: success, startedAt: now, durationMs: 1 }, (ok) => {
+        if (ok) scope.fold(settleBatches, { batchRowId: second.batchRowId, status: 'SUCCEEDED' }, (batch) => (completed ??= batch));
+      });
+    });
+    const final = await sql.query<{ status: string; attempt: number; output: unknown }>('SELECT status, attempt, output FROM tool_call WHERE batch_row_id = $1 ORDER BY position', [calls[0]!.batchRowId]);
+    expect(final.map((row) => [row.status, row.attempt])).toEqual([
+      ['SUCCEEDED', 1],
+      ['SUCCEEDED', 1],
+      ['SUCCEEDED', 2],
+      ['SUCCEEDED', 1],
+    ]);
+    expect(final[0]!.output).toEqual(success);
+    expect(completed).toMatchObject({ batchId: calls[0]!.batchId, callCount: 4, succeeded: 4, failed: 0, cancelled: 0 });
+    const [batch] = await sql.query<{ status: string; pending_count: number }>('SELECT status, pending_count FROM tool_batch WHERE id = $1', [calls[0]!.batchRowId]);
+    expect(batch).toMatchObject({ status: 'COMPLETED', pending_count: 0 });
+  });
+});
