@@ -127,6 +127,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const batches = new BatchService({
     config,
     db,
+    sql,
     eventLog,
     registry,
     dispatcher,

@@ -93,11 +93,15 @@ export class Sql implements Queryable {
    * deadlock, serialization failure) runs again, so `run` must be safe to repeat: it may only touch
    * the database.
    */
-  async transaction<T>(run: (connection: SqlConnection) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const retries = options.retries ?? 3;
+  transaction<T>(run: (connection: SqlConnection) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.retryingTransient(() => this.once(run), options.retries);
+  }
+
+  /** Runs `run` again (up to `retries` times) when it failed for a transient reason; `run` must be safe to repeat. */
+  async retryingTransient<T>(run: () => Promise<T>, retries = 3): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(run);
+        return await run();
       } catch (error) {
         if (attempt >= retries || !isTransientDatabaseError(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 500)));
@@ -128,18 +132,56 @@ export class Sql implements Queryable {
 const TRANSIENT_CODES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
 const CONNECTION_MESSAGES = /Connection terminated|ECONNRESET|ECONNREFUSED|EPIPE|Client has encountered a connection error|timeout exceeded when trying to connect|terminating connection/i;
 
+/** Prisma's codes for a lost, unreachable or exhausted database connection. */
+const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+/** The error and its causes (node-postgres errors come bare; Prisma wraps the driver's). */
+function causes(error: unknown): unknown[] {
+  const seen: unknown[] = [];
+  const queue = [error];
+  while (queue.length > 0 && seen.length < 10) {
+    const next = queue.shift();
+    if (next === null || typeof next !== 'object' || seen.includes(next)) continue;
+    seen.push(next);
+    const record = next as { originalError?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
+    queue.push(record.originalError, record.cause, record.meta?.driverAdapterError?.cause);
+  }
+  return seen;
+}
+
+/** The codes (SQLSTATE, Prisma's, Node's) of the error and its causes. */
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (const cause of causes(error)) {
+    const record = cause as { code?: unknown; originalCode?: unknown };
+    if (typeof record.code === 'string') codes.push(record.code);
+    if (typeof record.originalCode === 'string') codes.push(record.originalCode);
+  }
+  return codes;
+}
+
 export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE')) return true;
-  return error instanceof Error && CONNECTION_MESSAGES.test(error.message);
+  return causes(error).some((cause) => {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE')) return true;
+    return cause instanceof Error && CONNECTION_MESSAGES.test(cause.message);
+  });
 }
 
 export function isTransientDatabaseError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return (typeof code === 'string' && TRANSIENT_CODES.has(code)) || isConnectionError(error);
+  return codesOf(error).some((code) => TRANSIENT_CODES.has(code) || PRISMA_CONNECTION_CODES.has(code)) || isConnectionError(error);
+}
+
+/**
+ * A wait for a lock that ran out (`lock_timeout`, or `statement_timeout` while queued behind other
+ * holders): another process held the row or advisory lock — busy, or frozen and about to be cut off
+ * by its idle-in-transaction timeout. The transaction changed nothing, so running it again is safe.
+ */
+export function isLockWaitTimeout(error: unknown): boolean {
+  return codesOf(error).some((code) => code === '55P03' || code === '57014');
 }
 
 /** A lock wait that hit `lock_timeout`: another process holds the row (possibly frozen). */
 export function isLockTimeout(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '55P03';
+  return codesOf(error).includes('55P03');
 }

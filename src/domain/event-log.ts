@@ -18,7 +18,7 @@ import type { Db, DbTransaction } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { EventDraft, SessionEvent } from '../model/events.js';
 import { toStorableJson } from '../model/storable-json.js';
-import { isTransientDatabaseError, type Queryable, type Sql, type SqlConnection, statement } from '../sql.js';
+import { isLockWaitTimeout, isTransientDatabaseError, type Queryable, type Sql, type SqlConnection, statement } from '../sql.js';
 
 /** An event as committed: with its session and tenant sequences. */
 export type CommittedEvent = SessionEvent;
@@ -166,7 +166,7 @@ export class EventLog {
         void this.announce(committed, afterCommit);
         return result;
       } catch (error) {
-        if (attempt >= GROUP_RETRIES || !isTransientDatabaseError(error)) throw error;
+        if (attempt >= GROUP_RETRIES || !(isTransientDatabaseError(error) || isLockWaitTimeout(error))) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** attempt, 500)));
       }
     }

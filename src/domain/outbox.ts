@@ -2,6 +2,7 @@
 // never recorded without the job that runs it: after commit they are handed to BullMQ and their rows
 // deleted; rows left behind (Redis away, a process that died in between) are relayed later. A job id
 // is unique, so writing the same job twice is a no-op.
+import { toStorableJson } from '../model/storable-json.js';
 import { statement } from '../sql.js';
 import type { Fold, WriteScope } from './event-log.js';
 
@@ -48,7 +49,7 @@ const outboxJobs: Fold<Deployed, string | null> = {
       items.map((job) => job.jobId),
       items.map((job) => job.queue),
       items.map((job) => job.name),
-      items.map((job) => JSON.stringify(job.data)),
+      items.map((job) => toStorableJson(job.data)),
       items.map((job) => Math.max(0, Math.round(job.delayMs ?? 0))),
       items[0]!.deployment,
     ]);

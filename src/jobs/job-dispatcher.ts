@@ -11,6 +11,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CommittedJob, Dispatcher, OutboxJob } from '../domain/outbox.js';
 import type { Logger } from '../logger.js';
+import { fromStorable } from '../model/storable-json.js';
 import { type Sql, statement } from '../sql.js';
 
 const MAX_PRIORITY = 2 ** 21 - 1;
@@ -185,7 +186,7 @@ export class JobDispatcher implements Dispatcher {
     try {
       return await this.deps.sql.transaction(
         async (connection) => {
-          const rows = await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit, this.deployment]);
+          const rows = (await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit, this.deployment])).map((row) => ({ ...row, data: fromStorable(row.data) }));
           if (rows.length === 0) return 0;
           await this.enqueue(rows);
           await connection.query(DELETE, [rows.map((row) => row.outboxId)]);

@@ -1,33 +1,13 @@
 // What a client sees of an error nobody expected: yoga's masked "Unexpected error." — except when
 // the database connection was lost mid-request (a restart, a failover, a terminated backend), which
-// is nobody's fault and passes with a retry: then a typed, retryable SERVICE_UNAVAILABLE.
+// is nobody's fault and passes with a retry — or a lock wait ran out behind other writers: then a
+// typed, retryable SERVICE_UNAVAILABLE.
 import { GraphQLError } from 'graphql';
 import { maskError as maskUnexpected } from 'graphql-yoga';
-import { isTransientDatabaseError } from '../sql.js';
-
-/** Prisma's codes for a lost, unreachable or exhausted database connection. */
-const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-
-function causes(error: unknown): unknown[] {
-  const seen: unknown[] = [];
-  const queue = [error];
-  while (queue.length > 0 && seen.length < 10) {
-    const next = queue.shift();
-    if (next === null || typeof next !== 'object' || seen.includes(next)) continue;
-    seen.push(next);
-    const record = next as { originalError?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
-    queue.push(record.originalError, record.cause, record.meta?.driverAdapterError?.cause);
-  }
-  return seen;
-}
+import { isLockWaitTimeout, isTransientDatabaseError } from '../sql.js';
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return causes(error).some((cause) => {
-    const record = cause as { code?: unknown; originalCode?: unknown };
-    if (typeof record.code === 'string' && PRISMA_CONNECTION_CODES.has(record.code)) return true;
-    if (typeof record.originalCode === 'string' && isTransientDatabaseError({ code: record.originalCode })) return true;
-    return isTransientDatabaseError(cause);
-  });
+  return isTransientDatabaseError(error) || isLockWaitTimeout(error);
 }
 
 export const RETRY_AFTER_MS = 500;

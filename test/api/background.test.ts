@@ -345,6 +345,7 @@ describe('background runs (in-process worker)', () => {
 
   it('fires a cron schedule (seconds allowed in tests) under a monitor task, and stops once cancelled', async () => {
     const session = await newSession(app);
+    const sent = Date.now();
     const created = await spawn(app, {
       sessionId: session.id,
       tool: 'report_progress',
@@ -354,7 +355,7 @@ describe('background runs (in-process worker)', () => {
     });
     if (created.__typename !== 'ScheduledMonitor') throw new Error(JSON.stringify(created));
     expect(created).toMatchObject({ type: 'CRON', cronExpression: '* * * * * *', timezone: 'Europe/Paris', enabled: true, title: 'every second', tool: 'report_progress', scheduledAt: null });
-    expect(new Date(created.nextTriggerAt!).getTime()).toBeGreaterThan(Date.now() - 1000);
+    expect(new Date(created.nextTriggerAt!).getTime()).toBeGreaterThan(sent - 1000);
     const monitor = await getTask(app, created.taskId);
     expect(monitor).toMatchObject({ kind: 'monitor', state: 'RUNNING', schedule: { scheduleId: created.scheduleId } });
 

@@ -1,8 +1,9 @@
 // Submitting and cancelling batches of tool calls (the API side of DESIGN.md §3).
 import type { Config } from '../../config.js';
 import type { Db } from '../../db.js';
+import type { Sql } from '../../sql.js';
 import type { ToolBatch } from '../../generated/prisma/client.js';
-import type { SessionEvent } from '../../model/events.js';
+import type { EventDraft, SessionEvent } from '../../model/events.js';
 import { publishCancel } from '../../realtime/cancel-channel.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
@@ -12,14 +13,14 @@ import type { EventLog } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
 import { failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
 import { jsonText } from '../../model/tool-value.js';
-import { addJob, type Dispatcher } from '../outbox.js';
+import type { Dispatcher } from '../outbox.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { WorkerRegistry } from '../workers.js';
 import { statusOf } from './call-folds.js';
 import { type BatchScope, describeCall, runCallsJobs, runLaneJob } from './call-jobs.js';
 import { type CallRecord, type CancelRequested, cancelCalls, cancelOrphaned, TERMINAL_STATUSES } from './call-transitions.js';
 import { completedEvent } from './call-writes.js';
-import { insertBatch, type NewCall, newRowId } from './insert-batch.js';
+import { CallIdsTaken, type InsertResult, insertBatch, type NewBatch, type NewCall, newRowId, takenCallIds } from './insert-batch.js';
 import type { CallStore } from './store.js';
 
 export interface CallInput {
@@ -54,6 +55,7 @@ const CALL_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
 export interface BatchServiceDeps {
   config: Config;
   db: Db;
+  sql: Sql;
   eventLog: EventLog;
   registry: ToolRegistry;
   dispatcher: Dispatcher;
@@ -75,7 +77,7 @@ export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
   async submit(input: SubmitBatchInput): Promise<Submitted> {
-    const { config, db, eventLog, registry } = this.deps;
+    const { config, db, eventLog, registry, dispatcher } = this.deps;
     if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);
     const idempotencyKey = input.idempotencyKey ?? null;
@@ -109,53 +111,69 @@ export class BatchService {
       };
     });
 
-    const { result, events } = await eventLog.writeWithEvents(input.sessionId, async (write) => {
-      const inserted = await insertBatch(write.sql, {
-        ...scope,
-        id: scope.batchRowId,
-        idempotencyKey,
-        requestHash,
-        submittedBy: input.apiKeyId,
-        calls: planned,
-      });
-      if (inserted.kind === 'no-session') throw new NotFoundError('Session', input.sessionId);
-      if (inserted.kind === 'conflict') throw new CallIdConflictError(inserted.callIds);
-      if (inserted.kind === 'existing') return 'existing' as const;
-
-      const queued: NewCall[] = [];
-      let lane = false;
-      for (const call of planned) {
-        const ref = { sessionId: scope.sessionId, batchId, callId: call.callId, tool: call.tool, attempt: 0 };
-        if (call.output) write.emit(completedEvent(ref, call.output, 0));
-        else if (call.status === 'AWAITING_APPROVAL') {
-          write.emit({ sessionId: scope.sessionId, type: 'ToolCallAwaitingApproval', batchId, callId: call.callId, payload: { tool: call.tool, args: call.args } });
-        } else if (call.scheduling === 'SERIAL') lane = true;
-        else queued.push(call);
-      }
-      const pending = planned.filter((call) => !call.output).length;
-      if (pending === 0) {
-        const tally = { SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
-        for (const call of planned) tally[statusOf(call.output!)]++;
-        write.emit({
-          sessionId: scope.sessionId,
-          type: 'ToolBatchCompleted',
-          batchId,
-          payload: { total: planned.length, succeeded: tally.SUCCEEDED, failed: tally.FAILED, cancelled: tally.CANCELLED, completedAt: new Date().toISOString() },
-        });
-      }
-      const descriptors = queued.map((call) => describeCall({ ...call, attempt: 1 }));
-      for (const job of runCallsJobs(scope, descriptors, config.CALLS_PER_JOB)) addJob(write, this.deps.dispatcher, job);
-      if (lane) addJob(write, this.deps.dispatcher, runLaneJob(scope, 0));
-      return 'inserted' as const;
-    });
-    if (result === 'existing') {
-      const existing = await db.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
-      if (!existing) throw new Error(`batch ${batchId} reported as existing was not found`);
-      return { batch: this.sameBatch(existing, idempotencyKey, requestHash), events: [] };
+    const drafts: EventDraft[] = [];
+    const queued: NewCall[] = [];
+    let lane = false;
+    for (const call of planned) {
+      const ref = { sessionId: scope.sessionId, batchId, callId: call.callId, tool: call.tool, attempt: 0 };
+      if (call.output) drafts.push(completedEvent(ref, call.output, 0));
+      else if (call.status === 'AWAITING_APPROVAL') {
+        drafts.push({ sessionId: scope.sessionId, type: 'ToolCallAwaitingApproval', batchId, callId: call.callId, payload: { tool: call.tool, args: call.args } });
+      } else if (call.scheduling === 'SERIAL') lane = true;
+      else queued.push(call);
     }
     const pending = planned.filter((call) => !call.output).length;
     const tally = { SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
     for (const call of planned) if (call.output) tally[statusOf(call.output)]++;
+    if (pending === 0) {
+      drafts.push({
+        sessionId: scope.sessionId,
+        type: 'ToolBatchCompleted',
+        batchId,
+        payload: { total: planned.length, succeeded: tally.SUCCEEDED, failed: tally.FAILED, cancelled: tally.CANCELLED, completedAt: new Date().toISOString() },
+      });
+    }
+    const jobs = runCallsJobs(scope, queued.map((call) => describeCall({ ...call, attempt: 1 })), config.CALLS_PER_JOB);
+    if (lane) jobs.push(runLaneJob(scope, 0));
+    const newBatch: NewBatch = {
+      ...scope,
+      id: scope.batchRowId,
+      idempotencyKey,
+      requestHash,
+      submittedBy: input.apiKeyId,
+      calls: planned,
+      jobs,
+      deployment: dispatcher.deployment,
+    };
+
+    let written: { result: InsertResult; events: SessionEvent[] };
+    try {
+      written =
+        drafts.length === 0
+          ? // Nothing to announce: one statement, no transaction, no session lock.
+            { result: await this.deps.sql.retryingTransient(() => insertBatch(this.deps.sql, newBatch)), events: [] }
+          : await eventLog.writeWithEvents(input.sessionId, async (write) => {
+              const inserted = await insertBatch(write.sql, newBatch);
+              if (inserted.kind === 'inserted') {
+                for (const draft of drafts) write.emit(draft);
+                write.afterCommit(() => dispatcher.dispatch(inserted.jobs));
+              }
+              return inserted;
+            });
+    } catch (error) {
+      if (error instanceof CallIdsTaken) {
+        throw new CallIdConflictError(await takenCallIds(this.deps.sql, input.sessionId, scope.batchRowId, planned.map((call) => call.callId)));
+      }
+      throw error;
+    }
+    const { result } = written;
+    if (result.kind === 'no-session') throw new NotFoundError('Session', input.sessionId);
+    if (result.kind === 'inserted' && drafts.length === 0) dispatcher.dispatch(result.jobs);
+    if (result.kind === 'existing') {
+      const existing = await db.toolBatch.findUnique({ where: { sessionId_batchId: { sessionId: input.sessionId, batchId } } });
+      if (!existing) throw new Error(`batch ${batchId} reported as existing was not found`);
+      return { batch: this.sameBatch(existing, idempotencyKey, requestHash), events: [] };
+    }
     const now = new Date();
     const batch: ToolBatch = {
       id: scope.batchRowId,
@@ -174,7 +192,7 @@ export class BatchService {
       createdAt: now,
       completedAt: pending === 0 ? now : null,
     };
-    return { batch, events };
+    return { batch, events: written.events };
   }
 
   /**

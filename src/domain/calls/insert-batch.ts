@@ -1,12 +1,15 @@
-// A batch and its calls, written by one statement: row ids are made here (uuid v7), so the statement
-// needs nothing back to go on. It also checks that the session is the tenant's (nothing is written
-// otherwise), so a submission needs no query before its transaction. A batch id already used in the session inserts nothing (the same batch
-// submitted again); a call id already used in the session inserts fewer calls than asked, which the
-// caller turns into a CallIdConflictError (rolling the transaction back).
+// A batch, its calls and the jobs that run them, written by one statement: row ids are made here (uuid
+// v7), so the statement needs nothing back to go on. It also checks that the session is the tenant's
+// (nothing is written otherwise), so a submission needs no query before it — and, when it emits no
+// event, no transaction either. A batch id already used in the session inserts nothing (the same batch
+// submitted again); a call id already used in the session fails the whole statement (a unique
+// violation), which the caller turns into a CallIdConflictError.
 import { v7 as uuidv7 } from 'uuid';
 import type { ToolCallOutput } from '../../model/outcome.js';
+import type { CommittedJob, OutboxJob } from '../outbox.js';
 import { toStorableJson } from '../../model/storable-json.js';
-import { type SqlConnection, statement } from '../../sql.js';
+import type { Queryable } from '../../sql.js';
+import { statement } from '../../sql.js';
 import { type CallStatus, statusOf } from './call-folds.js';
 
 export interface NewCall {
@@ -31,6 +34,9 @@ export interface NewBatch {
   requestHash: string;
   submittedBy: string | null;
   calls: NewCall[];
+  /** The jobs that run the calls, written to the outbox of `deployment`. */
+  jobs: OutboxJob[];
+  deployment: string;
 }
 
 export const newRowId = (): string => uuidv7();
@@ -52,9 +58,15 @@ const INSERT = statement(
             u.max_attempts, u.timeout_ms, $8, CASE WHEN u.output IS NULL THEN NULL ELSE now() END, CASE WHEN u.output IS NULL THEN NULL ELSE 0 END
        FROM b, json_to_recordset($13::json)
             AS u(id uuid, call_id text, tool text, scheduling text, status text, max_attempts int, timeout_ms int, position int, args jsonb, output jsonb)
-     ON CONFLICT (session_id, call_id) DO NOTHING
-     RETURNING 1)
+     RETURNING 1),
+   o AS (
+     INSERT INTO job_outbox (deployment, job_id, queue, name, data, run_at)
+     SELECT $15, j.job_id, j.queue, j.name, j.data, now() + j.delay_ms * interval '1 millisecond'
+       FROM b, json_to_recordset($14::json) AS j(job_id text, queue text, name text, data jsonb, delay_ms int)
+     ON CONFLICT (deployment, job_id) DO NOTHING
+     RETURNING id::text AS id, job_id)
    SELECT (SELECT count(*) FROM b)::int AS batches, (SELECT count(*) FROM c)::int AS calls,
+          ARRAY(SELECT id FROM o) AS "outboxIds", ARRAY(SELECT job_id FROM o) AS "jobIds",
           EXISTS (SELECT 1 FROM session WHERE id = $2 AND tenant_id = $12) AS "sessionFound"`,
 );
 
@@ -63,7 +75,34 @@ const TAKEN = statement(
   `SELECT call_id AS "callId" FROM tool_call WHERE session_id = $1 AND call_id = ANY($2::text[]) AND batch_row_id <> $3 ORDER BY call_id`,
 );
 
-export type InsertResult = { kind: 'inserted' } | { kind: 'existing' } | { kind: 'no-session' } | { kind: 'conflict'; callIds: string[] };
+export type InsertResult = { kind: 'inserted'; jobs: CommittedJob[] } | { kind: 'existing' } | { kind: 'no-session' };
+
+/** A call id of the batch is already used in its session (the statement wrote nothing). */
+export class CallIdsTaken extends Error {
+  constructor() {
+    super('a call id of the batch is already used in the session');
+  }
+}
+
+function isCallIdConflict(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '23505' && constraint === 'tool_call_session_id_call_id_key';
+}
+
+/** The call ids of `callIds` already used in the session (by another batch). */
+export async function takenCallIds(sql: Queryable, sessionId: string, batchRowId: string, callIds: string[]): Promise<string[]> {
+  const rows = await sql.query<{ callId: string }>(TAKEN, [sessionId, callIds, batchRowId]);
+  return rows.map((row) => row.callId);
+}
+
+function jobRecords(jobs: OutboxJob[]): string {
+  return `[${jobs
+    .map(
+      (job) =>
+        `{"job_id":${JSON.stringify(job.jobId)},"queue":"${job.queue}","name":${JSON.stringify(job.name)},"delay_ms":${Math.max(0, Math.round(job.delayMs ?? 0))},"data":${toStorableJson(job.data)}}`,
+    )
+    .join(',')}]`;
+}
 
 /** The calls as one JSON array for json_to_recordset, args and outputs embedded as the JSON they are. */
 function callRecords(calls: NewCall[]): string {
@@ -75,31 +114,44 @@ function callRecords(calls: NewCall[]): string {
     .join(',')}]`;
 }
 
-export async function insertBatch(sql: SqlConnection, batch: NewBatch): Promise<InsertResult> {
+export async function insertBatch(sql: Queryable, batch: NewBatch): Promise<InsertResult> {
   const { calls } = batch;
   const tally = { pending: 0, SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
   for (const call of calls) {
     if (call.output) tally[statusOf(call.output)]++;
     else tally.pending++;
   }
-  const [row] = await sql.query<{ batches: number; calls: number; sessionFound: boolean }>(INSERT, [
-    batch.id,
-    batch.sessionId,
-    batch.batchId,
-    batch.idempotencyKey,
-    batch.requestHash,
-    calls.length,
-    tally.pending,
-    batch.submittedBy,
-    tally.SUCCEEDED,
-    tally.FAILED,
-    tally.CANCELLED,
-    batch.tenantId,
-    callRecords(calls),
-  ]);
+  let row: { batches: number; calls: number; sessionFound: boolean; outboxIds: string[]; jobIds: string[] } | undefined;
+  try {
+    [row] = await sql.query<NonNullable<typeof row>>(INSERT, [
+      batch.id,
+      batch.sessionId,
+      batch.batchId,
+      batch.idempotencyKey,
+      batch.requestHash,
+      calls.length,
+      tally.pending,
+      batch.submittedBy,
+      tally.SUCCEEDED,
+      tally.FAILED,
+      tally.CANCELLED,
+      batch.tenantId,
+      callRecords(calls),
+      jobRecords(batch.jobs),
+      batch.deployment,
+    ]);
+  } catch (error) {
+    if (isCallIdConflict(error)) throw new CallIdsTaken();
+    throw error;
+  }
   if (!row!.sessionFound) return { kind: 'no-session' };
   if (row!.batches === 0) return { kind: 'existing' };
-  if (row!.calls === calls.length) return { kind: 'inserted' };
-  const taken = await sql.query<{ callId: string }>(TAKEN, [batch.sessionId, calls.map((call) => call.callId), batch.id]);
-  return { kind: 'conflict', callIds: taken.map((entry) => entry.callId) };
+  const written = new Map(row!.jobIds.map((jobId, index) => [jobId, row!.outboxIds[index]!]));
+  return {
+    kind: 'inserted',
+    jobs: batch.jobs.flatMap((job) => {
+      const outboxId = written.get(job.jobId);
+      return outboxId ? [{ ...job, outboxId }] : [];
+    }),
+  };
 }
