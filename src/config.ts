@@ -27,6 +27,10 @@ const ConfigSchema = z.object({
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.{}-]+$/, 'letters, digits, _ . - and { } (a Redis Cluster hash tag) only').default('toolrun'),
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(4000),
+  /** A worker process serves /metrics on this port of HOST (unset: no metrics port; the API serves /metrics on PORT). */
+  WORKER_METRICS_PORT: int(0, 65535).optional(),
+  /** The bull-board queue dashboard at /admin/queues, for keys with the admin role. */
+  BULL_BOARD_ENABLED: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A repeating infrastructure error (PostgreSQL or Redis away) is logged at most once per interval, with a count. */
   LOG_REPEAT_INTERVAL_MS: int(100, 3_600_000).default(30_000),

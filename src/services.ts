@@ -27,6 +27,7 @@ import { EventReader } from './realtime/event-reader.js';
 import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
 import { createPool, Sql } from './sql.js';
+import { countCompletions, metricSources } from './telemetry/metrics.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { ToolRegistry } from './tools/registry.js';
 import { testTools } from './tools/testing/index.js';
@@ -93,7 +94,10 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     subscriberQueue: config.SUBSCRIBER_QUEUE_EVENTS,
     freshnessIntervalMs: 15_000,
   });
-  const publish = (tenantId: string, events: Parameters<EventFeed['publish']>[1]) => feed.publish(tenantId, events);
+  const publish = (tenantId: string, events: Parameters<EventFeed['publish']>[1]) => {
+    countCompletions(events);
+    return feed.publish(tenantId, events);
+  };
   const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));
   const eventLog = new EventLog(sql, db, publish, logger, { grouping: 'session', maxInFlight });
   const workerEventLog = new EventLog(sql, db, publish, logger, { grouping: 'shared', maxInFlight });
@@ -148,7 +152,14 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry });
-  return {
+  const unregisterMetrics = metricSources.resources({
+    pool,
+    poolMax: config.DATABASE_POOL_SIZE,
+    queues: { calls: queues.calls, tasks: queues.tasks },
+    feed,
+    liveWorkers: () => workers.liveCount(),
+  });
+  const services: Services = {
     config,
     logger,
     pool,
@@ -174,9 +185,14 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     registeredTools,
     workerId,
   };
+  metricsOff.set(services, unregisterMetrics);
+  return services;
 }
 
+const metricsOff = new WeakMap<Services, () => void>();
+
 export async function closeServices(services: Services): Promise<void> {
+  metricsOff.get(services)?.();
   services.feed.close();
   await services.dispatcher.settle().catch(() => undefined);
   await services.queues.close().catch(() => undefined);

@@ -52,9 +52,15 @@ export async function boot(options: { migrate: boolean; localServices?: boolean 
   }
 }
 
-/** Listens on PORT/HOST; a port in use, an unresolvable HOST and the like end the process with one line. */
-export async function listen(api: ApiServer, booted: Booted, cleanup: () => Promise<void> = async () => undefined): Promise<number> {
-  const { HOST: host, PORT: port } = booted.config;
+/** Listens on PORT (or `port`) of HOST; a port in use, an unresolvable HOST and the like end the process with one line. */
+export async function listen(
+  api: Pick<ApiServer, 'listen'>,
+  booted: Booted,
+  options: { port?: number; cleanup?: () => Promise<void> } = {},
+): Promise<number> {
+  const { HOST: host } = booted.config;
+  const port = options.port ?? booted.config.PORT;
+  const cleanup = options.cleanup ?? (async () => undefined);
   try {
     return await api.listen(port, host);
   } catch (error) {

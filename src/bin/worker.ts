@@ -1,7 +1,15 @@
 import { startWorkerRuntime } from '../jobs/worker-runtime.js';
-import { boot, onShutdown } from './run.js';
+import { createMetricsServer } from '../telemetry/metrics-server.js';
+import { boot, listen, onShutdown } from './run.js';
 
 const booted = await boot({ migrate: false });
-const runtime = await startWorkerRuntime(booted.services);
-booted.logger.info({ workerId: booted.services.workerId }, 'worker running');
-onShutdown(booted, () => runtime.stop());
+const { config, logger, services } = booted;
+// Its own metrics port, taken before any job: a port in use ends the process in one line.
+const metrics = config.WORKER_METRICS_PORT === undefined ? null : createMetricsServer();
+const metricsPort = metrics ? await listen(metrics, booted, { port: config.WORKER_METRICS_PORT! }) : null;
+const runtime = await startWorkerRuntime(services);
+logger.info({ workerId: services.workerId, ...(metricsPort === null ? {} : { metrics: `http://${config.HOST}:${metricsPort}/metrics` }) }, 'worker running');
+onShutdown(booted, async () => {
+  await runtime.stop();
+  await metrics?.close();
+});

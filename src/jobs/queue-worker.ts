@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { type LogContext, withLogContext } from '../logging/context.js';
+import { queueWait } from '../telemetry/metrics.js';
 import type { JobCatalogue, JobsOf, QueueName } from './catalogue.js';
 
 /** What a handler asks of its job: nothing (done), or to run again after `delayMs`. */
@@ -49,6 +50,7 @@ export function createQueueWorker<Q extends QueueName>(queue: Q, handlers: JobHa
     (job, token, signal) =>
       // Every line logged while the job runs names it (and its session, task), as a request's lines name the request.
       withLogContext(logContextOf(job), async () => {
+        queueWait.observe({ queue, job: job.name }, Math.max(0, Date.now() - job.timestamp - (job.opts.delay ?? 0)) / 1000);
         const handler = byName[job.name];
         if (!handler) throw new Error(`unknown job ${job.name}`);
         const result = await handler(job.data, job, signal);

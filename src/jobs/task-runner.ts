@@ -46,6 +46,11 @@ export class TaskRunner {
 
   constructor(private readonly deps: TaskRunnerDeps) {}
 
+  /** Background runs running here now. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
   isRunning(taskId: string): boolean {
     return this.running.has(taskId);
   }

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { cancelRequestedOn } from '../domain/workers.js';
 import { readArgs } from '../domain/calls/lane.js';
 import type { Services } from '../services.js';
+import { metricSources } from '../telemetry/metrics.js';
 import { CallAttempts } from './call-attempts.js';
 import { CallRunner } from './call-runner.js';
 import { CallSlots } from './call-slots.js';
@@ -96,6 +97,11 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     })();
   }, config.HEARTBEAT_INTERVAL_MS);
 
+  const unregisterMetrics = metricSources.worker({
+    callsRunning: () => callRunner.running,
+    backgroundRunsActive: () => taskRunner.runningCount,
+    alive: async () => (await workers.alive([workerId])).has(workerId),
+  });
   callWorker.start();
   reaper.start(options.reconcileIntervalMs ?? config.RECONCILE_INTERVAL_MS);
   await taskWorker.start();
@@ -123,6 +129,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
         clearTimeout(drained);
         shutdown.abort();
         clearInterval(heartbeat);
+        unregisterMetrics();
         await workers.stop(workerId).catch((error: unknown) => logger.warn({ err: error }, 'deregistering the worker failed'));
         await cancels.stop();
       }

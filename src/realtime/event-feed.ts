@@ -5,6 +5,7 @@
 // (an announcement that never came) make the hubs catch up from PostgreSQL.
 import type { CommittedEvent } from '../domain/event-log.js';
 import type { Logger } from '../logger.js';
+import { observeDelivery } from '../telemetry/metrics.js';
 import type { EventBus } from './event-bus.js';
 import type { EventReader, StreamKey } from './event-reader.js';
 import { Hub, type HubLimits, type StreamItem, type StreamOptions } from './hub.js';
@@ -109,7 +110,15 @@ export class EventFeed {
     void channel.ready.then((unsubscribe) => unsubscribe()).catch(() => undefined);
   }
 
+  /** Live streams and their subscribers, for the metrics. */
+  stats(): { streams: number; subscribers: number } {
+    let subscribers = 0;
+    for (const hub of this.hubs.values()) subscribers += hub.subscriberCount;
+    return { streams: this.hubs.size, subscribers };
+  }
+
   private dispatch(message: PublishedEvents): void {
+    observeDelivery(message.events);
     this.hubs.get(`tenant:${message.tenantId}`)?.onPublished(message.events);
     let bySession: Map<string, CommittedEvent[]> | null = null;
     for (const event of message.events) {

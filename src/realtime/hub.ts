@@ -167,6 +167,11 @@ export class Hub {
     return this.ring.slice(start);
   }
 
+  /** Subscribers attached now. */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
   attach(subscriber: Subscriber): void {
     this.subscribers.add(subscriber);
   }

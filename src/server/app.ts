@@ -7,8 +7,10 @@ import { WebSocketServer } from 'ws';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 import { withLogContext } from '../logging/context.js';
+import { metricSources } from '../telemetry/metrics.js';
 import { tokenFromConnectionParams } from './auth.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
+import { serveMetrics } from '../telemetry/metrics-server.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
@@ -37,6 +39,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       res.writeHead(302, { location: '/graphql' });
       return void res.end();
     }
+    if (path === '/metrics') return void serveMetrics(res);
     void yoga.requestListener(req, res);
   };
   server.on('connection', (socket) => {
@@ -47,6 +50,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   // Upgrades are routed here rather than by `new WebSocketServer({ server })`, which re-emits the
   // HTTP server's errors (a port in use) as WebSocket errors that graphql-ws prints with a stack.
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: services.config.MAX_REQUEST_BYTES });
+  const unregisterMetrics = metricSources.server({ httpConnections: () => sockets.size, websocketConnections: () => wsServer.clients.size });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if ((req.url ?? '/').split('?')[0] !== yoga.graphqlEndpoint) return void socket.destroy();
     wsServer.handleUpgrade(req, socket, head, (ws) => wsServer.emit('connection', ws, req));
@@ -140,6 +144,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
         }, 1000).unref();
       });
       await yoga.dispose();
+      unregisterMetrics();
     },
   };
 }

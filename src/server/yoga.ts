@@ -10,6 +10,7 @@ import { addLogContext } from '../logging/context.js';
 import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
 import { maskError } from './mask-error.js';
+import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { yogaLogger } from './yoga-logger.js';
 
@@ -45,6 +46,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: ({ fetchAPI }) => readiness(services, options.shutdown?.aborted ?? false, fetchAPI.Response) }),
       useRequestSizeLimit(config.MAX_REQUEST_BYTES),
+      useGraphqlMetrics(),
       ...armor.protect().plugins,
     ],
     context: async (initial) => {
