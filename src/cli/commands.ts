@@ -1,0 +1,201 @@
+// The commands that go through the API (every one but `keys`): run, watch, calls, tasks.
+import {
+  APPROVE_CALL,
+  CANCEL_CALL,
+  CANCEL_TASK,
+  type CallEvent,
+  CREATE_SESSION,
+  EXECUTE,
+  type Output,
+  type Progress,
+  type Result,
+  SESSION_CALLS,
+  SESSION_CURSOR,
+  SESSION_TASKS,
+  TOOL_CALL_EVENTS,
+} from './operations.js';
+import { LiveBlock, outputText, progressBar, type Screen, table } from './render.js';
+import { CliError, type Transport } from './transport.js';
+
+/** The object of a result union, or a CliError with its Error member's code and message. */
+function unwrap<T>(result: Result<T>, typename: string): T {
+  if (result.__typename === typename) return result as T;
+  const error = result as { code?: string; message?: string };
+  throw new CliError(`${error.code ?? result.__typename}: ${error.message ?? 'failed'}`);
+}
+
+async function sessionCursor(api: Transport, sessionId: string): Promise<string | null> {
+  const { session } = await api.request<{ session: { lastEventCursor: string | null } | null }>(SESSION_CURSOR, { id: sessionId });
+  if (!session) throw new CliError(`session ${sessionId} was not found`);
+  return session.lastEventCursor;
+}
+
+/**
+ * `run <tool> --args JSON [--session ID]`: submits one call (in a new session unless one is given),
+ * shows its progress live and prints its outcome. Resolves with the exit status: 0 succeeded,
+ * 1 failed or cancelled.
+ */
+export async function runTool(api: Transport, screen: Screen, options: { tool: string; args: unknown; sessionId?: string }): Promise<number> {
+  let sessionId = options.sessionId;
+  let after: string | null;
+  if (sessionId) {
+    after = await sessionCursor(api, sessionId);
+  } else {
+    const created = await api.request<{ createSession: Result<{ id: string; lastEventCursor: string | null }> }>(CREATE_SESSION, { title: `toolrun run ${options.tool}` });
+    const session = unwrap(created.createSession, 'Session');
+    sessionId = session.id;
+    after = session.lastEventCursor;
+    screen.write(`session ${sessionId}\n`);
+  }
+  const callId = `cli-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const line = new LiveBlock(screen);
+  let outcome: { status: string; output?: Output; durationMs?: number } | null = null;
+  // Subscribe from the cursor taken before submitting: no event of the call can be missed.
+  const watching = api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEvents: event }) => {
+    if (event.callId !== callId) return;
+    switch (event.__typename) {
+      case 'ToolCallStarted':
+        line.draw([`${options.tool}  started (attempt ${event.attempt}/${event.maxAttempts})`]);
+        break;
+      case 'ToolCallProgress':
+        line.draw([`${options.tool}  ${progressBar(event.progress as Progress)}`]);
+        break;
+      case 'ToolCallAwaitingApproval':
+        line.draw([`${options.tool}  awaiting approval: toolrun calls approve ${sessionId} ${callId}`]);
+        break;
+      case 'ToolCallCompleted':
+        outcome = { status: event.status!, output: event.output, durationMs: event.durationMs };
+        return true;
+    }
+    return false;
+  });
+  const submitted = await api.request<{ executeToolBatch: Result<{ batchId: string }> }>(EXECUTE, {
+    sessionId,
+    calls: [{ id: callId, tool: options.tool, args: options.args }],
+  });
+  unwrap(submitted.executeToolBatch, 'ToolBatch');
+  await watching;
+  const done = outcome as { status: string; output?: Output; durationMs?: number } | null;
+  if (!done) throw new CliError('the event stream ended before the call completed');
+  screen.write(`${done.status} in ${done.durationMs ?? 0} ms\n${outputText(done.output)}\n`);
+  return done.status === 'SUCCEEDED' ? 0 : 1;
+}
+
+interface WatchedCall {
+  callId: string;
+  tool: string;
+  status: string;
+  attempt: string;
+  progress: string;
+  result: string;
+}
+
+/** `watch <session>`: a live table of the session's calls (from its first event), until interrupted. */
+export async function watchSession(api: Transport, screen: Screen, sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const calls = new Map<string, WatchedCall>();
+  const block = new LiveBlock(screen);
+  const redraw = () => {
+    const rows = [...calls.values()].map((call) => [call.callId, call.tool, call.status, call.attempt, call.progress, call.result]);
+    block.draw(table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'PROGRESS', 'RESULT'], rows).trimEnd().split('\n'));
+  };
+  redraw();
+  await api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after: null }, ({ toolCallEvents: event }) => {
+    if (options.signal?.aborted) return true;
+    if (event.__typename === 'CursorExpired') {
+      screen.write(`events before this point are no longer kept: ${event.message ?? ''}\n`);
+      return false;
+    }
+    if (!event.callId) return false;
+    const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: '', result: '' };
+    calls.set(event.callId, call);
+    switch (event.__typename) {
+      case 'ToolCallStarted':
+        call.status = 'RUNNING';
+        call.attempt = `${event.attempt}/${event.maxAttempts}`;
+        break;
+      case 'ToolCallProgress':
+        call.progress = progressBar(event.progress as Progress, 12);
+        break;
+      case 'ToolCallAwaitingApproval':
+        call.status = 'AWAITING_APPROVAL';
+        break;
+      case 'ToolCallAwaitingCompletion':
+        call.status = 'PENDING_EXTERNAL';
+        break;
+      case 'ToolCallRetrying':
+        call.status = 'RETRYING';
+        break;
+      case 'ToolCallCompleted':
+        call.status = event.status!;
+        call.result = `${event.durationMs} ms  ${outputText(event.output).slice(0, 60)}`;
+        break;
+    }
+    redraw();
+    return false;
+  });
+}
+
+interface ListedCall {
+  callId: string;
+  tool: string;
+  status: string;
+  attempt: number;
+  durationMs: number | null;
+  queuedAt: string;
+  output: { __typename: string; class?: string; code?: string } | null;
+}
+
+/** `calls list <session>`: the calls of the session's latest batches. */
+export async function listCalls(api: Transport, screen: Screen, sessionId: string, batches = 20): Promise<void> {
+  const { session } = await api.request<{ session: { batches: { nodes: Array<{ batchId: string; status: string; calls: ListedCall[] }> } } | null }>(SESSION_CALLS, {
+    id: sessionId,
+    first: batches,
+  });
+  if (!session) throw new CliError(`session ${sessionId} was not found`);
+  const rows = session.batches.nodes.flatMap((batch) =>
+    batch.calls.map((call) => [
+      call.callId,
+      call.tool,
+      call.status,
+      String(call.attempt),
+      call.durationMs === null ? '' : `${call.durationMs} ms`,
+      call.output?.__typename === 'ToolFailure' ? `${call.output.class}/${call.output.code}` : '',
+      batch.batchId,
+    ]),
+  );
+  screen.write(table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'DURATION', 'FAILURE', 'BATCH'], rows));
+}
+
+export async function cancelCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
+  const { cancelToolCall } = await api.request<{ cancelToolCall: Result<{ callId: string; status: string }> }>(CANCEL_CALL, { sessionId, callId });
+  const call = unwrap(cancelToolCall, 'ToolCall');
+  screen.write(`${call.callId}  ${call.status}\n`);
+}
+
+export async function approveCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
+  const { approveToolCall } = await api.request<{ approveToolCall: Result<{ callId: string; status: string }> }>(APPROVE_CALL, { sessionId, callId });
+  const call = unwrap(approveToolCall, 'ToolCall');
+  screen.write(`${call.callId}  ${call.status}\n`);
+}
+
+interface ListedTask {
+  taskId: string;
+  kind: string;
+  state: string;
+  stateDetail: string | null;
+  title: string | null;
+  tool: string | null;
+  createdAt: string;
+}
+
+export async function listTasks(api: Transport, screen: Screen, sessionId: string, first = 50): Promise<void> {
+  const { tasks } = await api.request<{ tasks: { nodes: ListedTask[] } }>(SESSION_TASKS, { sessionId, first });
+  const rows = tasks.nodes.map((task) => [task.taskId, task.kind, task.state, task.tool ?? '', task.title ?? '', task.stateDetail ?? '', task.createdAt]);
+  screen.write(table(['TASK', 'KIND', 'STATE', 'TOOL', 'TITLE', 'DETAIL', 'CREATED'], rows));
+}
+
+export async function cancelTask(api: Transport, screen: Screen, taskId: string): Promise<void> {
+  const { cancelTask: result } = await api.request<{ cancelTask: Result<{ taskId: string; state: string }> }>(CANCEL_TASK, { id: taskId });
+  const task = unwrap(result, 'Task');
+  screen.write(`${task.taskId}  ${task.state}\n`);
+}

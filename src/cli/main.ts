@@ -1,0 +1,132 @@
+// toolrun <command>: the operator's and developer's command line. Commands other than `keys` talk to
+// a running API: TOOLRUN_URL (or --url; default http://127.0.0.1:4000/graphql) with TOOLRUN_API_KEY
+// (or --key). Expected failures print one line and exit 1; usage errors exit 2.
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config.js';
+import { DomainError } from '../model/errors.js';
+import { StartupError } from '../preflight.js';
+import { approveCall, cancelCall, cancelTask, listCalls, listTasks, runTool, watchSession } from './commands.js';
+import { keysCommand } from './keys.js';
+import { type Screen, stdoutScreen } from './render.js';
+import { CliError, httpTransport, type Transport } from './transport.js';
+
+export const USAGE = `usage: toolrun <command> [options]
+
+  run <tool> [--args JSON] [--session ID]     run one call, with live progress; exit 0 if it succeeded
+  watch <session>                             a live table of the session's calls (Ctrl-C to stop)
+  calls list <session>                        the calls of the session's latest batches
+  calls cancel <session> <call-id>            cancel a call
+  calls approve <session> <call-id>           approve a call awaiting approval
+  tasks list <session>                        the session's background runs and monitors
+  tasks cancel <task-id>                      cancel a background run
+  keys list <tenant>                          the tenant's API keys (database: DATABASE_URL)
+  keys create <tenant> [--name N] [--roles submitter,approver]
+  keys revoke <tenant> <key-id|prefix>
+  keys rotate <tenant> <key-id|prefix>        a new key with the same name and roles; the old one revoked
+
+API options: --url URL (TOOLRUN_URL, default http://127.0.0.1:4000/graphql), --key KEY (TOOLRUN_API_KEY)
+`;
+
+class UsageError extends Error {}
+
+export async function main(argv: string[], screen: Screen = stdoutScreen, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      key: { type: 'string' },
+      args: { type: 'string' },
+      session: { type: 'string' },
+      name: { type: 'string', default: 'default' },
+      roles: { type: 'string', default: 'submitter,approver' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    screen.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const need = (count: number, what: string) => {
+    if (rest.length < count) throw new UsageError(`toolrun ${command} ${sub ?? ''}: expected ${what}`);
+  };
+
+  if (command === 'keys') {
+    const tenant = rest[0];
+    if (!tenant) throw new UsageError(`toolrun keys ${sub ?? ''}: expected a tenant`);
+    if (sub === 'list') return (await keysCommand(screen, { action: 'list', tenant }), 0);
+    if (sub === 'create') return (await keysCommand(screen, { action: 'create', tenant, name: values.name, roles: values.roles }), 0);
+    if (sub === 'revoke' || sub === 'rotate') {
+      need(2, 'a tenant and a key id or prefix');
+      return (await keysCommand(screen, { action: sub, tenant, key: rest[1]! }), 0);
+    }
+    throw new UsageError(`unknown keys command ${sub ?? ''}`);
+  }
+
+  const apiKey = values.key ?? env.TOOLRUN_API_KEY;
+  if (!apiKey) throw new UsageError('no API key: set TOOLRUN_API_KEY or pass --key');
+  const api = httpTransport({ url: values.url ?? env.TOOLRUN_URL ?? 'http://127.0.0.1:4000/graphql', apiKey });
+  try {
+    return await apiCommand(api, screen, command, sub, rest, values);
+  } finally {
+    await api.close();
+  }
+}
+
+async function apiCommand(api: Transport, screen: Screen, command: string, sub: string | undefined, rest: string[], values: { args?: string; session?: string }): Promise<number> {
+  switch (command) {
+    case 'run': {
+      if (!sub) throw new UsageError('toolrun run: expected a tool name');
+      let args: unknown = {};
+      if (values.args !== undefined) {
+        try {
+          args = JSON.parse(values.args);
+        } catch (error) {
+          throw new UsageError(`--args is not JSON: ${(error as Error).message}`);
+        }
+      }
+      return runTool(api, screen, { tool: sub, args, sessionId: values.session });
+    }
+    case 'watch': {
+      if (!sub) throw new UsageError('toolrun watch: expected a session id');
+      await watchSession(api, screen, sub);
+      return 0;
+    }
+    case 'calls': {
+      const [session, callId] = rest;
+      if (!session) throw new UsageError(`toolrun calls ${sub ?? ''}: expected a session id`);
+      if (sub === 'list') return (await listCalls(api, screen, session), 0);
+      if (!callId) throw new UsageError(`toolrun calls ${sub ?? ''}: expected a session id and a call id`);
+      if (sub === 'cancel') return (await cancelCall(api, screen, session, callId), 0);
+      if (sub === 'approve') return (await approveCall(api, screen, session, callId), 0);
+      throw new UsageError(`unknown calls command ${sub ?? ''}`);
+    }
+    case 'tasks': {
+      const [id] = rest;
+      if (!id) throw new UsageError(`toolrun tasks ${sub ?? ''}: expected ${sub === 'cancel' ? 'a task id' : 'a session id'}`);
+      if (sub === 'list') return (await listTasks(api, screen, id), 0);
+      if (sub === 'cancel') return (await cancelTask(api, screen, id), 0);
+      throw new UsageError(`unknown tasks command ${sub ?? ''}`);
+    }
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+/** Runs the CLI as a process: one line for an expected failure, the exit status set. */
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    process.exitCode = await main(argv);
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`toolrun: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else if (error instanceof CliError || error instanceof StartupError || error instanceof ConfigError || error instanceof DomainError) {
+      console.error(`toolrun: ${error.message}`);
+      process.exitCode = 1;
+    } else {
+      throw error;
+    }
+  }
+}

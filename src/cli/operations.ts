@@ -1,0 +1,82 @@
+// The GraphQL documents the CLI sends, with the shapes of their answers.
+export const EVENT_FIELDS = `
+  __typename cursor seq
+  ... on ToolCallEvent { callId tool }
+  ... on ToolCallStarted { attempt maxAttempts }
+  ... on ToolCallProgress { attempt progress { current total unit label message } }
+  ... on ToolCallCompleted {
+    status durationMs attempt
+    output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } ... on ToolCancellation { message } }
+  }
+  ... on ToolCallAwaitingApproval { callId }
+  ... on ToolBatchCompleted { batchId total succeeded failed cancelled }
+  ... on CursorExpired { message }
+`;
+
+export interface Progress {
+  current: number | null;
+  total: number | null;
+  unit: string | null;
+  label: string | null;
+  message: string | null;
+}
+
+export type Output =
+  | { __typename: 'ToolSuccess'; value: unknown }
+  | { __typename: 'ToolFailure'; class: string; code: string; message: string }
+  | { __typename: 'ToolCancellation'; message: string };
+
+export interface CallEvent {
+  __typename: string;
+  cursor: string;
+  seq: number;
+  callId?: string;
+  tool?: string;
+  attempt?: number;
+  maxAttempts?: number;
+  progress?: Progress;
+  status?: string;
+  durationMs?: number;
+  output?: Output;
+  batchId?: string;
+  message?: string;
+}
+
+export const TOOL_CALL_EVENTS = `subscription CliEvents($sessionId: ID!, $after: String) {
+  toolCallEvents(sessionId: $sessionId, after: $after) { ${EVENT_FIELDS} }
+}`;
+
+export const CREATE_SESSION = `mutation CliCreateSession($title: String) {
+  createSession(title: $title) { __typename ... on Session { id lastEventCursor } ... on Error { code message } }
+}`;
+
+export const SESSION_CURSOR = `query CliSession($id: ID!) { session(id: $id) { id lastEventCursor } }`;
+
+export const EXECUTE = `mutation CliExecute($sessionId: ID!, $calls: [ToolCallInput!]!) {
+  executeToolBatch(sessionId: $sessionId, calls: $calls) {
+    __typename ... on ToolBatch { batchId } ... on Error { code message }
+  }
+}`;
+
+export const SESSION_CALLS = `query CliCalls($id: ID!, $first: Int) {
+  session(id: $id) { id batches(first: $first) { nodes { batchId status calls { callId tool status attempt durationMs queuedAt output { __typename ... on ToolFailure { class code } } } } } }
+}`;
+
+export const CANCEL_CALL = `mutation CliCancelCall($sessionId: ID!, $callId: String!) {
+  cancelToolCall(sessionId: $sessionId, callId: $callId) { __typename ... on ToolCall { callId status } ... on Error { code message } }
+}`;
+
+export const APPROVE_CALL = `mutation CliApproveCall($sessionId: ID!, $callId: String!) {
+  approveToolCall(sessionId: $sessionId, callId: $callId) { __typename ... on ToolCall { callId status } ... on Error { code message } }
+}`;
+
+export const SESSION_TASKS = `query CliTasks($sessionId: ID!, $first: Int) {
+  tasks(sessionId: $sessionId, first: $first) { nodes { taskId kind state stateDetail title tool createdAt finishedAt } }
+}`;
+
+export const CANCEL_TASK = `mutation CliCancelTask($id: ID!) {
+  cancelTask(id: $id) { __typename ... on Task { taskId state } ... on Error { code message } }
+}`;
+
+/** A member of a result union: the object, or its Error member's message. */
+export type Result<T> = (T & { __typename: string }) | { __typename: string; code: string; message: string };

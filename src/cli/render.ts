@@ -1,0 +1,68 @@
+// What the CLI draws: tables, progress bars, outcomes. On a terminal a live view redraws in place;
+// anywhere else (a pipe, a log, a test) each change is one new line.
+import type { Output, Progress } from './operations.js';
+
+export interface Screen {
+  /** Whether output goes to a terminal (live views redraw in place). */
+  tty: boolean;
+  write(text: string): void;
+}
+
+export const stdoutScreen: Screen = { tty: Boolean(process.stdout.isTTY), write: (text) => void process.stdout.write(text) };
+
+/** Columns padded to their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** `[########------------] 40% 2/5 steps  message` (no bar when the total is unknown). */
+export function progressBar(progress: Progress, width = 24): string {
+  const { current, total, unit, label, message } = progress;
+  const parts: string[] = [];
+  if (current !== null && total !== null && total > 0) {
+    const ratio = Math.min(1, Math.max(0, current / total));
+    const filled = Math.round(ratio * width);
+    parts.push(`[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${current}/${total}${unit ? ` ${unit}` : ''}`);
+  } else if (current !== null) {
+    parts.push(`${current}${unit ? ` ${unit}` : ''}`);
+  }
+  for (const text of [label, message]) if (text) parts.push(text);
+  return parts.join('  ');
+}
+
+export function outputText(output: Output | undefined | null): string {
+  if (!output) return '';
+  switch (output.__typename) {
+    case 'ToolSuccess':
+      return JSON.stringify(output.value);
+    case 'ToolFailure':
+      return `${output.class}/${output.code}: ${output.message}`;
+    default:
+      return `cancelled: ${output.message}`;
+  }
+}
+
+/**
+ * A block of lines redrawn in place on a terminal (cursor up, clear, rewrite); elsewhere the lines
+ * that changed since the last draw are printed.
+ */
+export class LiveBlock {
+  private drawn = 0;
+  private last: string[] = [];
+
+  constructor(private readonly screen: Screen) {}
+
+  draw(lines: string[]): void {
+    if (this.screen.tty) {
+      const up = this.drawn > 0 ? `\x1b[${this.drawn}F` : '';
+      this.screen.write(`${up}\x1b[0J${lines.join('\n')}\n`);
+      this.drawn = lines.length;
+      return;
+    }
+    const changed = lines.filter((line, index) => this.last[index] !== line);
+    if (changed.length > 0) this.screen.write(`${changed.join('\n')}\n`);
+    this.last = lines;
+  }
+}

@@ -1,0 +1,162 @@
+// The `toolrun` command, run as people run it (the compiled bin, a child process) against a test
+// server: run with live progress, watch, calls list/cancel/approve, tasks list/cancel, and the keys
+// commands against the database.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, ensureBuilt } from '../support/build.js';
+import { Child, type Exit } from '../support/cluster.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { newSession, submitBatch, waitForStatus } from '../support/fixtures.js';
+import { spawnRun } from '../support/background.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+
+let app: Toolrun;
+let url: string;
+const children: Child[] = [];
+
+beforeAll(async () => {
+  await ensureBuilt();
+  app = await startToolrun({ ENABLE_TEST_TOOLS: true });
+  url = (await app.endpoint.wsUrl()).replace(/^ws/, 'http');
+}, 300_000);
+afterAll(async () => {
+  await Promise.all(children.map((child) => child.stop(5000)));
+  await app?.close();
+});
+
+function toolrun(args: string[], env: Record<string, string | undefined> = {}): Child {
+  const child = new Child('toolrun-cli', process.execPath, ['dist/src/bin/toolrun.js', ...args], childEnv({ TOOLRUN_URL: url, TOOLRUN_API_KEY: app.apiKey, ...env }));
+  children.push(child);
+  return child;
+}
+
+/** Runs the CLI to its end; its output lines and exit. */
+async function finished(args: string[], env: Record<string, string | undefined> = {}): Promise<{ exit: Exit; lines: string[]; text: string }> {
+  const child = toolrun(args, env);
+  const exit = await child.exited;
+  const text = child.output().split('\n').slice(1).join('\n');
+  return { exit, lines: text.split('\n'), text };
+}
+
+describe('toolrun run', () => {
+  it('runs a call in a new session, showing each progress report as a bar, and exits 0 with its value', async () => {
+    const { exit, lines, text } = await finished(['run', 'report_progress', '--args', '{"steps":3,"intervalMs":50}']);
+    expect(exit, text).toEqual({ code: 0, signal: null });
+    expect(lines[0]).toMatch(/^session \S+/);
+    const bars = lines.filter((line) => line.startsWith('report_progress  ['));
+    // Progress is coalesced while a write is in flight: at least the last report arrives.
+    expect(bars.length, text).toBeGreaterThanOrEqual(1);
+    expect(bars.at(-1)).toMatch(/\[#{24}\] 100% 3\/3/);
+    expect(text).toMatch(/SUCCEEDED in \d+ ms/);
+  });
+
+  it('exits 1 with the failure when the call fails, and 2 with the usage for bad arguments', { timeout: 120_000 }, async () => {
+    const failed = await finished(['run', 'add', '--args', '{"a":"x"}']);
+    expect(failed.exit.code, failed.text).toBe(1);
+    expect(failed.text).toMatch(/FAILED in \d+ ms\nINVALID_REQUEST\//);
+    const usage = await finished(['run', 'add', '--args', '{nope']);
+    expect(usage.exit.code).toBe(2);
+    expect(usage.text).toContain('--args is not JSON');
+    expect(usage.text).toContain('usage: toolrun <command>');
+  });
+
+  it('says in one line when the key is refused or the API cannot be reached', { timeout: 120_000 }, async () => {
+    const refused = await finished(['calls', 'list', 'some-session'], { TOOLRUN_API_KEY: 'trk_not_a_key' });
+    expect(refused.exit.code).toBe(1);
+    expect(refused.lines.filter(Boolean)).toHaveLength(1);
+    const away = await finished(['calls', 'list', 'some-session'], { TOOLRUN_URL: 'http://127.0.0.1:9/graphql' });
+    expect(away.exit.code).toBe(1);
+    expect(away.text).toMatch(/^toolrun: cannot reach http:\/\/127\.0\.0\.1:9\/graphql/m);
+  });
+});
+
+describe('toolrun watch and calls', () => {
+  it('watch shows the live table as calls start and complete', async () => {
+    const session = await newSession(app);
+    const watch = toolrun(['watch', session.id]);
+    await watch.waitForLine(/^CALL\s+TOOL\s+STATUS/, 15_000);
+    const batch = await submitBatch(app, { sessionId: session.id, calls: [{ id: 'w-add', tool: 'add', args: { a: 2, b: 3 } }] });
+    expect(batch.batchId).toBeTruthy();
+    const line = await watch.waitForLine(/^w-add\s+add\s+SUCCEEDED/, 15_000);
+    expect(line).toMatch(/\d+ ms\s+\{"result":5\}|\d+ ms\s+5/);
+    expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
+  });
+
+  it('lists, cancels and approves calls', { timeout: 180_000 }, async () => {
+    const session = await newSession(app);
+    await submitBatch(app, {
+      sessionId: session.id,
+      calls: [
+        { id: 'slow', tool: 'sleep', args: { ms: 60_000 } },
+        { id: 'del', tool: 'delete_file', args: { path: '/nothing.txt' } },
+      ],
+    });
+    await waitForStatus(app, 'slow', session.id, 'RUNNING');
+    await waitForStatus(app, 'del', session.id, 'AWAITING_APPROVAL');
+
+    const listed = await finished(['calls', 'list', session.id]);
+    expect(listed.exit.code, listed.text).toBe(0);
+    expect(listed.text).toMatch(/^slow\s+sleep\s+RUNNING/m);
+    expect(listed.text).toMatch(/^del\s+delete_file\s+AWAITING_APPROVAL/m);
+
+    // The key that submitted may not approve its own call: an approver's key does.
+    const approver = await app.newKey(undefined, ['approver']);
+    const own = await finished(['calls', 'approve', session.id, 'del']);
+    expect(own.exit.code).toBe(1);
+    expect(own.text).toMatch(/^toolrun: FORBIDDEN/m);
+    const approved = await finished(['calls', 'approve', session.id, 'del'], { TOOLRUN_API_KEY: approver });
+    expect(approved.exit.code, approved.text).toBe(0);
+    expect(approved.text).toMatch(/^del\s+(QUEUED|RUNNING|FAILED|SUCCEEDED)/m);
+
+    const cancelled = await finished(['calls', 'cancel', session.id, 'slow']);
+    expect(cancelled.exit.code, cancelled.text).toBe(0);
+    await waitForStatus(app, 'slow', session.id, 'CANCELLED');
+    const unknown = await finished(['calls', 'cancel', session.id, 'no-such-call']);
+    expect(unknown.exit.code).toBe(1);
+    expect(unknown.text).toMatch(/^toolrun: NOT_FOUND/m);
+  });
+});
+
+describe('toolrun tasks', () => {
+  it('lists and cancels background runs', { timeout: 120_000 }, async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 100, intervalMs: 500 }, title: 'long one' });
+    const listed = await finished(['tasks', 'list', session.id]);
+    expect(listed.exit.code, listed.text).toBe(0);
+    expect(listed.text).toMatch(new RegExp(`^${run.taskId}\\s+background_tool\\s+\\w+\\s+report_progress\\s+long one`, 'm'));
+    const cancelled = await finished(['tasks', 'cancel', run.taskId]);
+    expect(cancelled.exit.code, cancelled.text).toBe(0);
+    expect(cancelled.text).toContain(run.taskId);
+  });
+});
+
+describe('toolrun keys', () => {
+  it('creates, lists, rotates and revokes keys of a tenant', { timeout: 180_000 }, async () => {
+    const tenant = `cli-${randomUUID().slice(0, 8)}`;
+    const env = { DATABASE_URL: TEST_DATABASE_URL };
+    const created = await finished(['keys', 'create', tenant, '--name', 'ci', '--roles', 'submitter,admin'], env);
+    expect(created.exit.code, created.text).toBe(0);
+    const key = /^key\s+(trk_\S+)$/m.exec(created.text)![1]!;
+    const id = /^id\s+(\S+)$/m.exec(created.text)![1]!;
+    expect(await app.services.apiKeys.authenticate(key)).toMatchObject({ roles: ['submitter', 'admin'] });
+
+    const listed = await finished(['keys', 'list', tenant], env);
+    expect(listed.text).toMatch(new RegExp(`^${id}\\s+${key.slice(0, 10)}…\\s+ci\\s+submitter,admin\\s+\\S+\\s+active$`, 'm'));
+
+    const rotated = await finished(['keys', 'rotate', tenant, key.slice(0, 10)], env);
+    expect(rotated.exit.code, rotated.text).toBe(0);
+    const newKey = /^key\s+(trk_\S+)$/m.exec(rotated.text)![1]!;
+    const newId = /^id\s+(\S+)$/m.exec(rotated.text)![1]!;
+    expect(await app.services.apiKeys.authenticate(newKey)).toMatchObject({ roles: ['submitter', 'admin'] });
+
+    const revoked = await finished(['keys', 'revoke', tenant, newId], env);
+    expect(revoked.exit.code, revoked.text).toBe(0);
+    const after = await finished(['keys', 'list', tenant], env);
+    expect(after.text).toMatch(new RegExp(`^${id}\\s.*revoked`, 'm'));
+    expect(after.text).toMatch(new RegExp(`^${newId}\\s.*revoked`, 'm'));
+
+    const missing = await finished(['keys', 'list', `no-such-${tenant}`], env);
+    expect(missing.exit.code).toBe(1);
+    expect(missing.text).toMatch(/^toolrun: tenant `no-such-cli-\w+` was not found$/m);
+  });
+});
