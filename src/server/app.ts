@@ -11,6 +11,7 @@ import { metricSources } from '../telemetry/metrics.js';
 import { tokenFromConnectionParams } from './auth.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { serveMetrics } from '../telemetry/metrics-server.js';
+import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
@@ -27,6 +28,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const shutdown = new AbortController();
   const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
   const sockets = new Set<Socket>();
+  const queueBoard = services.config.BULL_BOARD_ENABLED ? createQueueBoard(services) : null;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
@@ -40,6 +42,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       return void res.end();
     }
     if (path === '/metrics') return void serveMetrics(res);
+    if (queueBoard && path && (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))) return void queueBoard(req, res);
     void yoga.requestListener(req, res);
   };
   server.on('connection', (socket) => {

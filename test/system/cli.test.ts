@@ -100,7 +100,8 @@ describe('toolrun watch and calls', () => {
     expect(listed.text).toMatch(/^del\s+delete_file\s+AWAITING_APPROVAL/m);
 
     // The key that submitted may not approve its own call: an approver's key does.
-    const approver = await app.newKey(undefined, ['approver']);
+    const tenant = await app.services.apiKeys.tenant(app.tenantId);
+    const approver = await app.newKey(tenant.name, ['approver']);
     const own = await finished(['calls', 'approve', session.id, 'del']);
     expect(own.exit.code).toBe(1);
     expect(own.text).toMatch(/^toolrun: FORBIDDEN/m);
@@ -131,7 +132,7 @@ describe('toolrun tasks', () => {
 });
 
 describe('toolrun keys', () => {
-  it('creates, lists, rotates and revokes keys of a tenant', { timeout: 180_000 }, async () => {
+  it('creates, lists, rotates and revokes keys of a tenant', { timeout: 300_000 }, async () => {
     const tenant = `cli-${randomUUID().slice(0, 8)}`;
     const env = { DATABASE_URL: TEST_DATABASE_URL };
     const created = await finished(['keys', 'create', tenant, '--name', 'ci', '--roles', 'submitter,admin'], env);
