@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import { withLogContext } from '../logging/context.js';
 import { tokenFromConnectionParams } from './auth.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
+import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
@@ -24,6 +25,7 @@ export interface ApiServer {
 export function createApiServer(services: Services, options: { graphiqlApiKey?: string } = {}): ApiServer {
   const shutdown = new AbortController();
   const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
+  const mcp = createMcpEndpoint(services, shutdown.signal);
   const sockets = new Set<Socket>();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -37,6 +39,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       res.writeHead(302, { location: '/graphql' });
       return void res.end();
     }
+    if (path === MCP_PATH) return void mcp.handle(req, res);
     void yoga.requestListener(req, res);
   };
   server.on('connection', (socket) => {
@@ -131,6 +134,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       // sends `complete`), so clients see a clean end rather than a cut connection.
       shutdown.abort();
       await new Promise((resolve) => setTimeout(resolve, 100));
+      await mcp.close();
       await wsDisposable.dispose();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
