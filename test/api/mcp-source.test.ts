@@ -64,8 +64,8 @@ describe('registration and discovery', () => {
     expect(registered).toMatchObject({ name: 'demo', url: mcp.url, hasBearerToken: true, headerNames: ['x-team'], settings: { policy: 'AUTO', retry: { maxAttempts: 3 } } });
     expect(JSON.stringify(registered)).not.toContain(TOKEN);
     const tools = Object.fromEntries(registered.tools.map((tool) => [tool.name, tool]));
-    // Two pages were listed: all five tools are there, named <server>__<tool>.
-    expect(Object.keys(tools).sort()).toEqual(['demo__broken', 'demo__count_up', 'demo__echo', 'demo__picture', 'demo__slow']);
+    // Two pages were listed: all six tools are there, named <server>__<tool>.
+    expect(Object.keys(tools).sort()).toEqual(['demo__broken', 'demo__count_up', 'demo__echo', 'demo__explode', 'demo__picture', 'demo__slow']);
     expect(tools.demo__echo).toMatchObject({ kind: 'MCP', mcpServer: 'demo', hints: { readonly: true, destructive: false, idempotent: false, openWorld: true } });
     expect(tools.demo__count_up!.hints).toMatchObject({ readonly: false, destructive: false, idempotent: true, openWorld: false });
     // Without annotations the protocol's defaults apply: destructive, open-world.
@@ -73,7 +73,7 @@ describe('registration and discovery', () => {
     expect((await register({ name: 'demo' }))).toMatchObject({ __typename: 'ValidationError', field: 'name' });
 
     const { tools: listed } = await app.query(ToolNamesDocument, {});
-    expect(listed.filter((tool) => tool.name.startsWith('demo__'))).toHaveLength(5);
+    expect(listed.filter((tool) => tool.name.startsWith('demo__'))).toHaveLength(6);
     // Another tenant sees none of them and cannot call them.
     const other = await app.newKey(undefined, ['submitter', 'admin']);
     expect((await app.query(ToolNamesDocument, {}, other)).tools.some((tool) => tool.name.startsWith('demo__'))).toBe(false);
@@ -125,6 +125,12 @@ describe('calls', () => {
     expect(call.status).toBe('FAILED');
     expect(call.attempt).toBe(1);
     expect(outputOf(call)).toMatchObject({ class: 'EXECUTION', code: 'mcp_tool_error', source: 'TOOL', message: 'the widget is broken', retry: { kind: 'NEVER' } });
+  });
+
+  it('makes a JSON-RPC error a typed EXTERNAL failure, never INTERNAL', async () => {
+    const { call } = await runOne('demo__explode');
+    expect(outputOf(call)).toMatchObject({ class: 'EXTERNAL', code: 'mcp_protocol_error', retry: { kind: 'NEVER' } });
+    expect(String(outputOf(call).message)).toContain('the server fell over');
   });
 
   it('sends notifications/cancelled when the call is cancelled, and the call ends CANCELLED', async () => {

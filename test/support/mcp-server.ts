@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, isInitializeRequest, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** A 1×1 PNG. */
 export const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -91,6 +91,10 @@ export async function startTestMcpServer(options: { bearerToken?: string } = {})
     isError: true,
     content: [{ type: 'text', text: 'the widget is broken' }],
   }));
+
+  define({ name: 'explode', description: 'Answers with a JSON-RPC error', inputSchema: { type: 'object' } }, async () => {
+    throw new McpError(ErrorCode.InternalError, 'the server fell over');
+  });
 
   const newServer = () => {
     const server = new Server({ name: 'test-mcp', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
