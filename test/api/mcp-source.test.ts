@@ -26,7 +26,7 @@ const TOKEN = 'mcp-test-token';
 let app: Toolrun;
 let mcp: TestMcpServer;
 beforeAll(async () => {
-  [app, mcp] = await Promise.all([startToolrun({ HTTP_TOOL_ALLOW_LOOPBACK: true, CANCEL_GRACE_MS: 300 }), startTestMcpServer({ bearerToken: TOKEN })]);
+  [app, mcp] = await Promise.all([startToolrun({ HTTP_TOOL_ALLOW_LOOPBACK: true, CANCEL_GRACE_MS: 300, MCP_REQUEST_TIMEOUT_MS: 60_000 }), startTestMcpServer({ bearerToken: TOKEN })]);
 });
 afterAll(async () => {
   await app?.close();
@@ -202,7 +202,8 @@ describe('list changes, restarts and failures', () => {
     await mcp.stop();
     const started = Date.now();
     const { call } = await runOne('demo__echo', { text: 'nobody home' });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Refused at once: well before the connect timeout (60 s here) or the call's deadline.
+    expect(Date.now() - started).toBeLessThan(25_000);
     expect(call.status).toBe('FAILED');
     expect(outputOf(call)).toMatchObject({ class: 'EXTERNAL', code: 'mcp_unreachable', retry: { kind: 'EXHAUSTED', attempts: 1 } });
     expect(String(outputOf(call).message)).toContain('ECONNREFUSED');

@@ -25,7 +25,7 @@ export interface TestMcpServer {
   calls: string[];
   /** Tools whose call the client cancelled (notifications/cancelled reached the tool). */
   cancelled: string[];
-  /** Answer the next `count` tools/call POSTs with this status. */
+  /** Answer the next `count` tools/call requests with this HTTP status. */
   failNextCalls(count: number, status: number): void;
   addTool(tool: Tool, run: Handler): Promise<void>;
   removeTool(name: string): Promise<void>;
@@ -132,12 +132,16 @@ export async function startTestMcpServer(options: { bearerToken?: string } = {})
         res.writeHead(404, { 'content-type': 'application/json' });
         return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
       }
-      if (req.method === 'POST' && failures.count > 0) {
+      if (req.method !== 'POST') return session.transport.handleRequest(req, res);
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const message = JSON.parse(Buffer.concat(chunks).toString() || 'null') as { method?: string } | null;
+      if (message?.method === 'tools/call' && failures.count > 0) {
         failures.count -= 1;
         res.writeHead(failures.status);
         return void res.end('unavailable');
       }
-      return session.transport.handleRequest(req, res);
+      return session.transport.handleRequest(req, res, message);
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
