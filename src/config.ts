@@ -83,6 +83,8 @@ const ConfigSchema = z.object({
   HTTP_TOOL_MAX_RESPONSE_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
   /** A `Retry-After` longer than this is shortened to it. */
   HTTP_TOOL_MAX_RETRY_AFTER_MS: int(0, 24 * 3600 * 1000).default(10 * 60 * 1000),
+  /** MCP servers (tool sources, reached under the HTTP tool address settings): how long connecting and tools/list may take. */
+  MCP_REQUEST_TIMEOUT_MS: int(100, 120_000).default(15_000),
   /** Background runs one task worker runs at once (its BullMQ concurrency); also the per-worker spawn limit. */
   BACKGROUND_RUNS_PER_WORKER: int(1, 1000).default(64),
   /** How often each worker looks for background runs with a stale heartbeat (and lost task jobs). */

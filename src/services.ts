@@ -17,6 +17,7 @@ import { BackgroundService } from './domain/tasks/background.js';
 import { TaskRecovery } from './domain/tasks/recovery.js';
 import { TaskStore } from './domain/tasks/store.js';
 import { ApiKeyService } from './domain/tenants/api-keys.js';
+import { McpServerService, McpServerStore } from './domain/tenants/mcp-servers.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
@@ -29,6 +30,7 @@ import { createRedis } from './redis.js';
 import { createPool, Sql } from './sql.js';
 import { countCompletions, metricSources } from './telemetry/metrics.js';
 import { builtinTools } from './tools/builtin/index.js';
+import { McpConnections } from './tools/mcp-client.js';
 import { ToolRegistry } from './tools/registry.js';
 import { testTools } from './tools/testing/index.js';
 
@@ -59,6 +61,9 @@ export interface Services {
   background: BackgroundService;
   taskRecovery: TaskRecovery;
   registeredTools: RegisteredToolService;
+  mcpServers: McpServerService;
+  /** This process's connections to MCP servers (tool sources). */
+  mcpConnections: McpConnections;
   workerId: string;
 }
 
@@ -101,8 +106,14 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));
   const eventLog = new EventLog(sql, db, publish, logger, { grouping: 'session', maxInFlight });
   const workerEventLog = new EventLog(sql, db, publish, logger, { grouping: 'shared', maxInFlight });
+  const mcpConnections = new McpConnections({
+    allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
+    allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
+    requestTimeoutMs: config.MCP_REQUEST_TIMEOUT_MS,
+  });
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
     registered: new RegisteredToolStore(db),
+    mcp: { servers: new McpServerStore(db), connections: mcpConnections },
     http: {
       allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
       allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
@@ -152,6 +163,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry });
+  const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger });
+  mcpConnections.setHooks({ onToolListChanged: (target) => void mcpServers.toolsChanged(target), logger });
   const unregisterMetrics = metricSources.resources({
     pool,
     poolMax: config.DATABASE_POOL_SIZE,
@@ -183,6 +196,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     background,
     taskRecovery,
     registeredTools,
+    mcpServers,
+    mcpConnections,
     workerId,
   };
   metricsOff.set(services, unregisterMetrics);
@@ -194,6 +209,7 @@ const metricsOff = new WeakMap<Services, () => void>();
 export async function closeServices(services: Services): Promise<void> {
   metricsOff.get(services)?.();
   services.feed.close();
+  await services.mcpConnections.close().catch(() => undefined);
   await services.dispatcher.settle().catch(() => undefined);
   await services.queues.close().catch(() => undefined);
   await services.db.$disconnect().catch(() => undefined);

@@ -7,6 +7,7 @@ import './call-decisions.js';
 import './events.js';
 import './tasks.js';
 import './tools.js';
+import './mcp-servers.js';
 import './tenant.js';
 
 builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });

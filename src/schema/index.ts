@@ -3,6 +3,7 @@
 import './scalars.js';
 import './errors.js';
 import './tool.js';
+import './mcp-server.js';
 import './outcome.js';
 import './session.js';
 import './batch.js';

@@ -5,7 +5,7 @@ import type { RetryPolicy } from '../model/retry.js';
 import type { ToolDefinition, ToolHints } from '../tools/types.js';
 import { builder } from './builder.js';
 
-export const ToolKindEnum = builder.enumType('ToolKind', { values: ['BUILTIN', 'HTTP', 'EXTERNAL'] as const });
+export const ToolKindEnum = builder.enumType('ToolKind', { values: ['BUILTIN', 'HTTP', 'EXTERNAL', 'MCP'] as const });
 export const ToolPolicyEnum = builder.enumType('ToolPolicy', { values: ['AUTO', 'REQUIRES_APPROVAL'] as const });
 export const ToolSchedulingEnum = builder.enumType('ToolScheduling', { values: ['PARALLEL', 'SERIAL'] as const });
 export const BackoffTypeEnum = builder.enumType('BackoffType', { values: ['FIXED', 'EXPONENTIAL'] as const });
@@ -28,7 +28,7 @@ const BackoffRef = builder.objectRef<RetryPolicy['backoff']>('Backoff').implemen
   }),
 });
 
-const RetryPolicyRef = builder.objectRef<RetryPolicy>('RetryPolicy').implement({
+export const RetryPolicyRef = builder.objectRef<RetryPolicy>('RetryPolicy').implement({
   fields: (t) => ({
     maxAttempts: t.exposeInt('maxAttempts'),
     backoff: t.expose('backoff', { type: BackoffRef }),
@@ -55,6 +55,7 @@ export const ToolDefinitionRef = builder.objectRef<ToolDefinition>('ToolDefiniti
     timeoutMs: t.exposeInt('timeoutMs'),
     retry: t.expose('retry', { type: RetryPolicyRef }),
     url: t.string({ nullable: true, description: 'HTTP tools: the endpoint each call is POSTed to', resolve: (tool) => tool.url ?? null }),
+    mcpServer: t.string({ nullable: true, description: 'MCP tools: the name of the MCP server that provides the tool', resolve: (tool) => tool.mcpServer ?? null }),
   }),
 });
 
@@ -77,7 +78,7 @@ const BackoffInput = builder.inputType('BackoffInput', {
   }),
 });
 
-const RetryPolicyInput = builder.inputType('RetryPolicyInput', {
+export const RetryPolicyInput = builder.inputType('RetryPolicyInput', {
   fields: (t) => ({
     maxAttempts: t.int({ description: 'Attempts per call, 1 to 10 (default 1: no retries)' }),
     backoff: t.field({ type: BackoffInput }),

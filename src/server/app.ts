@@ -12,6 +12,7 @@ import { tokenFromConnectionParams } from './auth.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { serveMetrics } from '../telemetry/metrics-server.js';
 import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
+import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
@@ -27,6 +28,7 @@ export interface ApiServer {
 export function createApiServer(services: Services, options: { graphiqlApiKey?: string } = {}): ApiServer {
   const shutdown = new AbortController();
   const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
+  const mcp = createMcpEndpoint(services, shutdown.signal);
   const sockets = new Set<Socket>();
   const queueBoard = services.config.BULL_BOARD_ENABLED ? createQueueBoard(services) : null;
 
@@ -43,6 +45,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
     }
     if (path === '/metrics') return void serveMetrics(res);
     if (queueBoard && path && (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))) return void queueBoard(req, res);
+    if (path === MCP_PATH) return void mcp.handle(req, res);
     void yoga.requestListener(req, res);
   };
   server.on('connection', (socket) => {
@@ -138,6 +141,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       // sends `complete`), so clients see a clean end rather than a cut connection.
       shutdown.abort();
       await new Promise((resolve) => setTimeout(resolve, 100));
+      await mcp.close();
       await wsDisposable.dispose();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,8 +1,11 @@
 // Resolves tool names to definitions and executors for a tenant: the built-ins, plus the HTTP and
 // external tools the tenant registered at run time (RegisteredTool rows, read on every resolve
 // so that an update or removal takes effect at once on every process). A registered name never
-// shadows a built-in: registration refuses it, and built-ins win here as well.
+// shadows a built-in: registration refuses it, and built-ins win here as well. The tools of the
+// tenant's MCP servers (`<server>__<tool>`, as last listed) come after both.
 import { callHttpTool, type HttpToolSettings } from './http-tool.js';
+import type { McpConnections, McpServerTarget } from './mcp-client.js';
+import { mcpServerOf, mcpToolDefinition, type McpServerSettings, type McpToolEntry } from './mcp-definition.js';
 import { definitionOfRow } from './registered-definition.js';
 import type { BuiltinTool, ToolContext, ToolDefinition } from './types.js';
 
@@ -26,9 +29,23 @@ export interface RegisteredToolSource {
   rows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]>;
 }
 
+/** An MCP server of a tenant with its tools as last listed. */
+export interface McpServerRow {
+  target: McpServerTarget;
+  settings: McpServerSettings;
+  tools: McpToolEntry[];
+}
+
+/** Where MCP servers are read from (src/domain/tenants/mcp-servers.ts). */
+export interface McpServerSource {
+  /** The tenant's MCP servers, or those of them named in `names`. */
+  servers(tenantId: string, names?: string[]): Promise<McpServerRow[]>;
+}
+
 export interface ToolRegistryDeps {
   registered: RegisteredToolSource;
   http: HttpToolSettings;
+  mcp?: { servers: McpServerSource; connections: McpConnections };
 }
 
 export class ToolRegistry {
@@ -50,11 +67,18 @@ export class ToolRegistry {
   }
 
   async list(tenantId: string): Promise<ToolDefinition[]> {
-    const registered = await this.registeredRows(tenantId);
-    return [
+    const [registered, servers] = await Promise.all([this.registeredRows(tenantId), this.mcpServers(tenantId)]);
+    const definitions = [
       ...[...this.builtins.values()].map((tool) => tool.definition),
       ...registered.filter((row) => !this.builtins.has(row.name)).map((row) => definitionOfRow(row)),
-    ].sort((a, b) => a.name.localeCompare(b.name));
+    ];
+    const taken = new Set(definitions.map((definition) => definition.name));
+    for (const server of servers) {
+      for (const entry of server.tools) {
+        if (!taken.has(entry.name)) definitions.push(mcpToolDefinition(server.target.name, entry, server.settings));
+      }
+    }
+    return definitions.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async resolve(tenantId: string, name: string): Promise<ResolvedTool | null> {
@@ -72,7 +96,27 @@ export class ToolRegistry {
     if (others.length > 0) {
       for (const row of await this.registeredRows(tenantId, others)) resolved.set(row.name, this.registeredTool(row));
     }
+    const mcpNames = others.filter((name) => !resolved.has(name) && mcpServerOf(name) !== null);
+    if (mcpNames.length > 0) {
+      const serverNames = [...new Set(mcpNames.map((name) => mcpServerOf(name)!))];
+      const wanted = new Set(mcpNames);
+      for (const server of await this.mcpServers(tenantId, serverNames)) {
+        for (const entry of server.tools) if (wanted.has(entry.name)) resolved.set(entry.name, this.mcpTool(server, entry));
+      }
+    }
     return resolved;
+  }
+
+  private async mcpServers(tenantId: string, names?: string[]): Promise<McpServerRow[]> {
+    return this.deps?.mcp ? this.deps.mcp.servers.servers(tenantId, names) : [];
+  }
+
+  private mcpTool(server: McpServerRow, entry: McpToolEntry): ResolvedTool {
+    const connections = this.deps!.mcp!.connections;
+    return {
+      definition: mcpToolDefinition(server.target.name, entry, server.settings),
+      execute: (args, context) => connections.callTool(server.target, entry.mcpName, args, context),
+    };
   }
 
   private async registeredRows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {

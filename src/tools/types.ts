@@ -16,7 +16,7 @@ export interface ToolHints {
 
 export type ToolPolicy = 'AUTO' | 'REQUIRES_APPROVAL';
 export type ToolScheduling = 'PARALLEL' | 'SERIAL';
-export type ToolKind = 'BUILTIN' | 'HTTP' | 'EXTERNAL';
+export type ToolKind = 'BUILTIN' | 'HTTP' | 'EXTERNAL' | 'MCP';
 
 export interface ToolDefinition {
   name: string;
@@ -41,6 +41,8 @@ export interface ToolDefinition {
   checksOwnArguments?: boolean;
   /** HTTP tools: the endpoint the worker POSTs calls to. */
   url?: string;
+  /** MCP tools: the name of the MCP server that provides the tool. */
+  mcpServer?: string;
 }
 
 export interface WebFetchSettings {

@@ -47,6 +47,8 @@ export interface Toolrun extends GraphQLClient {
   api: ApiServer;
   /** A request to another path of the API (`/health`, `/ready`, GraphiQL), in process. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** The API on a real port (opened on first use): `http://127.0.0.1:<port>`, for paths served outside yoga (`/mcp`). */
+  baseUrl(): Promise<string>;
   /** SQL statements sent by this instance since the last `resetQueries()`. */
   queries: string[];
   resetQueries(): void;
@@ -104,6 +106,7 @@ export async function startToolrun(
     worker,
     api,
     fetch: (path, init) => inProcess(`${IN_PROCESS}${path}`, init),
+    baseUrl: async () => `http://127.0.0.1:${await (listening ??= api.listen(0, '127.0.0.1'))}`,
     newKey: async (name = `tenant-${randomUUID().slice(0, 8)}`, roles = ['submitter', 'approver']) => (await services.apiKeys.createKey(name, { roles })).key,
     close: async () => {
       await client.close();

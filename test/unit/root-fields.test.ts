@@ -19,6 +19,10 @@ const MUTATION_ROLES: Record<string, string> = {
   updateTool: 'admin',
   rotateToolSigningSecret: 'admin',
   removeTool: 'admin',
+  registerMcpServer: 'admin',
+  updateMcpServer: 'admin',
+  refreshMcpServer: 'admin',
+  removeMcpServer: 'admin',
   updateTenantSettings: 'admin',
 };
 

@@ -1,0 +1,347 @@
+// MCP servers a tenant registers as tool sources (admin role: src/resolvers/mcp-servers.ts).
+// Registering checks the URL like an HTTP tool's, connects and lists the server's tools (all
+// pages); they are stored with the server and refreshed on demand or when a connection of any
+// process hears notifications/tools/list_changed. A tool the server no longer lists is gone from
+// `tools` at once, so new calls of it end UNAVAILABLE.
+import { randomUUID } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db.js';
+import type { McpServer } from '../../generated/prisma/client.js';
+import type { Logger } from '../../logger.js';
+import { NotFoundError, ValidationError } from '../../model/errors.js';
+import { ToolFailureError } from '../../model/outcome.js';
+import type { RetryPolicy } from '../../model/retry.js';
+import { AddressNotAllowedError, checkHostLiteral } from '../../tools/address-guard.js';
+import type { McpConnections, McpCredentials, McpServerTarget } from '../../tools/mcp-client.js';
+import {
+  MCP_DEFAULT_SETTINGS,
+  MCP_SERVER_NAME_MAX,
+  MCP_SERVER_NAME_PATTERN,
+  mcpToolDefinition,
+  mcpToolName,
+  type McpServerSettings,
+  type McpToolEntry,
+  settingsOf,
+  toolEntriesOf,
+} from '../../tools/mcp-definition.js';
+import type { McpServerRow, McpServerSource } from '../../tools/registry.js';
+import type { ToolDefinition, ToolPolicy, ToolScheduling } from '../../tools/types.js';
+import { compileSchemaOrError } from '../../tools/validate-args.js';
+import { LIMITS } from './registered-tools.js';
+
+const MAX_HEADERS = 20;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
+/** Headers the transport sets itself. */
+const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'accept', 'host', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'connection']);
+
+export interface McpServerSettingsPatch {
+  policy?: ToolPolicy | null;
+  scheduling?: ToolScheduling | null;
+  timeoutMs?: number | null;
+  retry?: {
+    maxAttempts?: number | null;
+    backoff?: { type?: RetryPolicy['backoff']['type'] | null; delayMs?: number | null; maxDelayMs?: number | null } | null;
+  } | null;
+}
+
+export interface RegisterMcpServerInput extends McpServerSettingsPatch {
+  name: string;
+  url: string;
+  bearerToken?: string | null;
+  headers?: unknown;
+}
+
+export interface UpdateMcpServerInput extends McpServerSettingsPatch {
+  url?: string | null;
+  /** A new token; an empty string removes it. */
+  bearerToken?: string | null;
+  /** New headers (replacing all); an empty object removes them. */
+  headers?: unknown;
+}
+
+/** An MCP server as the API shows it: header names, never their values or the token. */
+export interface McpServerView {
+  name: string;
+  url: string;
+  headerNames: string[];
+  hasBearerToken: boolean;
+  settings: McpServerSettings;
+  tools: ToolDefinition[];
+  listedAt: Date | null;
+}
+
+// The stored form of a server's credentials. They are written and read only here, the way HTTP
+// tools' signing secrets are, so encryption at rest of those secrets applies here too.
+function storedSecret(credentials: McpCredentials | null): string | null {
+  if (!credentials || (!credentials.bearerToken && Object.keys(credentials.headers ?? {}).length === 0)) return null;
+  return JSON.stringify(credentials);
+}
+
+function secretFromStorage(stored: string | null): McpCredentials | null {
+  if (!stored) return null;
+  const parsed = JSON.parse(stored) as McpCredentials;
+  return { ...(parsed.bearerToken ? { bearerToken: parsed.bearerToken } : {}), ...(parsed.headers ? { headers: parsed.headers } : {}) };
+}
+
+function targetOf(row: Pick<McpServer, 'id' | 'name' | 'url' | 'secret'>): McpServerTarget {
+  return { id: row.id, name: row.name, url: row.url, credentials: secretFromStorage(row.secret) };
+}
+
+function serverRowOf(row: McpServer): McpServerRow {
+  return { target: targetOf(row), settings: settingsOf(row.settings), tools: toolEntriesOf(row.tools) };
+}
+
+/** The MCP servers the tool registry resolves, read from their table on every resolve. */
+export class McpServerStore implements McpServerSource {
+  constructor(private readonly db: Db) {}
+
+  async servers(tenantId: string, names?: string[]): Promise<McpServerRow[]> {
+    const rows = await this.db.mcpServer.findMany({ where: { tenantId, ...(names ? { name: { in: names } } : {}) }, orderBy: { name: 'asc' } });
+    return rows.map(serverRowOf);
+  }
+}
+
+export interface McpServerServiceDeps {
+  config: Config;
+  db: Db;
+  connections: McpConnections;
+  logger: Logger;
+}
+
+export class McpServerService {
+  /** Refreshes under way per server id: a burst of list_changed notifications lists once more, not once each. */
+  private readonly refreshing = new Map<string, { running: Promise<void>; again: boolean }>();
+
+  constructor(private readonly deps: McpServerServiceDeps) {}
+
+  async list(tenantId: string): Promise<McpServerView[]> {
+    const rows = await this.deps.db.mcpServer.findMany({ where: { tenantId }, orderBy: { name: 'asc' } });
+    return rows.map(viewOf);
+  }
+
+  async register(tenantId: string, input: RegisterMcpServerInput): Promise<McpServerView> {
+    const name = input.name;
+    if (name.length > MCP_SERVER_NAME_MAX || !MCP_SERVER_NAME_PATTERN.test(name)) {
+      throw new ValidationError(`name must be at most ${MCP_SERVER_NAME_MAX} characters matching ${MCP_SERVER_NAME_PATTERN.source} (its tools are named <name>__<tool>)`, 'name');
+    }
+    const url = this.checkUrl(input.url);
+    const credentials = credentialsOf(input.bearerToken ?? null, input.headers);
+    const settings = this.validated(MCP_DEFAULT_SETTINGS, input);
+    const existing = await this.deps.db.mcpServer.findUnique({ where: { tenantId_name: { tenantId, name } }, select: { id: true } });
+    if (existing) throw new ValidationError(`An MCP server named \`${name}\` is already registered`, 'name');
+    const id = randomUUID();
+    const tools = await this.discover({ id, name, url, credentials });
+    try {
+      const row = await this.deps.db.mcpServer.create({
+        data: { id, tenantId, name, url, secret: storedSecret(credentials), settings: settings as object, tools: tools as object[], listedAt: new Date() },
+      });
+      return viewOf(row);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'P2002') throw new ValidationError(`An MCP server named \`${name}\` is already registered`, 'name');
+      throw error;
+    }
+  }
+
+  async update(tenantId: string, name: string, patch: UpdateMcpServerInput): Promise<McpServerView> {
+    const current = await this.find(tenantId, name);
+    const settings = this.validated(settingsOf(current.settings), patch);
+    const url = patch.url != null ? this.checkUrl(patch.url) : current.url;
+    const old = secretFromStorage(current.secret);
+    const credentials = credentialsOf(
+      patch.bearerToken != null ? patch.bearerToken : (old?.bearerToken ?? null),
+      patch.headers !== undefined && patch.headers !== null ? patch.headers : (old?.headers ?? null),
+    );
+    const connectionChanged = url !== current.url || storedSecret(credentials) !== current.secret;
+    const tools = connectionChanged ? await this.discover({ id: current.id, name, url, credentials }) : toolEntriesOf(current.tools);
+    const row = await this.deps.db.mcpServer.update({
+      where: { id: current.id },
+      data: {
+        url,
+        secret: storedSecret(credentials),
+        settings: settings as object,
+        tools: tools as object[],
+        ...(connectionChanged ? { listedAt: new Date() } : {}),
+      },
+    });
+    return viewOf(row);
+  }
+
+  /** Lists the server's tools again now. */
+  async refresh(tenantId: string, name: string): Promise<McpServerView> {
+    const current = await this.find(tenantId, name);
+    const tools = await this.discover(targetOf(current));
+    const row = await this.deps.db.mcpServer.update({ where: { id: current.id }, data: { tools: tools as object[], listedAt: new Date() } });
+    return viewOf(row);
+  }
+
+  /** A connection heard notifications/tools/list_changed from the server: list again (coalesced). */
+  toolsChanged(target: McpServerTarget): Promise<void> {
+    const current = this.refreshing.get(target.id);
+    if (current) {
+      current.again = true;
+      return current.running;
+    }
+    const entry = { running: Promise.resolve(), again: false };
+    entry.running = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await this.refreshStored(target).catch((error: unknown) =>
+            this.deps.logger.warn({ err: error, mcpServer: target.name }, 'could not refresh the tools of an MCP server after list_changed'),
+          );
+        } while (entry.again);
+      } finally {
+        this.refreshing.delete(target.id);
+      }
+    })();
+    this.refreshing.set(target.id, entry);
+    return entry.running;
+  }
+
+  async remove(tenantId: string, name: string): Promise<McpServerView> {
+    const current = await this.find(tenantId, name);
+    await this.deps.db.mcpServer.delete({ where: { id: current.id } });
+    return viewOf(current);
+  }
+
+  private async refreshStored(target: McpServerTarget): Promise<void> {
+    const tools = await this.discover(target);
+    // Only while the row still connects as listed (not removed or re-pointed meanwhile).
+    await this.deps.db.mcpServer.updateMany({
+      where: { id: target.id, url: target.url, secret: storedSecret(target.credentials) },
+      data: { tools: tools as object[], listedAt: new Date() },
+    });
+  }
+
+  private async find(tenantId: string, name: string): Promise<McpServer> {
+    const row = await this.deps.db.mcpServer.findUnique({ where: { tenantId_name: { tenantId, name } } });
+    if (!row) throw new NotFoundError('McpServer', name);
+    return row;
+  }
+
+  /** Lists the server's tools as stored entries; an unreachable or failing server is a ValidationError on `url`. */
+  private async discover(target: McpServerTarget): Promise<McpToolEntry[]> {
+    let tools: Tool[];
+    try {
+      tools = await this.deps.connections.listTools(target, AbortSignal.timeout(this.deps.config.MCP_REQUEST_TIMEOUT_MS));
+    } catch (error) {
+      const message = error instanceof ToolFailureError ? error.message : error instanceof Error ? error.message : String(error);
+      throw new ValidationError(`url: could not list the tools of MCP server \`${target.name}\`: ${message}`, 'url');
+    }
+    const entries: McpToolEntry[] = [];
+    const names = new Set<string>();
+    for (const tool of tools) {
+      const name = mcpToolName(target.name, tool.name);
+      const schemaError = compileSchemaOrError(tool.inputSchema);
+      if (!name || names.has(name) || schemaError) {
+        this.deps.logger.warn({ mcpServer: target.name, tool: tool.name, schemaError }, 'MCP tool left out: its name does not map onto a free tool name or its input schema is unusable');
+        continue;
+      }
+      names.add(name);
+      const annotations = tool.annotations ?? {};
+      entries.push({
+        name,
+        mcpName: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        description: tool.description ?? tool.title ?? tool.name,
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        annotations: Object.fromEntries(
+          (['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const).filter((key) => annotations[key] !== undefined).map((key) => [key, annotations[key]]),
+        ),
+      });
+    }
+    return entries;
+  }
+
+  private checkUrl(value: string): string {
+    if (value.length > LIMITS.urlLength) throw new ValidationError(`url must be at most ${LIMITS.urlLength} characters`, 'url');
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ValidationError('url is not a valid absolute URL', 'url');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`url must use http or https, not ${url.protocol}`, 'url');
+    if (url.username || url.password) throw new ValidationError('url must not contain credentials (use bearerToken or headers)', 'url');
+    const { config } = this.deps;
+    try {
+      checkHostLiteral(url, { allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE, allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK }, 'MCP servers');
+    } catch (error) {
+      if (error instanceof AddressNotAllowedError) throw new ValidationError(`url: ${error.message}`, 'url');
+      throw error;
+    }
+    return url.href;
+  }
+
+  private validated(current: McpServerSettings, patch: McpServerSettingsPatch): McpServerSettings {
+    const next: McpServerSettings = {
+      policy: patch.policy ?? current.policy,
+      scheduling: patch.scheduling ?? current.scheduling,
+      timeoutMs: patch.timeoutMs ?? current.timeoutMs,
+      retry: {
+        maxAttempts: patch.retry?.maxAttempts ?? current.retry.maxAttempts,
+        backoff: {
+          type: patch.retry?.backoff?.type ?? current.retry.backoff.type,
+          delayMs: patch.retry?.backoff?.delayMs ?? current.retry.backoff.delayMs,
+          maxDelayMs: patch.retry?.backoff?.maxDelayMs ?? current.retry.backoff.maxDelayMs,
+        },
+      },
+    };
+    const maxTimeout = this.deps.config.MAX_CALL_TIMEOUT_MS;
+    if (!Number.isInteger(next.timeoutMs) || next.timeoutMs < LIMITS.minTimeoutMs || next.timeoutMs > maxTimeout) {
+      throw new ValidationError(`timeoutMs must be an integer from ${LIMITS.minTimeoutMs} to ${maxTimeout}`, 'timeoutMs');
+    }
+    const { maxAttempts, backoff } = next.retry;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > LIMITS.maxAttempts) {
+      throw new ValidationError(`retry.maxAttempts must be an integer from 1 to ${LIMITS.maxAttempts}`, 'retry.maxAttempts');
+    }
+    if (!Number.isInteger(backoff.delayMs) || backoff.delayMs < 0 || backoff.delayMs > LIMITS.maxBackoffDelayMs) {
+      throw new ValidationError(`retry.backoff.delayMs must be an integer from 0 to ${LIMITS.maxBackoffDelayMs}`, 'retry.backoff.delayMs');
+    }
+    if (!Number.isInteger(backoff.maxDelayMs) || backoff.maxDelayMs < backoff.delayMs || backoff.maxDelayMs > LIMITS.maxBackoffMaxDelayMs) {
+      throw new ValidationError(`retry.backoff.maxDelayMs must be an integer from delayMs to ${LIMITS.maxBackoffMaxDelayMs}`, 'retry.backoff.maxDelayMs');
+    }
+    return next;
+  }
+}
+
+function credentialsOf(bearerToken: string | null, headers: unknown): McpCredentials | null {
+  const credentials: McpCredentials = {};
+  if (bearerToken) {
+    if (bearerToken.length > 4096 || /[\r\n]/.test(bearerToken)) throw new ValidationError('bearerToken must be one line of at most 4096 characters', 'bearerToken');
+    credentials.bearerToken = bearerToken;
+  }
+  if (headers !== null && headers !== undefined) {
+    if (typeof headers !== 'object' || Array.isArray(headers)) throw new ValidationError('headers must be an object of header names to string values', 'headers');
+    const entries = Object.entries(headers as Record<string, unknown>);
+    if (entries.length > MAX_HEADERS) throw new ValidationError(`headers: at most ${MAX_HEADERS}`, 'headers');
+    const checked: Record<string, string> = {};
+    for (const [name, value] of entries) {
+      if (!HEADER_NAME.test(name)) throw new ValidationError(`headers: \`${name}\` is not a valid header name`, 'headers');
+      const lower = name.toLowerCase();
+      if (RESERVED_HEADERS.has(lower)) throw new ValidationError(`headers: \`${name}\` is set by the MCP transport itself`, 'headers');
+      if (lower === 'authorization' && credentials.bearerToken) throw new ValidationError('headers: give either bearerToken or an Authorization header', 'headers');
+      if (typeof value !== 'string' || value.length > 4096 || /[\r\n\0]/.test(value)) {
+        throw new ValidationError(`headers: the value of \`${name}\` must be one line of at most 4096 characters`, 'headers');
+      }
+      checked[lower] = value;
+    }
+    if (Object.keys(checked).length > 0) credentials.headers = checked;
+  }
+  return credentials.bearerToken || credentials.headers ? credentials : null;
+}
+
+function viewOf(row: McpServer): McpServerView {
+  const credentials = secretFromStorage(row.secret);
+  const settings = settingsOf(row.settings);
+  return {
+    name: row.name,
+    url: row.url,
+    headerNames: Object.keys(credentials?.headers ?? {}).sort(),
+    hasBearerToken: Boolean(credentials?.bearerToken),
+    settings,
+    tools: toolEntriesOf(row.tools).map((entry) => mcpToolDefinition(row.name, entry, settings)),
+    listedAt: row.listedAt,
+  };
+}

@@ -1,0 +1,285 @@
+// MCP servers as tool sources, the client side: pooled connections (one per server and
+// credentials, per process), tools/list over all pages, and tools/call for one attempt of a call.
+//
+// A call sends a progress token (notifications/progress → ToolCallProgress); when its signal
+// fires (cancel, deadline, shutdown) the SDK sends notifications/cancelled. The result maps onto a
+// tool value: structuredContent is the value, text content is text, image/audio/resource content
+// becomes session files (images as attachments). `isError` results are EXECUTION failures with
+// the server's message; transport failures and 5xx are EXTERNAL failures safe to retry; other
+// HTTP statuses and protocol errors are typed failures that are not retried.
+//
+// A connection is dropped when its transport closes or fails; a server that restarted answers
+// the old session with 404, and the request is sent once more on a new connection (it never
+// reached a session, so it never ran).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { type FailureClass, type RetryDisposition, ToolFailureError } from '../model/outcome.js';
+import { Attachment, IMAGE_MEDIA_TYPES, type ImageMediaType } from '../model/tool-value.js';
+import { AddressNotAllowedError, type AddressPolicy } from './address-guard.js';
+import { type GuardedFetch, guardedFetch } from './guarded-fetch.js';
+import type { ToolContext } from './types.js';
+
+const WHO = 'MCP servers';
+const CLIENT_INFO = { name: 'toolrun', version: '0.1.0' };
+/** tools/list pages read at most (a server that pages for ever is not followed further). */
+const MAX_LIST_PAGES = 100;
+const ERROR_TEXT_CHARS = 2000;
+
+/** Bearer token and extra headers sent with every request to a server. */
+export interface McpCredentials {
+  bearerToken?: string;
+  headers?: Record<string, string>;
+}
+
+export interface McpServerTarget {
+  id: string;
+  name: string;
+  url: string;
+  credentials: McpCredentials | null;
+}
+
+export interface McpClientSettings extends AddressPolicy {
+  /** How long connecting and listing may take when no call deadline bounds them. */
+  requestTimeoutMs: number;
+}
+
+export interface McpConnectionHooks {
+  /** A server said its tools changed (notifications/tools/list_changed). */
+  onToolListChanged?(target: McpServerTarget): void;
+  logger?: Logger;
+}
+
+interface Connection {
+  client: Client;
+  http: GuardedFetch;
+}
+
+function fail(cls: FailureClass, code: string, message: string, retry: RetryDisposition = { kind: 'NEVER' }, raw?: unknown): ToolFailureError {
+  return new ToolFailureError({ class: cls, code, message, retry, ...(raw !== undefined ? { raw } : {}) });
+}
+
+/** Pooled connections to the MCP servers of every tenant a process serves. */
+export class McpConnections {
+  private readonly connections = new Map<string, Promise<Connection>>();
+  private hooks: McpConnectionHooks;
+
+  constructor(
+    private readonly settings: McpClientSettings,
+    hooks: McpConnectionHooks = {},
+  ) {
+    this.hooks = hooks;
+  }
+
+  /** Wires the hooks once their receivers exist (the composition root builds both sides). */
+  setHooks(hooks: McpConnectionHooks): void {
+    this.hooks = hooks;
+  }
+
+  /** Every tool the server lists, all pages. Throws ToolFailureError when the server cannot be read. */
+  async listTools(target: McpServerTarget, signal?: AbortSignal): Promise<Tool[]> {
+    return this.withConnection(target, signal, async (client) => {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const result = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: this.settings.requestTimeoutMs });
+        tools.push(...result.tools);
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+      return tools;
+    }, `list the tools of MCP server \`${target.name}\``);
+  }
+
+  /** Runs one attempt of a call: tools/call with a progress token. Returns the tool value; throws ToolFailureError. */
+  async callTool(target: McpServerTarget, mcpName: string, args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+    const result = await this.withConnection(target, context.signal, async (client) => {
+      let step = 0;
+      return (await client.callTool({ name: mcpName, arguments: args }, undefined, {
+        signal: context.signal,
+        // The call's own deadline (the signal) bounds it; the SDK's timer only backs it up.
+        timeout: Math.max(1, context.deadline.getTime() - Date.now()) + 1000,
+        onprogress: (progress) => {
+          step += 1;
+          context.reportProgress({
+            current: progress.progress ?? step,
+            ...(progress.total !== undefined ? { total: progress.total } : {}),
+            ...(progress.message ? { message: progress.message } : {}),
+          });
+        },
+      })) as CallToolResult;
+    }, `call \`${context.tool}\``);
+    return valueOfResult(result, context);
+  }
+
+  /** Closes every connection (process shutdown). */
+  async close(): Promise<void> {
+    const pending = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(pending.map(async (connecting) => this.closeConnection(await connecting.catch(() => null))));
+  }
+
+  private key(target: McpServerTarget): string {
+    return JSON.stringify([target.id, target.url, target.credentials]);
+  }
+
+  private async withConnection<T>(target: McpServerTarget, signal: AbortSignal | undefined, use: (client: Client) => Promise<T>, what: string): Promise<T> {
+    for (let round = 0; ; round++) {
+      const key = this.key(target);
+      let connection: Connection;
+      try {
+        connection = await this.connection(key, target, signal);
+      } catch (error) {
+        throw this.failureOf(error, target, signal, `could not connect to MCP server \`${target.name}\` to ${what}`);
+      }
+      try {
+        return await use(connection.client);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof ToolFailureError) throw error;
+        if (!(error instanceof McpError)) this.drop(key, connection);
+        // The server restarted and forgot the session: the request reached no session, so it never ran.
+        if (round === 0 && error instanceof StreamableHTTPError && error.code === 404) continue;
+        throw this.failureOf(error, target, signal, `MCP server \`${target.name}\` failed to ${what}`);
+      }
+    }
+  }
+
+  private connection(key: string, target: McpServerTarget, signal: AbortSignal | undefined): Promise<Connection> {
+    let connecting = this.connections.get(key);
+    if (!connecting) {
+      connecting = this.connect(key, target, signal);
+      this.connections.set(key, connecting);
+      connecting.catch(() => {
+        if (this.connections.get(key) === connecting) this.connections.delete(key);
+      });
+    }
+    return connecting;
+  }
+
+  private async connect(key: string, target: McpServerTarget, signal: AbortSignal | undefined): Promise<Connection> {
+    const http = guardedFetch(this.settings, WHO);
+    const headers: Record<string, string> = { ...(target.credentials?.headers ?? {}) };
+    if (target.credentials?.bearerToken) headers.authorization = `Bearer ${target.credentials.bearerToken}`;
+    const transport = new StreamableHTTPClientTransport(new URL(target.url), { fetch: http.fetch, requestInit: { headers } });
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const connection: Connection = { client, http };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => this.hooks.onToolListChanged?.(target));
+    client.onclose = () => this.forget(key, connection);
+    // The standalone event stream reconnects by itself; a failed POST is seen by its caller.
+    client.onerror = (error) => this.hooks.logger?.debug({ err: error, mcpServer: target.name }, 'MCP connection error');
+    try {
+      await client.connect(transport, { signal, timeout: this.settings.requestTimeoutMs });
+    } catch (error) {
+      http.close();
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return connection;
+  }
+
+  private forget(key: string, connection: Connection): void {
+    void this.connections.get(key)?.then((current) => {
+      if (current === connection) this.connections.delete(key);
+    }, () => undefined);
+    connection.http.close();
+  }
+
+  private drop(key: string, connection: Connection): void {
+    this.forget(key, connection);
+    void this.closeConnection(connection);
+  }
+
+  private async closeConnection(connection: Connection | null): Promise<void> {
+    if (!connection) return;
+    await connection.client.close().catch(() => undefined);
+    connection.http.close();
+  }
+
+  private failureOf(error: unknown, target: McpServerTarget, signal: AbortSignal | undefined, what: string): unknown {
+    if (signal?.aborted) return signal.reason;
+    if (error instanceof ToolFailureError) return error;
+    if (error instanceof AddressNotAllowedError) return fail('PERMISSION_DENIED', 'address_not_allowed', `Refused to reach MCP server \`${target.name}\`: ${error.message}`);
+    if (error instanceof StreamableHTTPError) {
+      const status = error.code ?? 0;
+      if (status >= 500 || status === 429) return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}`, { kind: 'SAFE' });
+      return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}: ${error.message.slice(0, 300)}`);
+    }
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.RequestTimeout) return fail('TIMEOUT', 'mcp_timeout', `${what}: no answer in time`, { kind: 'SAFE' });
+      if (error.code === ErrorCode.ConnectionClosed) return fail('EXTERNAL', 'mcp_connection_closed', `${what}: the connection closed`, { kind: 'SAFE' });
+      if (error.code === ErrorCode.InvalidParams) return fail('INVALID_REQUEST', 'mcp_invalid_params', `${what}: ${error.message}`);
+      if (error.code === ErrorCode.MethodNotFound) return fail('UNAVAILABLE', 'mcp_method_not_found', `${what}: ${error.message}`);
+      return fail('EXTERNAL', 'mcp_protocol_error', `${what}: ${error.message}`, { kind: 'NEVER' }, { code: error.code });
+    }
+    const code = (error as NodeJS.ErrnoException).code ?? (error as { cause?: NodeJS.ErrnoException }).cause?.code;
+    const message = error instanceof Error ? error.message : String(error);
+    return fail('EXTERNAL', 'mcp_unreachable', `${what}: ${code ? `${code}: ` : ''}${message}`, { kind: 'SAFE' });
+  }
+}
+
+// --- results --------------------------------------------------------------------------------
+
+const IMAGE_TYPES = new Map<string, ImageMediaType>([...IMAGE_MEDIA_TYPES.map((type) => [`image/${type}`, type] as const), ['image/jpg', 'jpeg']]);
+
+function extensionOf(mimeType: string | undefined): string {
+  const sub = mimeType?.split('/')[1]?.split(/[;+]/)[0]?.toLowerCase();
+  return sub && /^[a-z0-9.-]{1,16}$/.test(sub) ? sub : 'bin';
+}
+
+/** Where a call's content files go: `mcp/<call id>/<n>.<ext>` (binary content base64-encoded, `.base64`). */
+function contentPath(context: ToolContext, index: number, extension: string, binary: boolean): string {
+  const call = context.callId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+  return `mcp/${call}/${index + 1}.${extension}${binary ? '.base64' : ''}`;
+}
+
+/** A tool result as a tool value (see the file's head); an error result becomes an EXECUTION failure. */
+export async function valueOfResult(result: CallToolResult, context: ToolContext): Promise<unknown> {
+  const blocks = result.content ?? [];
+  const texts: string[] = [];
+  const attachments: unknown[] = [];
+  for (const [index, block] of blocks.entries()) {
+    if (block.type === 'text') {
+      texts.push(block.text);
+      continue;
+    }
+    if (result.isError) continue;
+    if (block.type === 'image' || block.type === 'audio') {
+      const path = contentPath(context, index, extensionOf(block.mimeType), true);
+      const written = await context.files.writeFile(path, block.data);
+      const byteLen = Buffer.from(block.data, 'base64').length;
+      const image = block.type === 'image' ? IMAGE_TYPES.get(block.mimeType.toLowerCase()) : undefined;
+      attachments.push(
+        image
+          ? new Attachment({ id: written.path, mediaType: { kind: 'image', type: image }, byteLen })
+          : { type: block.type, path: written.path, mimeType: block.mimeType, byteLen, encoding: 'base64' },
+      );
+    } else if (block.type === 'resource') {
+      const resource = block.resource;
+      const isText = 'text' in resource && typeof resource.text === 'string';
+      const path = contentPath(context, index, isText ? 'txt' : extensionOf(resource.mimeType), !isText);
+      const written = await context.files.writeFile(path, isText ? (resource.text as string) : String((resource as { blob: string }).blob));
+      attachments.push({ type: 'resource', uri: resource.uri, path: written.path, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}), ...(isText ? {} : { encoding: 'base64' }) });
+    } else if (block.type === 'resource_link') {
+      attachments.push({ type: 'resource_link', uri: block.uri, name: block.name, ...(block.mimeType ? { mimeType: block.mimeType } : {}) });
+    }
+  }
+  const text = texts.join('\n');
+  if (result.isError) {
+    const message = text.trim() ? text.slice(0, ERROR_TEXT_CHARS) : `The MCP tool \`${context.tool}\` reported an error`;
+    throw new ToolFailureError({
+      class: 'EXECUTION',
+      code: 'mcp_tool_error',
+      message,
+      source: 'TOOL',
+      ...(result.structuredContent !== undefined ? { raw: result.structuredContent } : {}),
+    });
+  }
+  if (attachments.length === 0) return result.structuredContent !== undefined ? result.structuredContent : text;
+  return {
+    ...(text ? { text } : {}),
+    attachments,
+    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+  };
+}

@@ -1,0 +1,152 @@
+// toolrun as an MCP server: the SDK's own client against `/mcp` on a real port — auth, listing,
+// calls as durable toolrun calls, progress, cancellation, approvals, roles and tenant isolation.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RegisterExternalToolDocument } from '../gql/graphql.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+import { eventually } from '../support/wait.js';
+
+let app: Toolrun;
+let base: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300 });
+  base = await app.baseUrl();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function connect(apiKey: string | null = app.apiKey): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} } });
+  const client = new Client({ name: 'test-host', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** The toolrun call an MCP tools/call made (its id starts with `mcp-`), once it exists. */
+function mcpCall(tool: string, status?: string) {
+  return eventually(async () => {
+    const call = await app.services.db.toolCall.findFirst({ where: { tool, callId: { startsWith: 'mcp-' }, ...(status ? { status: status as never } : {}) }, orderBy: { queuedAt: 'desc' } });
+    return call ?? null;
+  }, 10_000, 50, `an MCP call of ${tool}${status ? ` ${status}` : ''}`);
+}
+
+describe('toolrun at /mcp', () => {
+  it('refuses a client without a valid API key', async () => {
+    for (const key of [null, 'trk_not-a-key']) {
+      await expect(connect(key)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('Missing or invalid API key') });
+    }
+  });
+
+  it('lists the tenant’s tools with their hints, and never another tenant’s', async () => {
+    const registered = await app.query(RegisterExternalToolDocument, {
+      input: { name: 'tenant_a_only', description: 'Only tenant A has it', parametersSchema: { type: 'object', properties: { x: { type: 'string' } } } },
+    });
+    expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('echo')).toMatchObject({
+      description: expect.stringContaining('Echo'),
+      inputSchema: { type: 'object', required: ['message'] },
+      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
+    });
+    expect(byName.has('tenant_a_only')).toBe(true);
+    expect(byName.has('spawn_background')).toBe(true);
+
+    const other = await connect(await app.newKey());
+    const otherTools = (await other.listTools()).tools.map((tool) => tool.name);
+    expect(otherTools).toContain('echo');
+    expect(otherTools).not.toContain('tenant_a_only');
+  });
+
+  it('runs tools/call as a durable call in the session of the MCP session, answering text and structured content', async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: 'echo', arguments: { message: 'hi' } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ echoed: 'hi', length: 2 });
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('"echoed"') });
+
+    const call = await mcpCall('echo');
+    expect(call.status).toBe('SUCCEEDED');
+    const session = await app.services.db.session.findUniqueOrThrow({ where: { id: call.sessionId } });
+    expect(session.title).toBe('MCP session (test-host)');
+    // The next call of this MCP session lands in the same toolrun session.
+    await client.callTool({ name: 'echo', arguments: { message: 'again' } });
+    expect(await app.services.db.toolCall.count({ where: { sessionId: call.sessionId } })).toBe(2);
+
+    const failed = (await client.callTool({ name: 'echo', arguments: { message: 5 } })) as CallToolResult;
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toMatchObject({ status: 'FAILURE', failure: { class: 'INVALID_REQUEST', code: 'invalid_arguments' } });
+    const unknown = (await client.callTool({ name: 'no_such_tool', arguments: {} })) as CallToolResult;
+    expect(unknown).toMatchObject({ isError: true, structuredContent: { failure: { class: 'UNAVAILABLE' } } });
+  });
+
+  it('streams progress notifications', async () => {
+    const client = await connect();
+    const progress: Array<{ progress: number; total?: number }> = [];
+    const result = (await client.callTool({ name: 'test_ticker', arguments: { ticks: 3, intervalMs: 150, path: '/mcp-ticks.log' } }, undefined, {
+      onprogress: (update) => progress.push(update),
+    })) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ ticks: 3 });
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.at(-1)).toMatchObject({ progress: 3, total: 3 });
+  });
+
+  it('cancels the toolrun call when the client cancels', async () => {
+    const client = await connect();
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'sleep', arguments: { ms: 60_000 } }, undefined, { signal: controller.signal });
+    const running = await mcpCall('sleep', 'RUNNING');
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: running.id } })).status === 'CANCELLED', 10_000, 50, 'the call cancelled');
+  });
+
+  it('holds approval-gated tools for an approver (visible as AWAITING_APPROVAL) and tells the client', async () => {
+    await app.query(RegisterExternalToolDocument, {
+      input: { name: 'needs_ok', description: 'Needs approval', parametersSchema: { type: 'object' }, policy: 'REQUIRES_APPROVAL' },
+    });
+    const client = await connect();
+    const messages: string[] = [];
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'needs_ok', arguments: {} }, undefined, { signal: controller.signal, onprogress: (update) => messages.push(update.message ?? '') });
+    const waiting = await mcpCall('needs_ok', 'AWAITING_APPROVAL');
+    await eventually(async () => messages.some((message) => message.includes('approval')), 5000, 50, 'an approval progress message');
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: waiting.id } })).status === 'CANCELLED');
+  });
+
+  it('needs the submitter role to call tools', async () => {
+    const reader = await app.newKey(undefined, ['reader']);
+    const client = await connect(reader);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await expect(client.callTool({ name: 'echo', arguments: { message: 'x' } })).rejects.toThrow(/submitter/);
+  });
+
+  it('keeps an MCP session to the tenant that opened it', async () => {
+    const client = await connect();
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const response = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await app.newKey()}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
+  });
+});
