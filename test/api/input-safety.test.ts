@@ -60,8 +60,22 @@ describe('input safety', () => {
     await expectRefused(CREATE_SESSION, JSON.parse('{"m": {"__proto__": null}}'), '$m.__proto__');
     await expectRefused('mutation { createSession(metadata: {__proto__: null}) { __typename } }', {}, 'createSession(metadata:).__proto__');
     await expectRefused('mutation { createSession(title: "a\\u0000b") { __typename } }', {}, 'createSession(title:)');
-    await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'echo', args: { message: 'a\u0000b' } }] }, '$c[0].args.message');
     await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'ec\u0000ho', args: {} }] }, '$c[0].tool');
+    await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'echo', args: JSON.parse('{"__proto__": {"x": 1}}') }] }, '$c[0].args.__proto__');
+    // A tool call's args may hold any text: they are stored losslessly and reach the tool exactly.
+    const viaVariable = await toolrun.request<{ executeToolBatch: { calls: Array<{ output: { value: unknown } }> } }, unknown>(EXECUTE, {
+      s: sessionId,
+      c: [{ tool: 'echo', args: { message: 'a\u0000b\ud800c' } }],
+      w: 10_000,
+    });
+    expect(viaVariable.errors).toBeUndefined();
+    expect(viaVariable.data?.executeToolBatch.calls[0]?.output.value).toEqual({ echoed: 'a\u0000b\ud800c' });
+    const viaLiteral = await toolrun.request<{ executeToolBatch: { calls: Array<{ output: { value: unknown } }> } }, unknown>(
+      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 10000, calls: [{tool: "echo", args: {message: "a\\u0000b"}}]) { ... on ToolBatch { calls { output { ... on ToolSuccess { value } } } } } }',
+      { s: sessionId },
+    );
+    expect(viaLiteral.errors).toBeUndefined();
+    expect(viaLiteral.data?.executeToolBatch.calls[0]?.output.value).toEqual({ echoed: 'a\u0000b' });
     // A well-formed pair is fine.
     const ok = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: 'emoji \ud83d\ude00', m: { a: '\ud83d\ude00' } });
     expect(ok.data?.createSession.__typename).toBe('Session');

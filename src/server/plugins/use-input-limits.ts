@@ -1,6 +1,8 @@
 // What every operation's input must satisfy before anything recurses into it or stores it: JSON
 // (variables and literals) nested at most `maxJsonDepth` levels, no string or key PostgreSQL
-// cannot hold as text (U+0000, a lone UTF-16 surrogate), no `__proto__` key, and at most
+// cannot hold as text (U+0000, a lone UTF-16 surrogate) — except inside a tool call's `args`,
+// which are stored losslessly (model/storable-json.ts) and reach the tool exactly —, no
+// `__proto__` key, and at most
 // `maxCallsPerRequest` tool calls across every `executeToolBatch` of the request (aliases
 // included). The walk uses its own stack, so a value nested 10,000 deep is refused, not a stack
 // overflow. Refusals are GraphQL errors with `extensions.code` and the offending `field`.
@@ -15,6 +17,7 @@ import {
   GraphQLError,
   Kind,
   type SelectionSetNode,
+  type TypeNode,
   type ValueNode,
 } from 'graphql';
 
@@ -44,28 +47,41 @@ function fieldPath(base: string, key: string | number): string {
   return typeof key === 'number' ? `${base}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
 }
 
-/** Checks a JSON value (a variable's value) without recursion. */
-export function checkJsonInput(value: unknown, field: string, maxDepth: number): GraphQLError | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: field, depth: 0 }];
+/** The tool call input type: its `args` may hold any string. */
+const TOOL_CALL_INPUT = 'ToolCallInput';
+
+/**
+ * Checks a JSON value (a variable's value) without recursion. `toolCalls`: the value is a list of
+ * tool calls (or one), whose `args` may hold any text.
+ */
+export function checkJsonInput(value: unknown, field: string, maxDepth: number, toolCalls = false): GraphQLError | null {
+  const stack: Array<{ value: unknown; path: string; depth: number; anyText: boolean; call: boolean }> = [
+    { value, path: field, depth: 0, anyText: false, call: toolCalls && !Array.isArray(value) },
+  ];
+  if (toolCalls && Array.isArray(value)) {
+    stack.pop();
+    if (value.length > 0 && 1 > maxDepth) return refuse(field, `is nested deeper than ${maxDepth} levels`);
+    for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: fieldPath(field, index), depth: 1, anyText: false, call: true });
+  }
   while (stack.length > 0) {
-    const { value: current, path, depth } = stack.pop()!;
+    const { value: current, path, depth, anyText, call } = stack.pop()!;
     if (typeof current === 'string') {
-      const why = unacceptableText(current);
+      const why = anyText ? null : unacceptableText(current);
       if (why) return refuse(path, why);
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
     if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
     if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], path: fieldPath(path, index), depth: depth + 1 });
+      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], path: fieldPath(path, index), depth: depth + 1, anyText, call: false });
       continue;
     }
     for (const key of Object.keys(current)) {
       const keyPath = fieldPath(path, key);
       if (key === '__proto__') return refuse(keyPath, 'is a key that is not accepted (`__proto__`)');
-      const why = unacceptableText(key);
+      const why = anyText ? null : unacceptableText(key);
       if (why) return refuse(keyPath, `(a key) ${why}`);
-      stack.push({ value: (current as Record<string, unknown>)[key], path: keyPath, depth: depth + 1 });
+      stack.push({ value: (current as Record<string, unknown>)[key], path: keyPath, depth: depth + 1, anyText: anyText || (call && key === 'args'), call: false });
     }
   }
   return null;
@@ -73,9 +89,11 @@ export function checkJsonInput(value: unknown, field: string, maxDepth: number):
 
 /** Checks the literal values of a document (arguments and defaults) without recursion. */
 export function checkDocumentInput(document: DocumentNode, maxDepth: number): GraphQLError | null {
-  const stack: Array<{ node: ValueNode; path: string; depth: number }> = [];
-  const pushArguments = (args: readonly ArgumentNode[] | undefined, owner: string) => {
-    for (const arg of args ?? []) stack.push({ node: arg.value, path: `${owner}(${arg.name.value}:)`, depth: 0 });
+  const stack: Array<{ node: ValueNode; path: string; depth: number; anyText?: boolean; calls?: boolean; call?: boolean }> = [];
+  const pushArguments = (args: readonly ArgumentNode[] | undefined, owner: string, fieldName: string) => {
+    for (const arg of args ?? []) {
+      stack.push({ node: arg.value, path: `${owner}(${arg.name.value}:)`, depth: 0, calls: fieldName === 'executeToolBatch' && arg.name.value === 'calls' });
+    }
   };
   const selectionSets: Array<{ set: SelectionSetNode; owner: string }> = [];
   for (const definition of document.definitions) {
@@ -91,25 +109,25 @@ export function checkDocumentInput(document: DocumentNode, maxDepth: number): Gr
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         const name = `${owner}${owner ? '.' : ''}${selection.alias?.value ?? selection.name.value}`;
-        pushArguments(selection.arguments, name);
+        pushArguments(selection.arguments, name, selection.name.value);
         if (selection.selectionSet) selectionSets.push({ set: selection.selectionSet, owner: name });
       } else if (selection.kind === Kind.INLINE_FRAGMENT) selectionSets.push({ set: selection.selectionSet, owner });
     }
   }
   while (stack.length > 0) {
-    const { node, path, depth } = stack.pop()!;
+    const { node, path, depth, anyText = false, calls = false, call = calls && node.kind === Kind.OBJECT } = stack.pop()!;
     if (node.kind === Kind.STRING || node.kind === Kind.ENUM) {
-      const why = unacceptableText(node.value);
+      const why = anyText ? null : unacceptableText(node.value);
       if (why) return refuse(path, why);
     } else if (node.kind === Kind.LIST || node.kind === Kind.OBJECT) {
       if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
-      if (node.kind === Kind.LIST) node.values.forEach((value, index) => stack.push({ node: value, path: fieldPath(path, index), depth: depth + 1 }));
+      if (node.kind === Kind.LIST) node.values.forEach((value, index) => stack.push({ node: value, path: fieldPath(path, index), depth: depth + 1, anyText, call: calls && value.kind === Kind.OBJECT }));
       else {
         for (const field of node.fields) {
           const fieldName = field.name.value;
           const keyPath = fieldPath(path, fieldName);
           if (fieldName === '__proto__') return refuse(keyPath, 'is a key that is not accepted (`__proto__`)');
-          stack.push({ node: field.value, path: keyPath, depth: depth + 1 });
+          stack.push({ node: field.value, path: keyPath, depth: depth + 1, anyText: anyText || (call && fieldName === 'args') });
         }
       }
     }
@@ -177,10 +195,18 @@ export function countSubmittedCalls(args: Pick<ExecutionArgs, 'document' | 'oper
   return count;
 }
 
+function namedTypeOf(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
+}
+
 /** The first reason the operation's input is refused, or null. */
 export function checkOperationInput(args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>, limits: InputLimits): GraphQLError | null {
+  const operation = getOperationAST(args.document, args.operationName ?? undefined);
+  const toolCallVariables = new Set(
+    (operation?.variableDefinitions ?? []).filter((definition) => namedTypeOf(definition.type) === TOOL_CALL_INPUT).map((definition) => definition.variable.name.value),
+  );
   for (const [name, value] of Object.entries((args.variableValues ?? {}) as Record<string, unknown>)) {
-    const error = checkJsonInput(value, `$${name}`, limits.maxJsonDepth);
+    const error = checkJsonInput(value, `$${name}`, limits.maxJsonDepth, toolCallVariables.has(name));
     if (error) return error;
   }
   const error = checkDocumentInput(args.document, limits.maxJsonDepth);
