@@ -72,6 +72,12 @@ const ConfigSchema = z.object({
   MAX_QUERY_ALIASES: int(1, 1000).default(30),
   MAX_QUERY_COST: int(10, 1_000_000).default(20_000),
   MAX_QUERY_TOKENS: int(100, 100_000).default(5000),
+  /** JSON in a request (variables, literals: tool args, metadata) may nest at most this many levels. */
+  MAX_JSON_DEPTH: int(2, 1000).default(64),
+  /** Tool calls one request may submit, summed over every executeToolBatch in it (aliases included). */
+  MAX_CALLS_PER_REQUEST: int(1, 100_000).default(1000),
+  /** Schema introspection (and GraphiQL's docs); unset: on, except when NODE_ENV=production. */
+  INTROSPECTION: bool.optional(),
   WEB_FETCH_ALLOW_PRIVATE: bool.default(false),
   WEB_FETCH_ALLOW_LOOPBACK: bool.default(false),
   WEB_FETCH_MAX_BYTES: int(1, 50 * 1024 * 1024).default(1024 * 1024),
@@ -100,9 +106,10 @@ const ConfigSchema = z.object({
 type Settings = z.infer<typeof ConfigSchema>;
 
 /** The settings, with the database and Redis URLs resolved (and whether they were given). */
-export type Config = Omit<Settings, 'DATABASE_URL' | 'REDIS_URL'> & {
+export type Config = Omit<Settings, 'DATABASE_URL' | 'REDIS_URL' | 'INTROSPECTION'> & {
   DATABASE_URL: string;
   REDIS_URL: string;
+  INTROSPECTION: boolean;
   /** Which URLs were not set, so that the local defaults apply (and `npm start` may start embedded servers). */
   defaults: { database: boolean; redis: boolean };
 };
@@ -140,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...settings,
     DATABASE_URL: settings.DATABASE_URL ?? `postgresql://postgres@127.0.0.1:${settings.LOCAL_POSTGRES_PORT}/toolrun`,
     REDIS_URL: settings.REDIS_URL ?? `redis://127.0.0.1:${settings.LOCAL_REDIS_PORT}`,
+    INTROSPECTION: settings.INTROSPECTION ?? settings.NODE_ENV !== 'production',
     defaults: { database: settings.DATABASE_URL === undefined, redis: settings.REDIS_URL === undefined },
   };
 }

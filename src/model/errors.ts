@@ -5,6 +5,10 @@
 export class DomainError extends Error {
   override name = 'DomainError';
   readonly code: string = 'ERROR';
+  /** What a GraphQL error made of it carries (a field that cannot answer with an error type). */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code };
+  }
 }
 
 export class NotFoundError extends DomainError {
@@ -26,6 +30,9 @@ export class ValidationError extends DomainError {
     readonly field?: string,
   ) {
     super(message);
+  }
+  override get extensions(): Record<string, unknown> {
+    return this.field ? { code: this.code, field: this.field } : { code: this.code };
   }
 }
 

@@ -6,6 +6,7 @@ import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos
 import type { Role } from '../domain/tenants/api-keys.js';
 import { DomainError, ForbiddenError, InvalidStateError, LimitExceededError, NotFoundError, ValidationError } from '../model/errors.js';
 import type { GraphQLContext } from './context.js';
+import { decodeNodeId, resolveNode, resolveNodeList } from './node-ids.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -25,8 +26,9 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
     nodesOnConnection: true,
-    nodeQueryOptions: { authScopes: { reader: true } },
-    nodesQueryOptions: { authScopes: { reader: true } },
+    decodeGlobalID: decodeNodeId,
+    nodeQueryOptions: { authScopes: { reader: true }, resolve: resolveNode as never },
+    nodesQueryOptions: { authScopes: { reader: true }, resolve: resolveNodeList as never },
   },
   scopeAuth: {
     authorizeOnSubscribe: true,

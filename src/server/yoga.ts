@@ -11,6 +11,8 @@ import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
 import { maskError } from './mask-error.js';
 import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
+import { useInputLimits } from './plugins/use-input-limits.js';
+import { useIntrospectionSetting } from './plugins/use-introspection-setting.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { yogaLogger } from './yoga-logger.js';
 
@@ -47,7 +49,9 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       useReadinessCheck({ endpoint: '/ready', check: ({ fetchAPI }) => readiness(services, options.shutdown?.aborted ?? false, fetchAPI.Response) }),
       useRequestSizeLimit(config.MAX_REQUEST_BYTES),
       useGraphqlMetrics(),
+      useIntrospectionSetting(config.INTROSPECTION),
       ...armor.protect().plugins,
+      useInputLimits({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH }),
     ],
     context: async (initial) => {
       const { shutdown } = options;

@@ -16,10 +16,25 @@ export interface AddressPolicy {
   allowLoopback: boolean;
 }
 
-/** The ipaddr.js range of an address (`unicast` means public); IPv4-mapped IPv6 counts as IPv4. */
+/**
+ * The IPv4 address an IPv6 address carries and reaches: IPv4-mapped (`::ffff:a.b.c.d`) and the
+ * deprecated IPv4-compatible form (`::a.b.c.d`, which URLs write `::7f00:1` and ipaddr.js calls
+ * unicast), but not `::` and `::1` themselves. NAT64, 6to4 and Teredo are non-unicast ranges of
+ * their own, refused as such.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  const parts = address.parts;
+  if (parts.slice(0, 6).every((part) => part === 0) && !(parts[6] === 0 && parts[7]! <= 1)) {
+    return new ipaddr.IPv4([parts[6]! >> 8, parts[6]! & 0xff, parts[7]! >> 8, parts[7]! & 0xff]);
+  }
+  return null;
+}
+
+/** The ipaddr.js range of an address (`unicast` means public); IPv6 carrying an IPv4 address counts as that address. */
 export function addressRange(address: string): string {
-  let parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  if (parsed.kind() === 'ipv6') return (embeddedIPv4(parsed as ipaddr.IPv6) ?? parsed).range();
   return parsed.range();
 }
 
@@ -48,7 +63,12 @@ export class AddressNotAllowedError extends Error {
     } catch {
       // keep 'invalid'
     }
-    super(`${host === address ? address : `${host} resolves to ${address}, which`} is a non-public address (${range}); ${who} only reaches public addresses`);
+    // What a name resolves to inside the deployment is not the caller's to learn: only the name is said.
+    super(
+      host === address
+        ? `${address} is a non-public address (${range}); ${who} only reaches public addresses`
+        : `${host} resolves to a non-public address; ${who} only reaches public addresses`,
+    );
   }
 }
 

@@ -59,6 +59,8 @@ export interface GrepOptions {
   ignoreCase?: boolean;
   /** Default 100, at most 1000. */
   maxMatches?: number;
+  /** Stops the search (its worker thread) when it fires. */
+  signal?: AbortSignal;
 }
 
 export interface GrepMatch {
@@ -94,7 +96,7 @@ export interface SessionFiles {
   editFile(path: string, oldString: string, newString: string, replaceAll?: boolean): Promise<EditFileResult>;
   /** Entries below a directory, sorted by path. */
   listDirectory(path: string, options?: ListDirectoryOptions): Promise<FileStat[]>;
-  /** Searches file contents line by line with a JavaScript regular expression. */
+  /** Searches file contents line by line with a regular expression (JavaScript syntax, run on RE2). */
   grep(pattern: string, options?: GrepOptions): Promise<GrepResult>;
   deleteFile(path: string, options?: DeleteFileOptions): Promise<DeleteFileResult>;
   /** Null when nothing exists at the path. */

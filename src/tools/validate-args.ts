@@ -7,6 +7,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { stringify } from 'safe-stable-stringify';
+import { ajvLinearRegExp } from './linear-regexp.js';
 import type { ToolDefinition } from './types.js';
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
@@ -22,7 +23,8 @@ type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 function createAjv<T extends AnyAjv>(AjvClass: new (options: ConstructorParameters<typeof Ajv>[0]) => T): T {
   // strict: false tolerates vendor keywords (x-*, examples in odd places) in registered schemas.
-  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true });
+  // Patterns run on RE2 (linear time): a tenant's `pattern` cannot stall the process validating it.
+  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true, code: { regExp: ajvLinearRegExp } });
   addFormats(ajv);
   return ajv;
 }

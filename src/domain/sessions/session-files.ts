@@ -22,6 +22,7 @@ import {
   type SessionFiles,
   type WriteFileResult,
 } from '../../tools/session-files.js';
+import { checkGrepPattern, grepInWorker } from '../../tools/grep-search.js';
 
 const GREP_DEFAULT_MATCHES = 100;
 const GREP_MAX_MATCHES = 1000;
@@ -91,19 +92,6 @@ export function globToRegExp(glob: string): RegExp {
     return new RegExp(`^${source}$`);
   } catch {
     throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}`);
-  }
-}
-
-function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
-  const flags = ignoreCase ? 'i' : '';
-  try {
-    return new RegExp(pattern, `${flags}u`);
-  } catch {
-    try {
-      return new RegExp(pattern, flags);
-    } catch (error) {
-      throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`);
-    }
   }
 }
 
@@ -298,10 +286,10 @@ export class PrismaSessionFiles implements SessionFiles {
 
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
     if (typeof pattern !== 'string' || pattern === '') throw fileError('INVALID_REQUEST', 'invalid_pattern', 'The search pattern must not be empty');
-    const regex = compilePattern(pattern, options.ignoreCase ?? false);
+    const ignoreCase = options.ignoreCase ?? false;
+    checkGrepPattern(pattern, ignoreCase);
     const base = normalizePath(options.path ?? '/');
     const glob = options.glob ? globToRegExp(options.glob) : null;
-    const globOnName = options.glob ? !options.glob.includes('/') : false;
     const maxMatches = Math.min(GREP_MAX_MATCHES, Math.max(1, Math.floor(options.maxMatches ?? GREP_DEFAULT_MATCHES)));
     // One query: the base itself (to tell a missing path from an empty one) and every file below.
     const rows = await this.db.$queryRaw<Array<{ path: string; is_directory: boolean; content: string | null }>>`
@@ -310,33 +298,23 @@ export class PrismaSessionFiles implements SessionFiles {
       WHERE session_id = ${this.sessionId}::uuid AND (path = ${base} OR (path LIKE ${descendantsPattern(base)} AND NOT is_directory))
       ORDER BY path`;
     if (base !== '/' && !rows.some((row) => row.path === base)) throw errors.notFound(base);
-    const relativeTo = base === '/' ? '/' : `${base}/`;
-    const matches: GrepMatch[] = [];
-    let truncated = false;
-    let filesSearched = 0;
-    for (const row of rows) {
-      if (row.is_directory) continue;
-      if (glob) {
-        const subject = globOnName ? nameOf(row.path) : row.path.startsWith(relativeTo) ? row.path.slice(relativeTo.length) : nameOf(row.path);
-        if (!glob.test(subject) && !(options.glob!.startsWith('/') && glob.test(row.path))) continue;
-      }
-      filesSearched++;
-      if (truncated) continue;
-      const lines = (row.content ?? '').split('\n');
-      for (let index = 0; index < lines.length; index++) {
-        const line = lines[index]!.replace(/\r$/, '');
-        if (index === lines.length - 1 && line === '') break;
-        regex.lastIndex = 0;
-        if (!regex.test(line)) continue;
-        if (matches.length >= maxMatches) {
-          truncated = true;
-          break;
-        }
-        const text = line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}…` : line;
-        matches.push({ path: row.path, line: index + 1, text });
-      }
-    }
-    return { matches, truncated, filesSearched };
+    const files = rows.filter((row) => !row.is_directory).map((row) => ({ path: row.path, content: row.content ?? '' }));
+    return grepInWorker(
+      files,
+      {
+        pattern,
+        ignoreCase,
+        glob: glob && {
+          source: glob.source,
+          onName: !options.glob!.includes('/'),
+          relativeTo: base === '/' ? '/' : `${base}/`,
+          absolute: options.glob!.startsWith('/'),
+        },
+        maxMatches,
+        maxLineChars: GREP_MAX_LINE_CHARS,
+      },
+      options.signal,
+    );
   }
 
   async deleteFile(rawPath: string, options: DeleteFileOptions = {}): Promise<DeleteFileResult> {

@@ -57,21 +57,28 @@ export class SessionService {
       throw new ValidationError((error as Error).message, 'path');
     }
     const prefix = path === '/' ? '/' : `${path}/`;
-    const rows = await this.db.sessionFile.findMany({
-      where: { sessionId, session: { tenantId }, OR: [{ path }, { path: { startsWith: prefix } }] },
-      orderBy: { path: 'asc' },
-      take: MAX_LISTED_FILES,
-    });
+    const [, rows] = await Promise.all([
+      this.assertExists(tenantId, sessionId),
+      this.db.sessionFile.findMany({
+        where: { sessionId, session: { tenantId }, OR: [{ path }, { path: { startsWith: prefix } }] },
+        orderBy: { path: 'asc' },
+        take: MAX_LISTED_FILES,
+      }),
+    ]);
     // LIKE wildcards in the prefix (`_` is common in paths) may match more; keep exact descendants only.
     return rows.filter((row) => row.path === path || row.path.startsWith(prefix));
   }
 
   /** Messages of a session, oldest first. */
-  listMessages(tenantId: string, sessionId: string, kind?: string | null): Promise<SessionMessage[]> {
-    return this.db.sessionMessage.findMany({
-      where: { sessionId, session: { tenantId }, ...(kind ? { kind } : {}) },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
+  async listMessages(tenantId: string, sessionId: string, kind?: string | null): Promise<SessionMessage[]> {
+    const [, messages] = await Promise.all([
+      this.assertExists(tenantId, sessionId),
+      this.db.sessionMessage.findMany({
+        where: { sessionId, session: { tenantId }, ...(kind ? { kind } : {}) },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      }),
+    ]);
+    return messages;
   }
 
   /** The session's file store, as tools use it. */

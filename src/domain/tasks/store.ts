@@ -55,12 +55,17 @@ export class TaskStore {
     });
   }
 
-  /** Schedules of a session, oldest first; a session of another tenant (or none) has none. */
-  listSchedules(tenantId: string, sessionId: string, enabled?: boolean | null): Promise<Schedule[]> {
-    return this.db.schedule.findMany({
-      where: { sessionId, session: { tenantId }, ...(typeof enabled === 'boolean' ? { enabled } : {}) },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
+  /** Schedules of a session, oldest first; NotFoundError for a session of another tenant (or none). */
+  async listSchedules(tenantId: string, sessionId: string, enabled?: boolean | null): Promise<Schedule[]> {
+    const [session, schedules] = await Promise.all([
+      this.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } }),
+      this.db.schedule.findMany({
+        where: { sessionId, session: { tenantId }, ...(typeof enabled === 'boolean' ? { enabled } : {}) },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      }),
+    ]);
+    if (!session) throw new NotFoundError('Session', sessionId);
+    return schedules;
   }
 
   async findTask(tenantId: string, taskId: string): Promise<Task> {

@@ -115,11 +115,11 @@ export const listDirectory = defineBuiltinTool({
 export const grepFiles = defineBuiltinTool({
   name: 'grep_files',
   description:
-    'Searches session files line by line with a JavaScript regular expression. Optional `path` (file or directory, default /), `glob` on file names (e.g. "*.md", or "src/**/*.ts" relative to `path`), `ignoreCase`, `maxMatches` (default 100, at most 1000).',
+    'Searches session files line by line with a regular expression (JavaScript syntax, run on RE2 in linear time: no backreferences or lookarounds). Optional `path` (file or directory, default /), `glob` on file names (e.g. "*.md", or "src/**/*.ts" relative to `path`), `ignoreCase`, `maxMatches` (default 100, at most 1000).',
   parametersSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, maxLength: 1000, description: 'JavaScript regular expression source' },
+      pattern: { type: 'string', minLength: 1, maxLength: 1000, description: 'Regular expression source (JavaScript syntax; RE2 semantics)' },
       path: pathSchema,
       glob: { type: 'string', minLength: 1, maxLength: 500 },
       ignoreCase: { type: 'boolean', default: false },
@@ -136,6 +136,7 @@ export const grepFiles = defineBuiltinTool({
       glob: args.glob as string | undefined,
       ignoreCase: args.ignoreCase === true,
       maxMatches: args.maxMatches as number | undefined,
+      signal: context.signal,
     });
     return { matches: result.matches, count: result.matches.length, truncated: result.truncated, filesSearched: result.filesSearched };
   },

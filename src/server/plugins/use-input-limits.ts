@@ -1,0 +1,240 @@
+// What every operation's input must satisfy before anything recurses into it or stores it: JSON
+// (variables and literals) nested at most `maxJsonDepth` levels, no string or key PostgreSQL
+// cannot hold as text (U+0000, a lone UTF-16 surrogate) — except inside a tool call's `args`,
+// which are stored losslessly (model/storable-json.ts) and reach the tool exactly —, no
+// `__proto__` key, and at most
+// `maxCallsPerRequest` tool calls across every `executeToolBatch` of the request (aliases
+// included). The walk uses its own stack, so a value nested 10,000 deep is refused, not a stack
+// overflow. Refusals are GraphQL errors with `extensions.code` and the offending `field`.
+import type { Plugin } from '@envelop/core';
+import {
+  type ArgumentNode,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  type SelectionSetNode,
+  type TypeNode,
+  type ValueNode,
+} from 'graphql';
+
+export interface InputLimits {
+  maxJsonDepth: number;
+  maxCallsPerRequest: number;
+  /** Selection sets may nest this deep (MAX_QUERY_DEPTH); with maxJsonDepth, it bounds the nesting of a document's text. */
+  maxQueryDepth: number;
+}
+
+export const BAD_USER_INPUT = 'BAD_USER_INPUT';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a string cannot be accepted as input, or null. */
+export function unacceptableText(text: string): string | null {
+  if (text.includes('\u0000')) return 'contains U+0000 (NUL), which is not accepted';
+  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (not valid Unicode), which is not accepted';
+  return null;
+}
+
+function refuse(field: string, why: string, code = BAD_USER_INPUT): GraphQLError {
+  return new GraphQLError(`${field} ${why}`, { extensions: { code, field } });
+}
+
+function fieldPath(base: string, key: string | number): string {
+  return typeof key === 'number' ? `${base}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
+}
+
+/** The tool call input type: its `args` may hold any string. */
+const TOOL_CALL_INPUT = 'ToolCallInput';
+
+/**
+ * Checks a JSON value (a variable's value) without recursion. `toolCalls`: the value is a list of
+ * tool calls (or one), whose `args` may hold any text.
+ */
+export function checkJsonInput(value: unknown, field: string, maxDepth: number, toolCalls = false): GraphQLError | null {
+  const stack: Array<{ value: unknown; path: string; depth: number; anyText: boolean; call: boolean }> = [
+    { value, path: field, depth: 0, anyText: false, call: toolCalls && !Array.isArray(value) },
+  ];
+  if (toolCalls && Array.isArray(value)) {
+    stack.pop();
+    if (value.length > 0 && 1 > maxDepth) return refuse(field, `is nested deeper than ${maxDepth} levels`);
+    for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: fieldPath(field, index), depth: 1, anyText: false, call: true });
+  }
+  while (stack.length > 0) {
+    const { value: current, path, depth, anyText, call } = stack.pop()!;
+    if (typeof current === 'string') {
+      const why = anyText ? null : unacceptableText(current);
+      if (why) return refuse(path, why);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], path: fieldPath(path, index), depth: depth + 1, anyText, call: false });
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      const keyPath = fieldPath(path, key);
+      if (key === '__proto__') return refuse(keyPath, 'is a key that is not accepted (`__proto__`)');
+      const why = anyText ? null : unacceptableText(key);
+      if (why) return refuse(keyPath, `(a key) ${why}`);
+      stack.push({ value: (current as Record<string, unknown>)[key], path: keyPath, depth: depth + 1, anyText: anyText || (call && key === 'args'), call: false });
+    }
+  }
+  return null;
+}
+
+/** Checks the literal values of a document (arguments and defaults) without recursion. */
+export function checkDocumentInput(document: DocumentNode, maxDepth: number): GraphQLError | null {
+  const stack: Array<{ node: ValueNode; path: string; depth: number; anyText?: boolean; calls?: boolean; call?: boolean }> = [];
+  const pushArguments = (args: readonly ArgumentNode[] | undefined, owner: string, fieldName: string) => {
+    for (const arg of args ?? []) {
+      stack.push({ node: arg.value, path: `${owner}(${arg.name.value}:)`, depth: 0, calls: fieldName === 'executeToolBatch' && arg.name.value === 'calls' });
+    }
+  };
+  const selectionSets: Array<{ set: SelectionSetNode; owner: string }> = [];
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      for (const variable of definition.variableDefinitions ?? []) {
+        if (variable.defaultValue) stack.push({ node: variable.defaultValue, path: `$${variable.variable.name.value}`, depth: 0 });
+      }
+    }
+    if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) selectionSets.push({ set: definition.selectionSet, owner: '' });
+  }
+  while (selectionSets.length > 0) {
+    const { set, owner } = selectionSets.pop()!;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const name = `${owner}${owner ? '.' : ''}${selection.alias?.value ?? selection.name.value}`;
+        pushArguments(selection.arguments, name, selection.name.value);
+        if (selection.selectionSet) selectionSets.push({ set: selection.selectionSet, owner: name });
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) selectionSets.push({ set: selection.selectionSet, owner });
+    }
+  }
+  while (stack.length > 0) {
+    const { node, path, depth, anyText = false, calls = false, call = calls && node.kind === Kind.OBJECT } = stack.pop()!;
+    if (node.kind === Kind.STRING || node.kind === Kind.ENUM) {
+      const why = anyText ? null : unacceptableText(node.value);
+      if (why) return refuse(path, why);
+    } else if (node.kind === Kind.LIST || node.kind === Kind.OBJECT) {
+      if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
+      if (node.kind === Kind.LIST) node.values.forEach((value, index) => stack.push({ node: value, path: fieldPath(path, index), depth: depth + 1, anyText, call: calls && value.kind === Kind.OBJECT }));
+      else {
+        for (const field of node.fields) {
+          const fieldName = field.name.value;
+          const keyPath = fieldPath(path, fieldName);
+          if (fieldName === '__proto__') return refuse(keyPath, 'is a key that is not accepted (`__proto__`)');
+          stack.push({ node: field.value, path: keyPath, depth: depth + 1, anyText: anyText || (call && fieldName === 'args') });
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * How deep `{`, `[` and `(` nest in a document's text (strings and comments skipped). The parser
+ * recurses per level, so this is checked before it runs.
+ */
+export function textNesting(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '#') {
+      while (i < source.length && source[i] !== '\n' && source[i] !== '\r') i++;
+    } else if (char === '"') {
+      if (source.startsWith('"""', i)) {
+        i += 3;
+        while (i < source.length && !source.startsWith('"""', i)) i += source.startsWith('\\"""', i) ? 4 : 1;
+        i += 2;
+      } else {
+        i++;
+        while (i < source.length && source[i] !== '"' && source[i] !== '\n') i += source[i] === '\\' ? 2 : 1;
+      }
+    } else if (char === '{' || char === '[' || char === '(') {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (char === '}' || char === ']' || char === ')') depth--;
+  }
+  return deepest;
+}
+
+/** Tool calls the operation submits: the `calls` of every `executeToolBatch` it selects, aliases and fragments included. */
+export function countSubmittedCalls(args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>): number {
+  const operation = getOperationAST(args.document, args.operationName ?? undefined);
+  if (!operation || operation.operation !== 'mutation') return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of args.document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+  let count = 0;
+  const visited = new Set<string>();
+  const sets: SelectionSetNode[] = [operation.selectionSet];
+  while (sets.length > 0) {
+    for (const selection of sets.pop()!.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) sets.push(selection.selectionSet);
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment && !visited.has(fragment.name.value)) {
+          visited.add(fragment.name.value);
+          sets.push(fragment.selectionSet);
+        }
+      } else if (selection.name.value === 'executeToolBatch') {
+        const calls = selection.arguments?.find((arg) => arg.name.value === 'calls')?.value;
+        if (calls?.kind === Kind.LIST) count += calls.values.length;
+        else if (calls?.kind === Kind.VARIABLE) {
+          const value = variables[calls.name.value];
+          count += Array.isArray(value) ? value.length : value === undefined || value === null ? 0 : 1;
+        } else if (calls) count += 1;
+      }
+    }
+  }
+  return count;
+}
+
+function namedTypeOf(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
+}
+
+/** The first reason the operation's input is refused, or null. */
+export function checkOperationInput(args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>, limits: InputLimits): GraphQLError | null {
+  const operation = getOperationAST(args.document, args.operationName ?? undefined);
+  const toolCallVariables = new Set(
+    (operation?.variableDefinitions ?? []).filter((definition) => namedTypeOf(definition.type) === TOOL_CALL_INPUT).map((definition) => definition.variable.name.value),
+  );
+  for (const [name, value] of Object.entries((args.variableValues ?? {}) as Record<string, unknown>)) {
+    const error = checkJsonInput(value, `$${name}`, limits.maxJsonDepth, toolCallVariables.has(name));
+    if (error) return error;
+  }
+  const error = checkDocumentInput(args.document, limits.maxJsonDepth);
+  if (error) return error;
+  const calls = countSubmittedCalls(args);
+  if (calls > limits.maxCallsPerRequest) {
+    return new GraphQLError(`The request submits ${calls} tool calls; at most ${limits.maxCallsPerRequest} are accepted per request (across every executeToolBatch and alias)`, {
+      extensions: { code: 'LIMIT_EXCEEDED', limit: 'MAX_CALLS_PER_REQUEST', max: limits.maxCallsPerRequest },
+    });
+  }
+  return null;
+}
+
+export function useInputLimits(limits: InputLimits): Plugin {
+  const check = (args: ExecutionArgs, stop: (result: ExecutionResult) => void) => {
+    const error = checkOperationInput(args, limits);
+    if (error) stop({ errors: [error] });
+  };
+  // Selections, one argument list, then a JSON literal; a little room for list and input-object types.
+  const maxNesting = limits.maxQueryDepth + limits.maxJsonDepth + 4;
+  return {
+    onParse: ({ params }) => {
+      const source = typeof params.source === 'string' ? params.source : params.source.body;
+      if (textNesting(source) > maxNesting) {
+        throw new GraphQLError(`The document nests brackets deeper than ${maxNesting} levels`, { extensions: { code: BAD_USER_INPUT, http: { status: 400 } } });
+      }
+    },
+    onExecute: ({ args, setResultAndStopExecution }) => check(args, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) => check(args, setResultAndStopExecution),
+  };
+}

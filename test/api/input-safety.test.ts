@@ -1,0 +1,197 @@
+// Issue 10 through the public API: bad input gets a typed answer naming the field (never INTERNAL,
+// never an error log line), node ids that name nothing are null, request bodies are capped on the
+// bytes read (chunked HTTP, WebSocket), calls per request are capped across aliases, the address
+// guard sees IPv4 inside IPv6, introspection is a setting, and user patterns run in linear time.
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createLogger } from '../../src/logger.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+
+const CREATE_SESSION = 'mutation($t: String, $m: JSON) { createSession(title: $t, metadata: $m) { __typename ... on Session { id } ... on Error { message } } }';
+const EXECUTE = `mutation($s: ID!, $c: [ToolCallInput!]!, $w: Int) {
+  executeToolBatch(sessionId: $s, calls: $c, waitMs: $w) {
+    __typename
+    ... on ToolBatch { status calls { callId status attempt output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } }
+    ... on Error { message }
+  }
+}`;
+
+/** A logger that keeps the server's error-level lines. */
+function capturingLogger(lines: Array<Record<string, unknown>>) {
+  return () =>
+    createLogger(
+      { LOG_LEVEL: 'warn' },
+      {
+        destination: {
+          write: (line: string) => {
+            const parsed = JSON.parse(line) as Record<string, unknown>;
+            if ((parsed.level as number) >= 50) lines.push(parsed);
+          },
+        },
+      },
+    );
+}
+
+describe('input safety', () => {
+  let toolrun: Toolrun;
+  let sessionId: string;
+  const errorLines: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    toolrun = await startToolrun({ MAX_CALLS_PER_REQUEST: 50, MAX_REQUEST_BYTES: 64 * 1024 }, { logger: capturingLogger(errorLines) });
+    const created = await toolrun.request<{ createSession: { id: string } }, unknown>(CREATE_SESSION, { t: 'safety' });
+    sessionId = created.data!.createSession.id;
+  });
+  afterAll(() => toolrun?.close());
+
+  const expectRefused = async (query: string, variables: unknown, field: string | RegExp) => {
+    const result = await toolrun.request<unknown, unknown>(query, variables);
+    expect(result.status).toBeLessThan(500);
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+    return result;
+  };
+
+  it('refuses U+0000, lone surrogates and __proto__ keys anywhere in input, naming the field', async () => {
+    await expectRefused(CREATE_SESSION, { t: 'a\u0000b' }, '$t');
+    await expectRefused(CREATE_SESSION, { t: 'x\ud800y' }, '$t');
+    await expectRefused(CREATE_SESSION, { m: { deep: ['ok', { k: 'x\udfff' }] } }, '$m.deep[1].k');
+    await expectRefused(CREATE_SESSION, { m: { ['k\u0000']: 1 } }, '$m["k\\u0000"]');
+    await expectRefused(CREATE_SESSION, JSON.parse('{"m": {"__proto__": null}}'), '$m.__proto__');
+    await expectRefused('mutation { createSession(metadata: {__proto__: null}) { __typename } }', {}, 'createSession(metadata:).__proto__');
+    await expectRefused('mutation { createSession(title: "a\\u0000b") { __typename } }', {}, 'createSession(title:)');
+    await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'ec\u0000ho', args: {} }] }, '$c[0].tool');
+    await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'echo', args: JSON.parse('{"__proto__": {"x": 1}}') }] }, '$c[0].args.__proto__');
+    // A tool call's args may hold any text: they are stored losslessly and reach the tool exactly.
+    const viaVariable = await toolrun.request<{ executeToolBatch: { calls: Array<{ output: { value: unknown } }> } }, unknown>(EXECUTE, {
+      s: sessionId,
+      c: [{ tool: 'echo', args: { message: 'a\u0000b\ud800c' } }],
+      w: 10_000,
+    });
+    expect(viaVariable.errors).toBeUndefined();
+    expect(viaVariable.data?.executeToolBatch.calls[0]?.output.value).toEqual({ echoed: 'a\u0000b\ud800c' });
+    const viaLiteral = await toolrun.request<{ executeToolBatch: { calls: Array<{ output: { value: unknown } }> } }, unknown>(
+      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 10000, calls: [{tool: "echo", args: {message: "a\\u0000b"}}]) { ... on ToolBatch { calls { output { ... on ToolSuccess { value } } } } } }',
+      { s: sessionId },
+    );
+    expect(viaLiteral.errors).toBeUndefined();
+    expect(viaLiteral.data?.executeToolBatch.calls[0]?.output.value).toEqual({ echoed: 'a\u0000b' });
+    // A well-formed pair is fine.
+    const ok = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: 'emoji \ud83d\ude00', m: { a: '\ud83d\ude00' } });
+    expect(ok.data?.createSession.__typename).toBe('Session');
+  });
+
+  it('refuses JSON nested deeper than the limit, 10,000 deep included, without a stack overflow', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}1${']'.repeat(n)}`;
+    for (const n of [65, 10_000]) {
+      // Written by hand: JSON.stringify itself recurses.
+      const body = `{"query": ${JSON.stringify(EXECUTE)}, "variables": {"s": "${sessionId}", "c": [{"tool": "echo", "args": {"message": ${deep(n)}}}]}}`;
+      const response = await toolrun.endpoint.fetch(toolrun.endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${toolrun.apiKey}` },
+        body,
+      });
+      expect(response.status).toBeLessThan(500);
+      const result = (await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> };
+      expect(result.errors[0]!.extensions.code).toBe('BAD_USER_INPUT');
+      expect(result.errors[0]!.message).toContain('nested deeper than 64 levels');
+      expect(String(result.errors[0]!.extensions.field)).toMatch(/^\$c\[0\]\.args\.message/);
+      // The same as a literal in the document.
+      const literal = await toolrun.request<unknown, unknown>(`mutation($s: ID!) { executeToolBatch(sessionId: $s, calls: [{tool: "echo", args: {message: ${deep(n)}}}]) { __typename } }`, { s: sessionId });
+      expect(literal.status).toBeLessThan(500);
+      expect(literal.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    // 60 levels of args are accepted.
+    const accepted = await toolrun.request<{ executeToolBatch: { __typename: string } }, unknown>(EXECUTE, {
+      s: sessionId,
+      c: [{ tool: 'echo', args: { message: JSON.parse(deep(58)) } }],
+    });
+    expect(accepted.data?.executeToolBatch.__typename).toBe('ToolBatch');
+  });
+
+  it('answers node ids that name nothing with null, and unknown sessions with NOT_FOUND', async () => {
+    const missingSession = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
+    const otherTenant = await toolrun.newKey();
+    for (const id of ['zzz', 'U2Vzc2lvbjoxMjM=', '00000000-0000-4000-8000-000000000000', missingSession, Buffer.from('Nope:1').toString('base64')]) {
+      const result = await toolrun.request<{ node: unknown }, unknown>('query($id: ID!) { node(id: $id) { id } }', { id });
+      expect(result, id).toMatchObject({ data: { node: null } });
+      expect(result.errors, id).toBeUndefined();
+    }
+    const mine = sessionId;
+    expect((await toolrun.request('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ['zzz', mine, missingSession] })).data).toEqual({ nodes: [null, { id: mine }, null] });
+    // Another tenant's session is nothing to this key.
+    expect((await toolrun.request('query($id: ID!) { node(id: $id) { id } }', { id: mine }, otherTenant)).data).toEqual({ node: null });
+    for (const field of ['schedules(sessionId: $s) { id }', 'sessionFiles(sessionId: $s) { path }', 'sessionMessages(sessionId: $s) { kind }']) {
+      for (const s of ['00000000-0000-4000-8000-000000000000', 'zz']) {
+        const result = await toolrun.request(`query($s: ID!) { ${field} }`, { s });
+        expect(result.errors?.[0]?.extensions, `${field} ${s}`).toMatchObject({ code: 'NOT_FOUND' });
+      }
+      const foreign = await toolrun.request(`query($s: ID!) { ${field} }`, { s: sessionId }, otherTenant);
+      expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
+
+  it('caps tool calls per request across aliases', async () => {
+    const calls = Array.from({ length: 30 }, (_, i) => ({ tool: 'add', args: { a: i, b: 1 } }));
+    const query = `mutation($s: ID!, $c: [ToolCallInput!]!) { a: executeToolBatch(sessionId: $s, calls: $c) { __typename } b: executeToolBatch(sessionId: $s, calls: $c) { __typename } }`;
+    const refused = await toolrun.request(query, { s: sessionId, c: calls });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'MAX_CALLS_PER_REQUEST', max: 50 });
+    expect(refused.data ?? null).toBeNull();
+    const accepted = await toolrun.request<Record<string, { __typename: string }>, unknown>(query, { s: sessionId, c: calls.slice(0, 25) });
+    expect(accepted.data).toEqual({ a: { __typename: 'ToolBatch' }, b: { __typename: 'ToolBatch' } });
+  });
+
+  it('caps request bodies on the bytes read: chunked HTTP and WebSocket messages', async () => {
+    const url = new URL((await toolrun.endpoint.wsUrl()).replace('ws:', 'http:'));
+    const big = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(200 * 1024) } });
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${toolrun.apiKey}`, 'transfer-encoding': 'chunked' } },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      request.on('error', reject);
+      // Chunked: no Content-Length is ever sent.
+      for (let offset = 0; offset < big.length; offset += 16 * 1024) request.write(big.slice(offset, offset + 16 * 1024));
+      request.end();
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toContain('PAYLOAD_TOO_LARGE');
+    // A chunked body under the cap is served.
+    const small = await toolrun.request<{ __typename: string }, unknown>('{ __typename }', { pad: 'x'.repeat(1024) });
+    expect(small.data).toEqual({ __typename: 'Query' });
+
+    const socket = new WebSocket(await toolrun.endpoint.wsUrl(), 'graphql-transport-ws');
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${toolrun.apiKey}`, pad: 'x'.repeat(200 * 1024) } }));
+    expect(await closed).toBe(1009);
+  });
+
+  it('logged no error line for any of this input', () => {
+    expect(errorLines).toEqual([]);
+  });
+});
+
+describe('introspection setting', () => {
+  it('is off by default in production and can be turned on', async () => {
+    const introspect = '{ __schema { queryType { name } } }';
+    const production = await startToolrun({ NODE_ENV: 'production' }, { worker: false });
+    const explicit = await startToolrun({ NODE_ENV: 'production', INTROSPECTION: true }, { worker: false });
+    try {
+      const refused = await production.request(introspect);
+      expect(refused.errors?.[0]?.message).toMatch(/introspection/i);
+      expect((await production.request('{ __typename }')).data).toEqual({ __typename: 'Query' });
+      expect((await explicit.request(introspect)).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    } finally {
+      await production.close();
+      await explicit.close();
+    }
+  });
+});
