@@ -16,7 +16,7 @@ import { SessionService } from './domain/sessions/sessions.js';
 import { BackgroundService } from './domain/tasks/background.js';
 import { TaskRecovery } from './domain/tasks/recovery.js';
 import { TaskStore } from './domain/tasks/store.js';
-import { ApiKeyService } from './domain/tenants/api-keys.js';
+import { ApiKeyService, type Viewer } from './domain/tenants/api-keys.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
@@ -24,6 +24,7 @@ import type { Logger } from './logger.js';
 import { EventBus } from './realtime/event-bus.js';
 import { EventFeed } from './realtime/event-feed.js';
 import { EventReader } from './realtime/event-reader.js';
+import { OpenStreams } from './realtime/open-streams.js';
 import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
 import { createPool, Sql } from './sql.js';
@@ -50,6 +51,8 @@ export interface Services {
   registry: ToolRegistry;
   queues: JobQueues;
   apiKeys: ApiKeyService;
+  /** Subscriptions open on this process, per key (limit, end on revocation). */
+  streams: OpenStreams<Viewer>;
   sessions: SessionService;
   calls: CallStore;
   batches: BatchService;
@@ -120,7 +123,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   // Never less than three heartbeats: a worker is not declared dead between two of its own beats.
   const workers = new WorkerRegistry(sql, config.REDIS_PREFIX, Math.max(config.WORKER_DEAD_AFTER_MS, 3 * config.HEARTBEAT_INTERVAL_MS));
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
-  const apiKeys = new ApiKeyService(db);
+  const apiKeys = new ApiKeyService(db, bus, logger);
+  const streams = new OpenStreams<Viewer>(apiKeys, config.MAX_SUBSCRIPTIONS_PER_KEY);
   const sessions = new SessionService(db);
   const calls = new CallStore(db);
   const tasks = new TaskStore(db);
@@ -164,6 +168,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     registry,
     queues,
     apiKeys,
+    streams,
     sessions,
     calls,
     batches,

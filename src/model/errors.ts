@@ -5,6 +5,10 @@
 export class DomainError extends Error {
   override name = 'DomainError';
   readonly code: string = 'ERROR';
+  /** What a GraphQL error made of it carries (a field that cannot answer with an error type). */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code };
+  }
 }
 
 export class NotFoundError extends DomainError {

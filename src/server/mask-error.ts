@@ -4,6 +4,7 @@
 // typed, retryable SERVICE_UNAVAILABLE.
 import { GraphQLError } from 'graphql';
 import { maskError as maskUnexpected } from 'graphql-yoga';
+import { DomainError } from '../model/errors.js';
 import { isLockWaitTimeout, isTransientDatabaseError } from '../sql.js';
 
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -13,6 +14,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export const RETRY_AFTER_MS = 500;
 
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+  // A typed error thrown where no error type can answer (a list field, an argument): it passes as
+  // it is, with its code in `extensions` (model/errors.ts), and is not logged as a fault.
+  if (error instanceof GraphQLError && error.originalError instanceof DomainError) return error;
   if (isDatabaseUnavailable(error)) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     return new GraphQLError('The database is briefly unavailable; the request changed nothing that a retry would repeat. Retry it.', {
