@@ -18,6 +18,7 @@ import { TaskRecovery } from './domain/tasks/recovery.js';
 import { TaskStore } from './domain/tasks/store.js';
 import { ApiKeyService, type Viewer } from './domain/tenants/api-keys.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
+import { SecretBox } from './domain/tenants/secret-box.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
 import type { Logger } from './logger.js';
@@ -100,8 +101,9 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));
   const eventLog = new EventLog(sql, db, publish, logger, { grouping: 'session', maxInFlight });
   const workerEventLog = new EventLog(sql, db, publish, logger, { grouping: 'shared', maxInFlight });
+  const secrets = SecretBox.fromSettings(config);
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
-    registered: new RegisteredToolStore(db),
+    registered: new RegisteredToolStore(db, secrets),
     http: {
       allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
       allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
@@ -151,7 +153,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   };
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
-  const registeredTools = new RegisteredToolService({ config, db, registry });
+  const registeredTools = new RegisteredToolService({ config, db, registry, secrets });
   return {
     config,
     logger,
