@@ -1,6 +1,6 @@
-// A real HTTP server for HTTP tool tests: it verifies every request's X-Toolrun-Signature the way
-// the README tells receivers to (its own HMAC code, not toolrun's), records what it got, and
-// answers per path.
+// A real HTTP server for HTTP tool tests: it verifies every request's Standard Webhooks signature
+// the way the README tells receivers to (the `standardwebhooks` library, not toolrun's code),
+// records what it got, and answers per path.
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
