@@ -101,6 +101,21 @@ const ConfigSchema = z.object({
   ENABLE_TEST_TOOLS: bool.default(false),
   /** Development convenience: create this tenant and print a key on `npm start`. */
   DEV_TENANT: z.string().default('dev'),
+  /** Web origins (comma-separated, e.g. `https://dash.example.com`) whose pages may call the API; default none but the API's own. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'origins like https://app.example.com, comma-separated'))),
+  /** Subscriptions one WebSocket may have open at once; one more is refused (LIMIT_EXCEEDED) and the socket stays open. */
+  MAX_SUBSCRIPTIONS_PER_SOCKET: int(1, 100_000).default(100),
+  /** Subscriptions (WebSocket and SSE) one API key may have open at once on one API process. */
+  MAX_SUBSCRIPTIONS_PER_KEY: int(1, 1_000_000).default(500),
+  /**
+   * Keys that encrypt HTTP tools' signing secrets at rest: `<id>:<base64 of 32 bytes>`, comma-separated,
+   * the first one encrypts, any one decrypts. Unset: a key generated once in TOOLRUN_DATA_DIR/secret-keys.
+   */
+  SECRET_KEYS: z.string().optional(),
 });
 
 type Settings = z.infer<typeof ConfigSchema>;

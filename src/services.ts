@@ -16,15 +16,17 @@ import { SessionService } from './domain/sessions/sessions.js';
 import { BackgroundService } from './domain/tasks/background.js';
 import { TaskRecovery } from './domain/tasks/recovery.js';
 import { TaskStore } from './domain/tasks/store.js';
-import { ApiKeyService } from './domain/tenants/api-keys.js';
+import { ApiKeyService, type Viewer } from './domain/tenants/api-keys.js';
 import { McpServerService, McpServerStore } from './domain/tenants/mcp-servers.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
+import { SecretBox } from './domain/tenants/secret-box.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
 import type { Logger } from './logger.js';
 import { EventBus } from './realtime/event-bus.js';
 import { EventFeed } from './realtime/event-feed.js';
 import { EventReader } from './realtime/event-reader.js';
+import { OpenStreams } from './realtime/open-streams.js';
 import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
 import { createPool, Sql } from './sql.js';
@@ -53,6 +55,8 @@ export interface Services {
   registry: ToolRegistry;
   queues: JobQueues;
   apiKeys: ApiKeyService;
+  /** Subscriptions open on this process, per key (limit, end on revocation). */
+  streams: OpenStreams<Viewer>;
   sessions: SessionService;
   calls: CallStore;
   batches: BatchService;
@@ -106,13 +110,14 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));
   const eventLog = new EventLog(sql, db, publish, logger, { grouping: 'session', maxInFlight });
   const workerEventLog = new EventLog(sql, db, publish, logger, { grouping: 'shared', maxInFlight });
+  const secrets = SecretBox.fromSettings(config);
   const mcpConnections = new McpConnections({
     allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
     allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
     requestTimeoutMs: config.MCP_REQUEST_TIMEOUT_MS,
   });
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
-    registered: new RegisteredToolStore(db),
+    registered: new RegisteredToolStore(db, secrets),
     mcp: { servers: new McpServerStore(db), connections: mcpConnections },
     http: {
       allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
@@ -135,7 +140,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   // Never less than three heartbeats: a worker is not declared dead between two of its own beats.
   const workers = new WorkerRegistry(sql, config.REDIS_PREFIX, Math.max(config.WORKER_DEAD_AFTER_MS, 3 * config.HEARTBEAT_INTERVAL_MS));
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
-  const apiKeys = new ApiKeyService(db);
+  const apiKeys = new ApiKeyService(db, bus, logger);
+  const streams = new OpenStreams<Viewer>(apiKeys, config.MAX_SUBSCRIPTIONS_PER_KEY);
   const sessions = new SessionService(db);
   const calls = new CallStore(db);
   const tasks = new TaskStore(db);
@@ -162,7 +168,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   };
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
-  const registeredTools = new RegisteredToolService({ config, db, registry });
+  const registeredTools = new RegisteredToolService({ config, db, registry, secrets });
   const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger });
   mcpConnections.setHooks({ onToolListChanged: (target) => void mcpServers.toolsChanged(target), logger });
   const unregisterMetrics = metricSources.resources({
@@ -188,6 +194,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     registry,
     queues,
     apiKeys,
+    streams,
     sessions,
     calls,
     batches,

@@ -1,39 +1,90 @@
-// npm run apikey -- create <tenant> [--name <name>] [--roles submitter,approver]
+// npm run apikey -- create <tenant> [--name <name>] [--roles submitter,approver] [--expires-in 90d]
+// npm run apikey -- list <tenant>
+// npm run apikey -- revoke <tenant> <key id or prefix>
+// npm run apikey -- rotate <tenant> <key id or prefix> [--overlap 1h]
 // npm run apikey -- self-approval <tenant> on|off
 import { parseArgs } from 'node:util';
-import { ROLES, type Role } from '../domain/tenants/api-keys.js';
-import { ValidationError } from '../model/errors.js';
+import { type ApiKeyInfo, ROLES } from '../domain/tenants/api-keys.js';
+import { DomainError, ValidationError } from '../model/errors.js';
 import { closeServices } from '../services.js';
 import { boot } from './run.js';
 
+const USAGE = `usage: npm run apikey -- create <tenant> [--name <name>] [--roles ${ROLES.join(',')}] [--expires-in <duration>]
+       npm run apikey -- list <tenant>
+       npm run apikey -- revoke <tenant> <key id or prefix>
+       npm run apikey -- rotate <tenant> <key id or prefix> [--overlap <duration>]   (the old key keeps working that long; default 0)
+       npm run apikey -- self-approval <tenant> on|off   (may an approver decide calls its own key submitted)
+durations: 90d, 12h, 30m, 45s or seconds`;
+
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { name: { type: 'string', default: 'default' }, roles: { type: 'string', default: 'submitter,approver' } },
+  options: {
+    name: { type: 'string', default: 'default' },
+    roles: { type: 'string', default: 'submitter,approver' },
+    'expires-in': { type: 'string' },
+    overlap: { type: 'string', default: '0' },
+  },
 });
-const [command, tenant, setting] = positionals;
-const selfApproval = command === 'self-approval' && (setting === 'on' || setting === 'off');
-if (!tenant || (command !== 'create' && !selfApproval)) {
-  console.error(
-    `usage: npm run apikey -- create <tenant> [--name <name>] [--roles ${ROLES.join(',')}]\n` +
-      `       npm run apikey -- self-approval <tenant> on|off   (may an approver decide calls its own key submitted)`,
-  );
+const [command, tenant, target] = positionals;
+const valid =
+  tenant !== undefined &&
+  ((command === 'create' && target === undefined) ||
+    (command === 'list' && target === undefined) ||
+    ((command === 'revoke' || command === 'rotate') && target !== undefined) ||
+    (command === 'self-approval' && (target === 'on' || target === 'off')));
+if (!valid) {
+  console.error(USAGE);
   process.exit(2);
 }
 const { services } = await boot({ migrate: true });
 try {
-  if (selfApproval) {
-    const row = await services.apiKeys.ensureTenant(tenant);
-    await services.apiKeys.setAllowSelfApproval(row.id, setting === 'on');
-    console.log(`tenant ${row.name} (${row.id})\nself-approval ${setting}`);
+  const row = await services.apiKeys.ensureTenant(tenant!);
+  const { apiKeys } = services;
+  if (command === 'self-approval') {
+    await apiKeys.setAllowSelfApproval(row.id, target === 'on');
+    console.log(`tenant ${row.name} (${row.id})\nself-approval ${target}`);
+  } else if (command === 'create') {
+    const roles = values.roles.split(',').map((role) => role.trim()).filter(Boolean);
+    const expiresIn = values['expires-in'];
+    const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + seconds(expiresIn, 'expires-in') * 1000);
+    const { key, info } = await apiKeys.issueKey(row.id, { name: values.name, roles, expiresAt });
+    console.log(`tenant ${row.name} (${row.id})\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.`);
+  } else if (command === 'list') {
+    const keys = await apiKeys.listKeys(row.id);
+    console.log(`tenant ${row.name} (${row.id}): ${keys.length} key${keys.length === 1 ? '' : 's'}`);
+    for (const info of keys) console.log(`\n${describe(info)}`);
+  } else if (command === 'revoke') {
+    const info = await apiKeys.revokeKey(row.id, target!);
+    console.log(`${describe(info)}\nRevoked: refused everywhere from now on.`);
   } else {
-    const roles = values.roles.split(',').map((role) => role.trim()).filter(Boolean) as Role[];
-    const { key, tenant: row } = await services.apiKeys.createKey(tenant, { name: values.name, roles });
-    console.log(`tenant ${row.name} (${row.id})\nroles  ${roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.`);
+    const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, seconds(values.overlap, 'overlap'));
+    console.log(`new key:\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n\nold key:\n${describe(previous)}`);
   }
 } catch (error) {
-  if (!(error instanceof ValidationError)) throw error;
+  if (!(error instanceof DomainError)) throw error;
   console.error(`toolrun: ${error.message}`);
   process.exitCode = 1;
 } finally {
   await closeServices(services);
+}
+
+function describe(info: ApiKeyInfo): string {
+  const now = Date.now();
+  const state = info.revokedAt ? `revoked ${info.revokedAt.toISOString()}` : info.expiresAt && info.expiresAt.getTime() <= now ? 'expired' : 'active';
+  return [
+    `id        ${info.id}`,
+    `prefix    ${info.prefix}`,
+    `name      ${info.name}`,
+    `roles     ${info.roles.join(', ')}`,
+    `state     ${state}`,
+    `created   ${info.createdAt.toISOString()}`,
+    `expires   ${info.expiresAt?.toISOString() ?? 'never'}`,
+    `last used ${info.lastUsedAt?.toISOString() ?? 'never'}`,
+  ].join('\n');
+}
+
+function seconds(text: string, option: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  if (!match) throw new ValidationError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`, option);
+  return Number(match[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
 }

@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startWorkerRuntime } from '../jobs/worker-runtime.js';
 import { createApiServer } from '../server/app.js';
+import { mayEmbedApiKey } from '../server/graphiql.js';
 import type { Services } from '../services.js';
 import { boot, listen, onShutdown } from './run.js';
 
@@ -18,7 +19,7 @@ const url = `http://${config.HOST}:${port}/graphql`;
 console.log(`
 toolrun is running (API + worker)
   GraphiQL:  ${url}
-  API key:   ${apiKey}   (tenant "${config.DEV_TENANT}"; GraphiQL sends it for you)
+  API key:   ${apiKey}   (tenant "${config.DEV_TENANT}"; ${mayEmbedApiKey(config) ? 'GraphiQL sends it for you' : 'add it to GraphiQL\'s headers: the page carries it only on a loopback HOST in development'})
   Try:       curl -s ${url} -H 'authorization: Bearer ${apiKey}' -H 'content-type: application/json' -d '{"query":"{ tools { name } }"}'
 `);
 onShutdown(booted, async () => {

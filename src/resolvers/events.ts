@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import { DomainError, NotFoundError, ValidationError } from '../model/errors.js';
 import { CALL_EVENT_TYPES, isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
 import { decodeEventCursor } from '../realtime/cursors.js';
+import { endingWith } from '../realtime/open-streams.js';
 import { sessionEvents } from '../realtime/subscription.js';
 import { builder } from '../schema/builder.js';
 import type { GraphQLContext } from '../schema/context.js';
@@ -64,6 +65,15 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   }
-  // On shutdown the client sees the subscription complete, and resumes elsewhere with its last cursor.
-  return sessionEvents(context.services.feed, { ...watched, tenantId: context.viewer.tenantId, afterSeq, signal: context.shutdown });
+  // On shutdown the client sees the subscription complete, and resumes elsewhere with its last
+  // cursor; it also completes when the key is revoked or expires.
+  let stream;
+  try {
+    stream = context.services.streams.open(context.viewer, context.shutdown);
+  } catch (error) {
+    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
+    throw error;
+  }
+  const events = sessionEvents(context.services.feed, { ...watched, tenantId: context.viewer.tenantId, afterSeq, signal: stream.signal });
+  return endingWith(events, stream.close);
 }

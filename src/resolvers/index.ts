@@ -9,6 +9,7 @@ import './tasks.js';
 import './tools.js';
 import './mcp-servers.js';
 import './tenant.js';
+import './api-keys.js';
 
 builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
 builder.mutationType({});

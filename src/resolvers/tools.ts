@@ -46,10 +46,11 @@ builder.mutationFields((t) => ({
   rotateToolSigningSecret: t.field({
     type: HttpToolRegistrationRef,
     authScopes: { admin: true },
-    description: 'Gives an HTTP tool a new signing secret (admin role), returned once; the old one stops being used at once.',
+    description:
+      'Gives an HTTP tool a new signing secret (admin role), returned once; the old one keeps signing beside it (a second `webhook-signature` entry) for `overlapSeconds` (default 0: stops at once).',
     errors: {},
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, args, { services, viewer }) => services.registeredTools.rotateSigningSecret(viewer.tenantId, args.name),
+    args: { name: t.arg.string({ required: true }), overlapSeconds: t.arg.int({ description: '0 to 2592000 (30 days)' }) },
+    resolve: (_root, args, { services, viewer }) => services.registeredTools.rotateSigningSecret(viewer.tenantId, args.name, args.overlapSeconds ?? 0),
   }),
   removeTool: t.field({
     type: ToolDefinitionRef,

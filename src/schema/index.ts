@@ -12,3 +12,4 @@ import './tasks.js';
 import './task-events.js';
 import './call-decisions.js';
 import './tenant.js';
+import './api-key.js';

@@ -130,7 +130,7 @@ export const HttpToolRegistrationRef = builder.objectRef<RegisteredToolResult>('
   fields: (t) => ({
     tool: t.field({ type: ToolDefinitionRef, resolve: (result) => result.tool }),
     signingSecret: t.string({
-      description: `Key of the ${SIGNATURE_HEADER} HMAC-SHA256 signature of every request (see the README); store it now`,
+      description: `Standard Webhooks secret (whsec_…) of the ${SIGNATURE_HEADER} header of every request (see the README); store it now`,
       resolve: (result) => result.signingSecret ?? '',
     }),
     signatureHeader: t.string({ resolve: () => SIGNATURE_HEADER }),

@@ -3,12 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { GraphQLError } from 'graphql';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 import { withLogContext } from '../logging/context.js';
 import { metricSources } from '../telemetry/metrics.js';
 import { tokenFromConnectionParams } from './auth.js';
+import { closeWhenKeyInvalid, countSubscription } from './ws-limits.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { serveMetrics } from '../telemetry/metrics-server.js';
 import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
@@ -87,10 +88,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
           if (!viewer) return false;
           (ctx.extra as Extra).viewer = viewer;
+          closeWhenKeyInvalid(services, viewer, (ctx.extra as { socket: WebSocket }).socket);
           return true;
         }),
       // onSubscribe hands the enveloped execute/subscribe along with the arguments.
-      onSubscribe: (ctx, _id, params) =>
+      onSubscribe: (ctx, id, params) =>
         inRequest(ctx, async () => {
           const viewer = (ctx.extra as Extra).viewer;
           const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
@@ -108,6 +110,8 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           }
           const errors = validate(schema, document);
           if (errors.length > 0) return errors;
+          const refused = countSubscription(ctx, id, document, params.operationName, services.config.MAX_SUBSCRIPTIONS_PER_SOCKET);
+          if (refused) return [refused];
           const args: OperationArgs = {
             schema,
             operationName: params.operationName ?? null,

@@ -212,18 +212,20 @@ async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue:
     }
     return result;
   };
-  return {
+  // Its own iterator, with `return` on the object graphql-ws holds: a client's `complete` ends the
+  // stream (graphql-ws calls `return` only on what looks like an async generator).
+  const events: AsyncIterableIterator<unknown> = {
     [Symbol.asyncIterator]() {
-      return {
-        next: async () => {
-          const item = await iterator.next();
-          return item.done ? item : { value: await run(item.value), done: false };
-        },
-        return: async () => (iterator.return ? iterator.return() : { value: undefined, done: true }),
-        throw: async (error: unknown) => (iterator.throw ? iterator.throw(error) : Promise.reject(error)),
-      };
+      return events;
     },
+    next: async () => {
+      const item = await iterator.next();
+      return item.done ? item : { value: await run(item.value), done: false };
+    },
+    return: async () => (iterator.return ? iterator.return() : { value: undefined, done: true }),
+    throw: async (error: unknown) => (iterator.throw ? iterator.throw(error) : Promise.reject(error)),
   };
+  return events;
 }
 
 /**

@@ -9,6 +9,8 @@ import type { GraphQLContext } from '../schema/context.js';
 import { addLogContext } from '../logging/context.js';
 import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
+import { corsPolicy } from './cors.js';
+import { graphiqlOptions, renderGraphiQL } from './graphiql.js';
 import { maskError } from './mask-error.js';
 import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
 import { useInputLimits } from './plugins/use-input-limits.js';
@@ -40,11 +42,9 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     landingPage: false,
     logging: yogaLogger(logger),
     maskedErrors: { isDev: false, maskError },
-    graphiql: {
-      title: 'toolrun',
-      subscriptionsProtocol: 'SSE',
-      ...(options.graphiqlApiKey ? { headers: JSON.stringify({ Authorization: `Bearer ${options.graphiqlApiKey}` }) } : {}),
-    },
+    graphiql: graphiqlOptions(config, options.graphiqlApiKey),
+    renderGraphiQL,
+    cors: corsPolicy(config.CORS_ORIGINS),
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: ({ fetchAPI }) => readiness(services, options.shutdown?.aborted ?? false, fetchAPI.Response) }),
       useRequestSizeLimit(config.MAX_REQUEST_BYTES),

@@ -1,9 +1,13 @@
 // HTTP tools: a tenant's tool that runs as a signed JSON POST to the tenant's endpoint.
 //
-// Request: POST <url> with the body `{"callId","sessionId","tool","args","attempt"}` and
-//   X-Toolrun-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
-// (the secret is the tool's signing secret string, used as UTF-8 bytes), plus
-// `Idempotency-Key: <sessionId>:<callId>:<tool>` — the same on every attempt.
+// Request: POST <url> with the body `{"callId","sessionId","tool","args","attempt"}`, signed the
+// Standard Webhooks way (https://www.standardwebhooks.com; its libraries verify it):
+//   webhook-id: <replay key>:<attempt>
+//   webhook-timestamp: <unix seconds>
+//   webhook-signature: v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<raw body>")>
+// where key is the base64 after `whsec_` in the tool's signing secret; during a secret rotation's
+// overlap a second, space-separated `v1,…` is made with the old secret. Plus
+// `Idempotency-Key: <replay key>` — the same on every attempt.
 //
 // Response: 2xx with a JSON body (or an empty one, read as null) is the tool value; a malformed
 // tagged value fails the call. 4xx is an EXTERNAL failure that is never retried; 5xx, 429 and
@@ -11,7 +15,7 @@
 // hitting the call's deadline is a TIMEOUT failure that is safe to retry. Redirects are not
 // followed. A body larger than the configured cap fails RESOURCE_LIMIT. The address guard
 // refuses private and loopback endpoints unless configuration allows them.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { type FailureClass, type RetryDisposition, ToolFailureError } from '../model/outcome.js';
@@ -19,7 +23,7 @@ import { decodeToolValue, type Json, MalformedToolValueError } from '../model/to
 import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup } from './address-guard.js';
 import type { ToolContext } from './types.js';
 
-export const SIGNATURE_HEADER = 'X-Toolrun-Signature';
+export const SIGNATURE_HEADER = 'webhook-signature';
 const USER_AGENT = 'toolrun-http-tool/0.1';
 const SECRET_PREFIX = 'whsec_';
 /** How much of an error response's body is kept for the failure message and `raw`. */
@@ -33,35 +37,23 @@ export interface HttpToolSettings extends AddressPolicy {
 
 export interface HttpToolTarget {
   url: string;
-  signingSecret: string;
+  /** The current secret first; an old one still in its rotation overlap after it. */
+  signingSecrets: string[];
 }
 
 export function newSigningSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
-function hmacHex(secret: string, timestamp: number, body: string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-}
-
-/** The X-Toolrun-Signature value for `body` sent at `timestamp` (unix seconds). */
-export function signatureHeaderValue(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${hmacHex(secret, timestamp, body)}`;
-}
-
-/**
- * Checks an X-Toolrun-Signature value against the raw body (a reference for receivers): the
- * HMAC must match and the timestamp be within `toleranceSeconds` of now.
- */
-export function verifySignature(secret: string, body: string, header: string | null | undefined, toleranceSeconds = 300, now = Date.now()): boolean {
-  if (!header) return false;
-  const parts = new Map(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
-  const timestamp = Number(parts.get('t'));
-  const signature = parts.get('v1') ?? '';
-  if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
-  const expected = Buffer.from(hmacHex(secret, timestamp, body), 'hex');
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** The Standard Webhooks headers of a request body, one signature per secret. */
+export function webhookHeaders(secrets: readonly string[], id: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const signed = `${id}.${timestamp}.${body}`;
+  const signatures = secrets.map((secret) => {
+    // Secrets made before Standard Webhooks were base64url; Node reads both alphabets.
+    const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+    return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+  });
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), [SIGNATURE_HEADER]: signatures.join(' ') };
 }
 
 function fail(cls: FailureClass, code: string, message: string, retry: RetryDisposition = { kind: 'NEVER' }, raw?: Json): ToolFailureError {
@@ -144,7 +136,7 @@ export async function callHttpTool(target: HttpToolTarget, args: Record<string, 
     'accept-encoding': 'identity',
     'user-agent': USER_AGENT,
     'idempotency-key': context.replayKey,
-    [SIGNATURE_HEADER.toLowerCase()]: signatureHeaderValue(target.signingSecret, body),
+    ...webhookHeaders(target.signingSecrets, `${context.replayKey}:${context.attempt}`, body),
   };
   const lookup = guardedLookup(settings, WHO);
   const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: false, lookup }) : new http.Agent({ keepAlive: false, lookup });

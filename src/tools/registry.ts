@@ -20,7 +20,8 @@ export interface RegisteredToolRow {
   kind: string;
   definition: unknown;
   url: string | null;
-  signingSecret: string | null;
+  /** Decrypted: the current secret first, then one still in its rotation overlap. */
+  signingSecrets: string[];
 }
 
 /** Where registered tools are read from (src/domain/tenants/registered-tools.ts). */
@@ -126,8 +127,8 @@ export class ToolRegistry {
   private registeredTool(row: RegisteredToolRow): ResolvedTool {
     const definition = definitionOfRow(row);
     const http = this.deps!.http;
-    if (definition.kind === 'HTTP' && row.url && row.signingSecret) {
-      const target = { url: row.url, signingSecret: row.signingSecret };
+    if (definition.kind === 'HTTP' && row.url && row.signingSecrets.length > 0) {
+      const target = { url: row.url, signingSecrets: row.signingSecrets };
       return { definition, execute: (args, context) => callHttpTool(target, args, context, http) };
     }
     // External tools never execute on a worker: the call runner parks them in PENDING_EXTERNAL.

@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../support/events.js';
 import { localId } from '../../src/resolvers/global-ids.js';
-import { callHttpTool, parseRetryAfter, signatureHeaderValue, verifySignature } from '../../src/tools/http-tool.js';
+import { callHttpTool, parseRetryAfter, webhookHeaders } from '../../src/tools/http-tool.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import {
   GetToolDocument,
@@ -22,7 +23,7 @@ import {
   UpdateToolDocument,
 } from '../gql/graphql.js';
 import { createSession, failureOf, outputOf, submitBatch } from '../support/fixtures.js';
-import { json, startToolServer, type ToolServer, verifyToolrunSignature } from '../support/tool-server.js';
+import { json, startToolServer, type ToolServer, verifyWebhook } from '../support/tool-server.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 const MAX_RESPONSE_BYTES = 4096;
@@ -179,27 +180,46 @@ describe('registration', () => {
     expect(outputOf((await runOne('lookup', { q: 'three' }, other)).call)).toMatchObject({ value: { tenant: 'b' } });
   });
 
-  it('shows the signing secret once; rotating it replaces it at once', async () => {
+  it('shows the signing secret once, stores it encrypted; a rotation signs with both secrets for its overlap', async () => {
     const registration = await registerHttp({ name: 'secretive', path: '/secretive' });
     server.route('/secretive', (_call, response) => json(response, 200, { ok: true }));
-    expect(registration.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(registration.signatureHeader).toBe('X-Toolrun-Signature');
+    expect(registration.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(registration.signatureHeader).toBe('webhook-signature');
     const visible = JSON.stringify([await app.query(ToolsDocument, {}), await app.query(GetToolDocument, { name: 'secretive' })]);
     expect(visible).not.toContain(registration.signingSecret);
+    const stored = await app.services.db.registeredTool.findFirstOrThrow({ where: { tenantId: app.tenantId, name: 'secretive' } });
+    expect(stored.signingSecret).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(JSON.stringify(stored)).not.toContain(registration.signingSecret.slice(6));
 
     await runOne('secretive');
     const first = server.callsTo('/secretive').at(-1)!;
-    expect(verifyToolrunSignature(registration.signingSecret, first.rawBody, first.headers['x-toolrun-signature'] as string)).toBe(true);
+    expect(verifyWebhook(registration.signingSecret, first.rawBody, first.headers)).toBe(true);
 
-    const rotated = await app.query(RotateToolSigningSecretDocument, { name: 'secretive' });
-    if (rotated.rotateToolSigningSecret.__typename !== 'HttpToolRegistration') throw new Error('rotation failed');
-    const secret = rotated.rotateToolSigningSecret.signingSecret;
+    const rotate = (overlapSeconds: number) =>
+      app.request<{ rotateToolSigningSecret: { __typename: string; signingSecret: string } }, unknown>(
+        `mutation($s: Int) { rotateToolSigningSecret(name: "secretive", overlapSeconds: $s) { __typename ... on HttpToolRegistration { signingSecret } } }`,
+        { s: overlapSeconds },
+      );
+    const rotated = (await rotate(3600)).data!.rotateToolSigningSecret;
+    expect(rotated.__typename).toBe('HttpToolRegistration');
+    const secret = rotated.signingSecret;
     expect(secret).not.toBe(registration.signingSecret);
     server.secrets.add(secret);
     await runOne('secretive');
     const second = server.callsTo('/secretive').at(-1)!;
-    expect(verifyToolrunSignature(secret, second.rawBody, second.headers['x-toolrun-signature'] as string)).toBe(true);
-    expect(verifyToolrunSignature(registration.signingSecret, second.rawBody, second.headers['x-toolrun-signature'] as string)).toBe(false);
+    expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyWebhook(secret, second.rawBody, second.headers)).toBe(true);
+    expect(verifyWebhook(registration.signingSecret, second.rawBody, second.headers)).toBe(true);
+
+    // Rotating again without overlap: only the newest secret signs.
+    const newest = (await rotate(0)).data!.rotateToolSigningSecret.signingSecret;
+    server.secrets.add(newest);
+    await runOne('secretive');
+    const third = server.callsTo('/secretive').at(-1)!;
+    expect(verifyWebhook(newest, third.rawBody, third.headers)).toBe(true);
+    expect(verifyWebhook(secret, third.rawBody, third.headers)).toBe(false);
+    expect(verifyWebhook(registration.signingSecret, third.rawBody, third.headers)).toBe(false);
+    expect((await rotate(-1)).data!.rotateToolSigningSecret.__typename).toBe('ValidationError');
   });
 });
 
@@ -217,7 +237,8 @@ describe('HTTP tools', () => {
     const [request] = received;
     expect(request!.verified).toBe(true);
     expect(request!.headers['content-type']).toBe('application/json');
-    expect(request!.headers['x-toolrun-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(request!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(request!.headers['webhook-id']).toBe(`lash-tool:${localId(sessionId, 'Session')}:${call.callId}:weather_http:1`);
     const rawSessionId = localId(sessionId, 'Session');
     expect(request!.headers['idempotency-key']).toBe(`lash-tool:${rawSessionId}:${call.callId}:weather_http`);
     expect(request!.body).toEqual({ callId: call.callId, sessionId: rawSessionId, tool: 'weather_http', args: { q: 'Oslo' }, attempt: 1 });
@@ -353,27 +374,28 @@ describe('HTTP tool client', () => {
   }
   it('refuses loopback and private endpoints unless allowed, by IP literal and by resolved name', async () => {
     server.route('/probe', (_call, response) => json(response, 200, { ok: true }));
-    server.secrets.add('whsec_probe');
+    server.secrets.add('whsec_cHJvYmU=');
     const port = new URL(server.base).port;
     for (const url of [`http://127.0.0.1:${port}/probe`, `http://localhost:${port}/probe`, 'http://192.168.0.10/probe', 'http://[::1]/probe']) {
-      expect(await failureOf(callHttpTool({ url, signingSecret: 'whsec_probe' }, {}, context(), settings))).toMatchObject({
+      expect(await failureOf(callHttpTool({ url, signingSecrets: ['whsec_cHJvYmU='] }, {}, context(), settings))).toMatchObject({
         class: 'PERMISSION_DENIED',
         code: 'address_not_allowed',
       });
     }
-    expect(await callHttpTool({ url: `http://localhost:${port}/probe`, signingSecret: 'whsec_probe' }, {}, context(), { ...settings, allowLoopback: true })).toEqual({
+    expect(await callHttpTool({ url: `http://localhost:${port}/probe`, signingSecrets: ['whsec_cHJvYmU='] }, {}, context(), { ...settings, allowLoopback: true })).toEqual({
       ok: true,
     });
   });
 
-  it('signs and verifies; parses Retry-After', () => {
+  it('signs the Standard Webhooks way (the standardwebhooks package verifies); parses Retry-After', () => {
     const body = '{"a":1}';
-    const header = signatureHeaderValue('whsec_k', body, 1_700_000_000);
-    expect(header).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/);
-    expect(verifySignature('whsec_k', body, header, 300, 1_700_000_100_000)).toBe(true);
-    expect(verifySignature('whsec_k', `${body} `, header, 300, 1_700_000_100_000)).toBe(false);
-    expect(verifySignature('whsec_other', body, header, 300, 1_700_000_100_000)).toBe(false);
-    expect(verifySignature('whsec_k', body, header, 300, 1_700_001_000_000)).toBe(false); // stale
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const headers = webhookHeaders([secret], 'msg_1', body);
+    expect(() => new Webhook(secret).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
+    expect(() => new Webhook('whsec_b3RoZXI=').verify(body, headers)).toThrow();
+    const stale = webhookHeaders([secret], 'msg_1', body, Math.floor(Date.now() / 1000) - 3600);
+    expect(() => new Webhook(secret).verify(body, stale)).toThrow();
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('7', now)).toBe(7000);
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);

@@ -1,10 +1,10 @@
-// A real HTTP server for HTTP tool tests: it verifies every request's X-Toolrun-Signature the way
-// the README tells receivers to (its own HMAC code, not toolrun's), records what it got, and
-// answers per path.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// A real HTTP server for HTTP tool tests: it verifies every request's Standard Webhooks signature
+// the way the README tells receivers to (the `standardwebhooks` library, not toolrun's code),
+// records what it got, and answers per path.
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedCall {
   path: string;
@@ -29,14 +29,15 @@ export interface ToolServer {
 }
 
 /** The receiver side of the signature scheme, as documented in the README. */
-export function verifyToolrunSignature(secret: string, rawBody: string, header: string | undefined, toleranceSeconds = 300): boolean {
-  if (!header) return false;
-  const fields = Object.fromEntries(header.split(',').map((part) => part.trim().split('=', 2)));
-  const timestamp = Number(fields.t);
-  if (!Number.isInteger(timestamp) || Math.abs(Date.now() / 1000 - timestamp) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  const given = Buffer.from(String(fields.v1 ?? ''), 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** Whether the request is signed with the secret, checked by the `standardwebhooks` library as receivers do. */
+export function verifyWebhook(secret: string, rawBody: string, headers: http.IncomingHttpHeaders): boolean {
+  const pick = (name: string) => String(headers[name] ?? '');
+  try {
+    new Webhook(secret).verify(rawBody, { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function json(response: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
@@ -55,14 +56,13 @@ export async function startToolServer(): Promise<ToolServer> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      const header = request.headers['x-toolrun-signature'] as string | undefined;
       const path = (request.url ?? '/').split('?')[0]!;
       const call: ReceivedCall = {
         path,
         body: JSON.parse(rawBody || '{}'),
         rawBody,
         headers: request.headers,
-        verified: [...secrets].some((secret) => verifyToolrunSignature(secret, rawBody, header)),
+        verified: [...secrets].some((secret) => verifyWebhook(secret, rawBody, request.headers)),
         receivedAt: Date.now(),
       };
       received.push(call);

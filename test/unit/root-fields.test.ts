@@ -2,7 +2,7 @@ import type { GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql.js';
 
-/** The role each mutation needs (DESIGN.md §7); queries and subscriptions need `reader`. */
+/** The role each mutation needs (DESIGN.md §7); queries and subscriptions need `reader` unless listed. */
 const MUTATION_ROLES: Record<string, string> = {
   createSession: 'submitter',
   executeToolBatch: 'submitter',
@@ -24,7 +24,12 @@ const MUTATION_ROLES: Record<string, string> = {
   refreshMcpServer: 'admin',
   removeMcpServer: 'admin',
   updateTenantSettings: 'admin',
+  createApiKey: 'admin',
+  revokeApiKey: 'admin',
+  rotateApiKey: 'admin',
 };
+/** Queries that need more than `reader`. */
+const QUERY_ROLES: Record<string, string> = { apiKeys: 'admin' };
 
 function scopesOf(type: GraphQLObjectType | null | undefined): Record<string, unknown> {
   return Object.fromEntries(
@@ -35,7 +40,7 @@ function scopesOf(type: GraphQLObjectType | null | undefined): Record<string, un
 describe('root fields', () => {
   it('each state the one role they need', () => {
     for (const [name, scopes] of Object.entries({ ...scopesOf(schema.getQueryType()), ...scopesOf(schema.getSubscriptionType()) })) {
-      expect(scopes, name).toEqual({ reader: true });
+      expect(scopes, name).toEqual({ [QUERY_ROLES[name] ?? 'reader']: true });
     }
     const mutations = scopesOf(schema.getMutationType());
     expect(Object.keys(mutations).sort()).toEqual(Object.keys(MUTATION_ROLES).sort());

@@ -6,6 +6,7 @@ import type { Db } from '../../db.js';
 import type { RegisteredTool } from '../../generated/prisma/client.js';
 import { AddressNotAllowedError, checkHostLiteral } from '../../tools/address-guard.js';
 import { newSigningSecret } from '../../tools/http-tool.js';
+import type { SecretBox } from './secret-box.js';
 import { definitionOfRow, displayNameOf, REGISTERED_DEFAULTS, type RegisteredKind, type StoredDefinition } from '../../tools/registered-definition.js';
 import type { RegisteredToolRow, RegisteredToolSource, ToolRegistry } from '../../tools/registry.js';
 import type { RetryPolicy } from '../../model/retry.js';
@@ -57,14 +58,23 @@ export interface RegisteredToolResult {
   signingSecret?: string;
 }
 
-/** The registered tools the tool registry resolves, read from their table. */
+/** The registered tools the tool registry resolves, read from their table, secrets decrypted. */
 export class RegisteredToolStore implements RegisteredToolSource {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {}
 
-  rows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {
-    return this.db.registeredTool.findMany({
+  async rows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {
+    const rows = await this.db.registeredTool.findMany({
       where: { tenantId, ...(names ? { name: { in: names } } : {}) },
-      select: { name: true, kind: true, definition: true, url: true, signingSecret: true },
+      select: { name: true, kind: true, definition: true, url: true, signingSecret: true, previousSigningSecret: true, previousSecretExpiresAt: true },
+    });
+    const now = Date.now();
+    return rows.map(({ signingSecret, previousSigningSecret, previousSecretExpiresAt, ...row }) => {
+      const previousValid = previousSigningSecret && previousSecretExpiresAt && previousSecretExpiresAt.getTime() > now;
+      const stored = [signingSecret, previousValid ? previousSigningSecret : null].filter((value): value is string => value !== null);
+      return { ...row, signingSecrets: stored.map((value) => this.secrets.decrypt(value)) };
     });
   }
 }
@@ -73,7 +83,10 @@ export interface RegisteredToolServiceDeps {
   config: Config;
   db: Db;
   registry: ToolRegistry;
+  secrets: SecretBox;
 }
+
+const MAX_SECRET_OVERLAP_SECONDS = 30 * 24 * 3600;
 
 export class RegisteredToolService {
   constructor(private readonly deps: RegisteredToolServiceDeps) {}
@@ -95,7 +108,7 @@ export class RegisteredToolService {
     let row: RegisteredTool;
     try {
       row = await this.deps.db.registeredTool.create({
-        data: { tenantId, name, kind, definition: definition as object, url, signingSecret },
+        data: { tenantId, name, kind, definition: definition as object, url, signingSecret: signingSecret && this.deps.secrets.encrypt(signingSecret) },
       });
     } catch (error) {
       if ((error as { code?: string }).code === 'P2002') throw new ToolNameConflictError(name, false);
@@ -123,14 +136,55 @@ export class RegisteredToolService {
     return { tool: definitionOfRow(row) };
   }
 
-  /** Gives an HTTP tool a new signing secret, returned this once; the old one stops working at once. */
-  async rotateSigningSecret(tenantId: string, name: string): Promise<RegisteredToolResult> {
+  /**
+   * Gives an HTTP tool a new signing secret, returned this once. The old one keeps signing beside
+   * it (a second signature in `webhook-signature`) for `overlapSeconds`, so the receiver can switch
+   * without refusing a call; 0 drops it at once.
+   */
+  async rotateSigningSecret(tenantId: string, name: string, overlapSeconds = 0): Promise<RegisteredToolResult> {
+    if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_SECRET_OVERLAP_SECONDS) {
+      throw new ValidationError(`overlapSeconds must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`, 'overlapSeconds');
+    }
     const current = await this.deps.db.registeredTool.findUnique({ where: { tenantId_name: { tenantId, name } } });
     if (!current) throw this.notRegistered(name);
     if (current.kind !== 'HTTP') throw new ValidationError(`\`${name}\` is an external tool; only HTTP tools have a signing secret`, 'name');
     const signingSecret = newSigningSecret();
-    const row = await this.deps.db.registeredTool.update({ where: { id: current.id }, data: { signingSecret } });
+    const { secrets } = this.deps;
+    const keepOld = overlapSeconds > 0 && current.signingSecret !== null;
+    const row = await this.deps.db.registeredTool.update({
+      where: { id: current.id },
+      data: {
+        signingSecret: secrets.encrypt(signingSecret),
+        previousSigningSecret: keepOld ? secrets.encrypt(secrets.decrypt(current.signingSecret!)) : null,
+        previousSecretExpiresAt: keepOld ? new Date(Date.now() + overlapSeconds * 1000) : null,
+      },
+    });
     return { tool: definitionOfRow(row), signingSecret };
+  }
+
+  /**
+   * Encrypts every stored secret still in plaintext or under a key other than the primary one
+   * (after a key rotation, or from before encryption). Returns how many tools changed.
+   */
+  async reencryptSecrets(): Promise<number> {
+    const { db, secrets } = this.deps;
+    const rows = await db.registeredTool.findMany({
+      where: { OR: [{ signingSecret: { not: null } }, { previousSigningSecret: { not: null } }] },
+      select: { id: true, signingSecret: true, previousSigningSecret: true },
+    });
+    let changed = 0;
+    for (const row of rows) {
+      const stale = (value: string | null) => value !== null && secrets.needsReencryption(value);
+      if (!stale(row.signingSecret) && !stale(row.previousSigningSecret)) continue;
+      const again = (value: string | null) => (value === null ? null : secrets.encrypt(secrets.decrypt(value)));
+      // Only if nothing rotated it meanwhile.
+      const { count } = await db.registeredTool.updateMany({
+        where: { id: row.id, signingSecret: row.signingSecret, previousSigningSecret: row.previousSigningSecret },
+        data: { signingSecret: again(row.signingSecret), previousSigningSecret: again(row.previousSigningSecret) },
+      });
+      changed += count;
+    }
+    return changed;
   }
 
   /** Removes a registered tool. Calls already waiting on it are unaffected; new calls find it unavailable. */

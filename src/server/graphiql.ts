@@ -1,0 +1,27 @@
+// The GraphiQL page: its assets come from toolrun itself (no CDN, so it works offline and behind
+// firewalls), and the development key is put into it only where no other machine can load it.
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import ipaddr from 'ipaddr.js';
+import type { GraphiQLOptions } from 'graphql-yoga';
+import type { Config } from '../config.js';
+
+export { renderGraphiQL };
+
+/**
+ * Whether the page may carry an API key: only in development, and only when the server listens on
+ * a loopback address (elsewhere any machine that reaches the port would read the key).
+ */
+export function mayEmbedApiKey(config: Pick<Config, 'NODE_ENV' | 'HOST'>): boolean {
+  if (config.NODE_ENV !== 'development') return false;
+  const host = config.HOST.replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return true;
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+}
+
+export function graphiqlOptions(config: Pick<Config, 'NODE_ENV' | 'HOST'>, apiKey: string | undefined): GraphiQLOptions {
+  return {
+    title: 'toolrun',
+    subscriptionsProtocol: 'SSE',
+    ...(apiKey && mayEmbedApiKey(config) ? { headers: JSON.stringify({ Authorization: `Bearer ${apiKey}` }) } : {}),
+  };
+}

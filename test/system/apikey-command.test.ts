@@ -1,0 +1,60 @@
+// `npm run apikey` (the compiled command, as the npm script runs it): create, list, rotate and
+// revoke keys of a tenant; an API in this process sees each change at once through Redis.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, ensureBuilt, ROOT } from '../support/build.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+
+const run = promisify(execFile);
+
+describe('npm run apikey', () => {
+  let toolrun: Toolrun;
+  beforeAll(async () => {
+    await ensureBuilt();
+    toolrun = await startToolrun({}, { worker: false });
+  }, 300_000);
+  afterAll(() => toolrun?.close());
+
+  const works = async (key: string) => (await toolrun.request('{ tools { name } }', undefined, key)).status === 200;
+  async function within(ms: number, check: () => Promise<boolean>) {
+    const start = Date.now();
+    while (!(await check())) {
+      if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('creates, lists, rotates and revokes keys; never prints a key but when it is made', async () => {
+    const { config } = toolrun.services;
+    const env = childEnv({ DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: config.REDIS_URL, REDIS_PREFIX: config.REDIS_PREFIX, LOG_LEVEL: 'warn' });
+    const cli = (...args: string[]) => run(process.execPath, ['dist/src/bin/apikey.js', ...args], { cwd: ROOT, env });
+    const tenant = `cli-${randomUUID().slice(0, 8)}`;
+
+    const created = await cli('create', tenant, '--name', 'ci', '--roles', 'reader', '--expires-in', '1d');
+    const key = /^key +(trk_\S+)$/m.exec(created.stdout)![1]!;
+    const id = /^id +(\S+)$/m.exec(created.stdout)![1]!;
+    expect(created.stdout).toMatch(/^roles +reader$/m);
+    expect(created.stdout).toMatch(/^state +active$/m);
+    expect(await works(key)).toBe(true);
+
+    const listed = await cli('list', tenant);
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).not.toContain(key);
+
+    const rotated = await cli('rotate', tenant, id, '--overlap', '0');
+    const next = /^key +(trk_\S+)$/m.exec(rotated.stdout)![1]!;
+    await within(1000, async () => !(await works(key)));
+    expect(await works(next)).toBe(true);
+
+    const revoked = await cli('revoke', tenant, next.slice(0, 10));
+    expect(revoked.stdout).toContain('Revoked');
+    await within(1000, async () => !(await works(next)));
+
+    const bad = await cli('create', tenant, '--roles', 'owner').catch((error: { code: number; stderr: string }) => error);
+    expect(bad).toMatchObject({ code: 1 });
+    expect((bad as { stderr: string }).stderr).toContain('unknown role `owner`');
+  }, 300_000);
+});
