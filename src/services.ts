@@ -18,6 +18,7 @@ import { TaskRecovery } from './domain/tasks/recovery.js';
 import { TaskStore } from './domain/tasks/store.js';
 import { ApiKeyService } from './domain/tenants/api-keys.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
+import { TenantLimitsService } from './domain/tenants/tenant-limits.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
 import type { Logger } from './logger.js';
@@ -26,6 +27,7 @@ import { EventFeed } from './realtime/event-feed.js';
 import { EventReader } from './realtime/event-reader.js';
 import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
+import { KeyRateLimiter } from './server/rate-limit.js';
 import { createPool, Sql } from './sql.js';
 import { countCompletions, metricSources } from './telemetry/metrics.js';
 import { builtinTools } from './tools/builtin/index.js';
@@ -59,6 +61,9 @@ export interface Services {
   background: BackgroundService;
   taskRecovery: TaskRecovery;
   registeredTools: RegisteredToolService;
+  tenantLimits: TenantLimitsService;
+  /** Per-key request budgets of the API (shared by every API process through Redis). */
+  rateLimiter: KeyRateLimiter;
   workerId: string;
 }
 
@@ -125,7 +130,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const workers = new WorkerRegistry(sql, config.REDIS_PREFIX, Math.max(config.WORKER_DEAD_AFTER_MS, 3 * config.HEARTBEAT_INTERVAL_MS));
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   const apiKeys = new ApiKeyService(db);
-  const sessions = new SessionService(db);
+  const tenantLimits = new TenantLimitsService(db, config);
+  const sessions = new SessionService(db, { fileQuota: tenantLimits.deploymentDefaults, maxContentChars: config.SESSION_FILES_MAX_CONTENT_CHARS });
   const calls = new CallStore(db);
   const tasks = new TaskStore(db);
   const batches = new BatchService({
@@ -149,7 +155,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
       return { workers: live, capacity: live * config.BACKGROUND_RUNS_PER_WORKER };
     },
   };
-  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
+  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks, tenantLimits });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry });
   const unregisterMetrics = metricSources.resources({
@@ -183,6 +189,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     background,
     taskRecovery,
     registeredTools,
+    tenantLimits,
+    rateLimiter: new KeyRateLimiter(redis.command, config),
     workerId,
   };
   metricsOff.set(services, unregisterMetrics);

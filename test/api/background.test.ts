@@ -127,7 +127,7 @@ describe('background runs (in-process worker)', () => {
     expect(await fileContent(app, session.id, run.logPath)).toBe(log);
     expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ steps: 4, summary: 'all four steps done' });
     const listed = await app.query(SessionFilesDocument, { sessionId: session.id, path: run.artifactDir });
-    expect(listed.sessionFiles.map((file) => file.path)).toEqual([run.artifactDir, run.logPath, run.resultPath]);
+    expect(listed.sessionFiles.nodes.map((file) => file.path)).toEqual([run.artifactDir, run.logPath, run.resultPath]);
 
     const [message, ...more] = await messages(app, session.id);
     expect(more).toHaveLength(0);
