@@ -218,13 +218,14 @@ export class PrismaSessionFiles implements SessionFiles {
       ),
       quota AS (
         SELECT v.over, v.usage::text AS usage, v."limit"::text AS "limit"
-          FROM delta d, usage u, lim l,
-       LATERAL (SELECT * FROM (VALUES
-                  (1, 'session_bytes', u.sb, l.sb, d.bytes), (2, 'session_files', u.sf, l.sf, d.entries),
-                  (3, 'tenant_bytes', u.tb, l.tb, d.bytes), (4, 'tenant_files', u.tf, l.tf, d.entries)
-                ) AS c(ord, over, usage, "limit", adds)
-                 WHERE c.adds > 0 AND c.usage + c.adds > c."limit" ORDER BY c.ord LIMIT 1) AS v
-        UNION ALL SELECT NULL, NULL, NULL LIMIT 1
+          FROM delta d CROSS JOIN usage u CROSS JOIN lim l
+          LEFT JOIN LATERAL (
+            SELECT c.over, c.usage, c."limit" FROM (VALUES
+                (1, 'session_bytes', u.sb, l.sb, d.bytes), (2, 'session_files', u.sf, l.sf, d.entries),
+                (3, 'tenant_bytes', u.tb, l.tb, d.bytes), (4, 'tenant_files', u.tf, l.tf, d.entries)
+              ) AS c(ord, over, usage, "limit", adds)
+             WHERE c.adds > 0 AND c.usage + c.adds > c."limit" ORDER BY c.ord LIMIT 1
+          ) AS v ON true
       )`;
   }
 
