@@ -44,6 +44,8 @@ describe('background runs (in-process worker)', () => {
     app = await startToolrun({
       ENABLE_TEST_TOOLS: true,
       SCHEDULE_ALLOW_SECONDS: true,
+      // The per-worker limit is tested with one tenant filling the worker (quotas.test.ts tests the tenant's).
+      TENANT_MAX_BACKGROUND_RUNS: 64,
       CANCEL_GRACE_MS: 300,
       // Long, so that a prompt cancel can only have come through the cancel channel.
       HEARTBEAT_INTERVAL_MS: 5000,
