@@ -99,6 +99,25 @@ const ConfigSchema = z.object({
   SCHEDULE_ALLOW_SECONDS: bool.default(false),
   /** Adds the test-only tools of src/tools/testing (never in production). */
   ENABLE_TEST_TOOLS: bool.default(false),
+  /**
+   * Per-tenant limits (docs: README "Limits and quotas"). Each is the deployment's default and also
+   * the most a tenant may have: a tenant admin can only lower its own (`updateTenantSettings`).
+   * Calls of one tenant running at once across every worker (0: no limit beyond the workers' slots).
+   */
+  TENANT_MAX_RUNNING_CALLS: int(0, 1_000_000).default(0),
+  /** Active (queued or running) background runs of one tenant across every session. */
+  TENANT_MAX_BACKGROUND_RUNS: int(1, 100_000).default(32),
+  /** The file store of one session: UTF-8 bytes of content, and entries (files and directories). */
+  SESSION_FILE_MAX_BYTES: int(1024, Number.MAX_SAFE_INTEGER).default(100 * 1024 * 1024),
+  SESSION_FILE_MAX_FILES: int(1, 100_000_000).default(10_000),
+  /** Every session file store of one tenant together. */
+  TENANT_FILE_MAX_BYTES: int(1024, Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
+  TENANT_FILE_MAX_FILES: int(1, 100_000_000).default(100_000),
+  /** Requests (HTTP and SSE requests, WebSocket operations) one API key may make per window, counted in Redis (0: no limit). */
+  RATE_LIMIT_REQUESTS: int(0, 10_000_000).default(2000),
+  RATE_LIMIT_WINDOW_SECONDS: int(1, 3600).default(10),
+  /** `sessionFiles` returns a file's content up to this many characters; longer content is cut and flagged `contentTruncated`. */
+  SESSION_FILES_MAX_CONTENT_CHARS: int(0, 10 * 1024 * 1024).default(64 * 1024),
   /** Development convenience: create this tenant and print a key on `npm start`. */
   DEV_TENANT: z.string().default('dev'),
   /** Web origins (comma-separated, e.g. `https://dash.example.com`) whose pages may call the API; default none but the API's own. */

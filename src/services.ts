@@ -20,6 +20,7 @@ import { ApiKeyService, type Viewer } from './domain/tenants/api-keys.js';
 import { McpServerService, McpServerStore } from './domain/tenants/mcp-servers.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
 import { SecretBox } from './domain/tenants/secret-box.js';
+import { TenantLimitsService } from './domain/tenants/tenant-limits.js';
 import { JobQueues } from './jobs/catalogue.js';
 import { JobDispatcher } from './jobs/job-dispatcher.js';
 import type { Logger } from './logger.js';
@@ -29,6 +30,7 @@ import { EventReader } from './realtime/event-reader.js';
 import { OpenStreams } from './realtime/open-streams.js';
 import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
+import { KeyRateLimiter } from './server/rate-limit.js';
 import { createPool, Sql } from './sql.js';
 import { countCompletions, metricSources } from './telemetry/metrics.js';
 import { builtinTools } from './tools/builtin/index.js';
@@ -68,6 +70,9 @@ export interface Services {
   mcpServers: McpServerService;
   /** This process's connections to MCP servers (tool sources). */
   mcpConnections: McpConnections;
+  tenantLimits: TenantLimitsService;
+  /** Per-key request budgets of the API (shared by every API process through Redis). */
+  rateLimiter: KeyRateLimiter;
   workerId: string;
 }
 
@@ -142,7 +147,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   const apiKeys = new ApiKeyService(db, bus, logger);
   const streams = new OpenStreams<Viewer>(apiKeys, config.MAX_SUBSCRIPTIONS_PER_KEY);
-  const sessions = new SessionService(db);
+  const tenantLimits = new TenantLimitsService(db, config);
+  const sessions = new SessionService(db, { fileQuota: tenantLimits.deploymentDefaults, maxContentChars: config.SESSION_FILES_MAX_CONTENT_CHARS });
   const calls = new CallStore(db);
   const tasks = new TaskStore(db);
   const batches = new BatchService({
@@ -166,7 +172,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
       return { workers: live, capacity: live * config.BACKGROUND_RUNS_PER_WORKER };
     },
   };
-  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks });
+  const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks, tenantLimits });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry, secrets });
   const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger });
@@ -205,6 +211,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     registeredTools,
     mcpServers,
     mcpConnections,
+    tenantLimits,
+    rateLimiter: new KeyRateLimiter(redis.command, config),
     workerId,
   };
   metricsOff.set(services, unregisterMetrics);

@@ -4,6 +4,7 @@
 // and a bench that was killed outright (SIGKILL) has its leftovers killed by the next run (their
 // pids and start times are kept in a file).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { startTime } from './proc.js';
 import { BenchError, deferred, reportCrash, within } from './wait.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PID_FILE = join(tmpdir(), `toolrun-bench-children-${process.getuid?.() ?? 0}.json`);
+// One file per checkout: a bench run never kills the children of a run in another checkout (worktree).
+const PID_FILE = join(tmpdir(), `toolrun-bench-children-${process.getuid?.() ?? 0}-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.json`);
 const OUTPUT_LINES = 200;
 
 export interface Exit {

@@ -1,8 +1,10 @@
 // The BullMQ worker for tool calls. A `run-calls` job carries up to CALLS_PER_JOB parallel calls of a
 // batch, run at once (each in a fair call slot); a `run-lane` job runs a batch's serial calls in
 // order until one must wait. The job's concurrency is sized so that the calls in hand roughly fill
-// the worker's call slots: enough to stay busy, not so many that one worker hoards a backlog.
-import type { Worker } from 'bullmq';
+// the worker's call slots: enough to stay busy, not so many that one worker hoards a backlog. A
+// tenant with a limit on running calls (running-calls.ts) runs a job's calls on the permits it got;
+// a job that got none goes back to the queue for a while.
+import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { callRefOf, type RunCallsJob, type RunLaneJob, runCallJob } from '../domain/calls/call-jobs.js';
@@ -14,8 +16,10 @@ import type { Logger } from '../logger.js';
 import { withLogContext } from '../logging/context.js';
 import type { Queryable } from '../sql.js';
 import type { CallRunner } from './call-runner.js';
+import type { TenantLimitsService } from '../domain/tenants/tenant-limits.js';
 import type { JobDispatcher } from './job-dispatcher.js';
-import { createQueueWorker } from './queue-worker.js';
+import { createQueueWorker, type JobResult } from './queue-worker.js';
+import type { Release, RunningCallPermits } from './running-calls.js';
 
 export interface CallWorkerDeps {
   config: Config;
@@ -26,6 +30,17 @@ export interface CallWorkerDeps {
   runner: CallRunner;
   logger: Logger;
   workerId: string;
+  limits: TenantLimitsService;
+  permits: RunningCallPermits;
+}
+
+/**
+ * How long a job of a tenant at its running-call limit waits before it is tried again: longer the
+ * further back in the tenant's backlog it is (its priority), so a deep backlog does not spin.
+ */
+export function atLimitDelayMs(priority: number | undefined, limit: number): number {
+  const base = Math.min(10_000, Math.max(250, ((priority ?? 1) / limit) * 100));
+  return Math.round(base * (0.75 + Math.random() * 0.5));
 }
 
 export class CallWorker {
@@ -38,8 +53,8 @@ export class CallWorker {
     this.worker = createQueueWorker(
       'calls',
       {
-        'run-calls': (data) => this.tracked(() => this.runCalls(data)),
-        'run-lane': (data) => this.tracked(() => this.runLane(data)),
+        'run-calls': (data, job) => this.tracked(() => this.runCalls(data, job)),
+        'run-lane': (data, job) => this.tracked(() => this.runLane(data, job)),
       },
       { ...deps, concurrency: Math.ceil(config.WORKER_CONCURRENCY / config.CALLS_PER_JOB) + 1 },
     );
@@ -49,19 +64,27 @@ export class CallWorker {
     void this.worker.run();
   }
 
-  private async tracked(run: () => Promise<void>): Promise<undefined> {
+  private async tracked(run: () => Promise<JobResult>): Promise<JobResult> {
     this.active++;
     try {
-      await run();
+      return await run();
     } finally {
       if (--this.active === 0) this.onIdle?.();
     }
-    return undefined;
   }
 
-  private async runCalls(job: RunCallsJob): Promise<void> {
+  /** The permits for `wanted` calls of the tenant: null when it has no limit, [] when it is at it. */
+  private async permits(tenantId: string, wanted: number): Promise<{ limit: number; permits: Release[] | null }> {
+    const limit = (await this.deps.limits.cached(tenantId)).runningCalls;
+    return { limit, permits: limit > 0 ? await this.deps.permits.take(tenantId, wanted, limit) : null };
+  }
+
+  private async runCalls(job: RunCallsJob, queued: Job): Promise<JobResult> {
+    const { limit, permits } = await this.permits(job.tenantId, job.calls.length);
+    if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
     this.deps.dispatcher.started(job.tenantId, job.weight);
-    const results = await Promise.all(job.calls.map((call) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false })));
+    const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false });
+    const results = permits ? await inTurns(job.calls, permits, run) : await Promise.all(job.calls.map(run));
     // Calls this worker did not start before shutting down go back to the queue, untouched.
     const stopped = job.calls.filter((_, index) => results[index] === 'stopped');
     if (stopped.length > 0) {
@@ -69,10 +92,22 @@ export class CallWorker {
         for (const call of stopped) addJob(scope, this.deps.dispatcher, runCallJob(job, call, 0, `handback-${this.deps.workerId}`));
       });
     }
+    return undefined;
   }
 
   /** Runs the batch's serial calls one at a time, in order, until one must wait or all are done. */
-  private async runLane(job: RunLaneJob): Promise<void> {
+  private async runLane(job: RunLaneJob, queued: Job): Promise<JobResult> {
+    const { limit, permits } = await this.permits(job.tenantId, 1);
+    if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
+    try {
+      await this.runLaneCalls(job);
+    } finally {
+      permits?.[0]?.();
+    }
+    return undefined;
+  }
+
+  private async runLaneCalls(job: RunLaneJob): Promise<void> {
     this.deps.dispatcher.started(job.tenantId, job.weight);
     for (;;) {
       const turn = await nextSerialCall(this.deps.sql, job.batchRowId);
@@ -100,4 +135,23 @@ export class CallWorker {
     if (this.active > 0) await within(new Promise<void>((resolve) => (this.onIdle = resolve)), maxWaitMs);
     await within(this.worker.close(true), 2000);
   }
+}
+
+/** Runs `items` with as many at once as there are permits; each permit is released when no item is left for it. */
+async function inTurns<T, R>(items: readonly T[], permits: Release[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    permits.map(async (release) => {
+      try {
+        while (next < items.length) {
+          const index = next++;
+          results[index] = await run(items[index]!);
+        }
+      } finally {
+        release();
+      }
+    }),
+  );
+  return results;
 }

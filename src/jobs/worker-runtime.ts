@@ -15,6 +15,7 @@ import { CallSlots } from './call-slots.js';
 import { CallWorker } from './call-worker.js';
 import { CancelRegistry } from './cancel-registry.js';
 import { Reaper } from './reaper.js';
+import { RunningCallPermits } from './running-calls.js';
 import { TaskReaper } from './task-reaper.js';
 import { TaskRunner } from './task-runner.js';
 import { TaskWorker } from './task-worker.js';
@@ -56,7 +57,19 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     background: services.background,
     shutdown: shutdown.signal,
   });
-  const callWorker = new CallWorker({ config, sql, eventLog: workerEventLog, dispatcher, connection: redis.bullmq, runner: callRunner, logger, workerId });
+  const permits = new RunningCallPermits(redis.command, { prefix: config.REDIS_PREFIX, holder: workerId, leaseMs: Math.max(2000, config.WORKER_DEAD_AFTER_MS), logger });
+  const callWorker = new CallWorker({
+    config,
+    sql,
+    eventLog: workerEventLog,
+    dispatcher,
+    connection: redis.bullmq,
+    runner: callRunner,
+    logger,
+    workerId,
+    limits: services.tenantLimits,
+    permits,
+  });
   const reaper = new Reaper({
     config,
     sql,
@@ -130,6 +143,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
         shutdown.abort();
         clearInterval(heartbeat);
         unregisterMetrics();
+        permits.close();
         await workers.stop(workerId).catch((error: unknown) => logger.warn({ err: error }, 'deregistering the worker failed'));
         await cancels.stop();
       }

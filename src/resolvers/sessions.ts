@@ -1,6 +1,7 @@
 // Root fields of sessions and their files and messages.
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { orNull } from '../model/errors.js';
+import { resolveCursorConnection, resolveOffsetConnection } from '@pothos/plugin-relay';
+import type { ListedFile } from '../domain/sessions/sessions.js';
+import { orNull, ValidationError } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
 import { SessionFileRef, SessionMessageRef, SessionRef } from '../schema/session.js';
 import { localId } from './global-ids.js';
@@ -19,12 +20,28 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { services, viewer }) =>
       resolveOffsetConnection({ args }, ({ offset, limit }) => services.sessions.list(viewer.tenantId, offset, limit)),
   }),
-  sessionFiles: t.field({
-    type: [SessionFileRef],
+  sessionFiles: t.connection({
+    type: SessionFileRef,
     authScopes: { reader: true },
-    description: 'The file or directory at `path` (default `/`) and everything below it, with contents (at most 1,000 entries)',
+    description:
+      'The file or directory at `path` (default `/`) and everything below it, sorted by path, in pages (default 50, at most 200 entries); contents longer than SESSION_FILES_MAX_CONTENT_CHARS are cut (`contentTruncated`), `sessionFile` reads one whole',
     args: { sessionId: t.arg.id({ required: true }), path: t.arg.string() },
-    resolve: (_root, args, { services, viewer }) => services.sessions.listFiles(viewer.tenantId, localId(args.sessionId, 'Session'), args.path),
+    resolve: (_root, args, { services, viewer }) =>
+      resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: 200, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
+        services.sessions.listFiles(viewer.tenantId, localId(args.sessionId, 'Session'), args.path, {
+          ...page,
+          after: page.after === undefined ? null : pathOfCursor(page.after, 'after'),
+          before: page.before === undefined ? null : pathOfCursor(page.before, 'before'),
+        }),
+      ),
+  }),
+  sessionFile: t.field({
+    type: SessionFileRef,
+    nullable: true,
+    authScopes: { reader: true },
+    description: 'The file or directory at `path` with its whole content; null when nothing is there',
+    args: { sessionId: t.arg.id({ required: true }), path: t.arg.string({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.sessions.fileAt(viewer.tenantId, localId(args.sessionId, 'Session'), args.path),
   }),
   sessionMessages: t.field({
     type: [SessionMessageRef],
@@ -44,3 +61,10 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, { services, viewer }) => services.sessions.create(viewer.tenantId, args),
   }),
 }));
+
+/** A `sessionFiles` cursor is the entry's path, base64url-encoded. */
+function pathOfCursor(cursor: string, field: 'after' | 'before'): string {
+  const path = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!path.startsWith('/') || Buffer.from(path).toString('base64url') !== cursor) throw new ValidationError(`${field} is not a sessionFiles cursor`, field);
+  return path;
+}

@@ -1,6 +1,6 @@
 // Root fields of the viewer's tenant and its settings.
 import { builder } from '../schema/builder.js';
-import { TenantSettingsRef } from '../schema/tenant.js';
+import { TenantLimitsInput, TenantSettingsRef } from '../schema/tenant.js';
 
 builder.queryFields((t) => ({
   tenantSettings: t.field({
@@ -16,10 +16,12 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Changes the settings of the viewer’s tenant (admin role); absent fields keep their value.',
     errors: {},
-    args: { allowSelfApproval: t.arg.boolean() },
-    resolve: (_root, args, { services, viewer }) =>
-      args.allowSelfApproval === undefined || args.allowSelfApproval === null
+    args: { allowSelfApproval: t.arg.boolean(), limits: t.arg({ type: TenantLimitsInput }) },
+    resolve: async (_root, args, { services, viewer }) => {
+      if (args.limits) await services.tenantLimits.update(viewer.tenantId, args.limits);
+      return args.allowSelfApproval === undefined || args.allowSelfApproval === null
         ? services.apiKeys.tenant(viewer.tenantId)
-        : services.apiKeys.setAllowSelfApproval(viewer.tenantId, args.allowSelfApproval),
+        : services.apiKeys.setAllowSelfApproval(viewer.tenantId, args.allowSelfApproval);
+    },
   }),
 }));

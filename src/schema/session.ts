@@ -1,7 +1,9 @@
 // Sessions and what they hold besides calls and tasks: files and messages.
-import type { Session, SessionFile, SessionMessage } from '../generated/prisma/client.js';
+import type { ListedFile } from '../domain/sessions/sessions.js';
+import type { Session, SessionMessage } from '../generated/prisma/client.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
+import { FileUsageRef } from './tenant.js';
 
 export const SessionRef = builder.loadableNodeRef<Session | Error, string, string>('Session', {
   id: { resolve: (session) => session.id },
@@ -21,17 +23,28 @@ SessionRef.implement({
       description: 'Cursor of the newest event; subscribe with `after` set to it to receive only what follows',
       resolve: (session) => (session.eventSeq > 0n ? encodeEventCursor(session.id, Number(session.eventSeq)) : null),
     }),
+    fileUsage: t.field({
+      type: FileUsageRef,
+      description: 'What the session’s file store holds (counted against the tenant’s `limits.sessionFileBytes` and `limits.sessionFiles`)',
+      resolve: (session, _args, { services }) => services.sessions.sessionFileUsage(session.id),
+    }),
   }),
 });
 
-export const SessionFileRef = builder.objectRef<SessionFile>('SessionFile').implement({
+export const SessionFileRef = builder.objectRef<ListedFile>('SessionFile').implement({
   description: 'A file or directory of the session file store.',
   fields: (t) => ({
     path: t.exposeString('path'),
     name: t.string({ resolve: (file) => file.path.slice(file.path.lastIndexOf('/') + 1) }),
     isDirectory: t.exposeBoolean('isDirectory'),
     size: t.exposeInt('size', { description: 'UTF-8 bytes of the content' }),
-    content: t.exposeString('content', { nullable: true, description: 'Text content (null for directories)' }),
+    content: t.exposeString('content', {
+      nullable: true,
+      description: 'Text content (null for directories). In `sessionFiles` at most SESSION_FILES_MAX_CONTENT_CHARS characters: see `contentTruncated`',
+    }),
+    contentTruncated: t.exposeBoolean('contentTruncated', {
+      description: 'True when `content` is only the beginning of the file (listings cut long contents); `sessionFile` returns it whole',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -95,6 +95,9 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       onSubscribe: (ctx, id, params) =>
         inRequest(ctx, async () => {
           const viewer = (ctx.extra as Extra).viewer;
+          // Over its rate, the operation fails alone; the socket stays open.
+          const refusal = viewer ? await services.rateLimiter.take(viewer) : null;
+          if (refusal) return [refusal];
           const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
             ...ctx,
             req: (ctx.extra as Extra).request,

@@ -57,6 +57,9 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       const { shutdown } = options;
       const viewer = initial.viewer ?? (initial.request ? await authenticateRequest(services, initial.request) : null);
       if (!viewer) throw unauthenticated();
+      // A WebSocket operation (viewer given by the socket) takes its point in app.ts' onSubscribe.
+      const refusal = initial.viewer ? null : await services.rateLimiter.take(viewer);
+      if (refusal) throw refusal;
       addLogContext({ tenantId: viewer.tenantId });
       return { viewer, services, shutdown };
     },

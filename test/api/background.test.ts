@@ -44,6 +44,8 @@ describe('background runs (in-process worker)', () => {
     app = await startToolrun({
       ENABLE_TEST_TOOLS: true,
       SCHEDULE_ALLOW_SECONDS: true,
+      // The per-worker limit is tested with one tenant filling the worker (quotas.test.ts tests the tenant's).
+      TENANT_MAX_BACKGROUND_RUNS: 64,
       CANCEL_GRACE_MS: 300,
       // Long, so that a prompt cancel can only have come through the cancel channel.
       HEARTBEAT_INTERVAL_MS: 5000,
@@ -127,7 +129,7 @@ describe('background runs (in-process worker)', () => {
     expect(await fileContent(app, session.id, run.logPath)).toBe(log);
     expect(JSON.parse((await fileContent(app, session.id, run.resultPath))!)).toEqual({ steps: 4, summary: 'all four steps done' });
     const listed = await app.query(SessionFilesDocument, { sessionId: session.id, path: run.artifactDir });
-    expect(listed.sessionFiles.map((file) => file.path)).toEqual([run.artifactDir, run.logPath, run.resultPath]);
+    expect(listed.sessionFiles.nodes.map((file) => file.path)).toEqual([run.artifactDir, run.logPath, run.resultPath]);
 
     const [message, ...more] = await messages(app, session.id);
     expect(more).toHaveLength(0);

@@ -1,7 +1,7 @@
 // Steps of background-run tests: spawning, following a task, and reading what a run leaves.
 import {
   GetTaskDocument,
-  SessionFilesDocument,
+  SessionFileDocument,
   SessionMessagesDocument,
   SpawnBackgroundDocument,
   type SpawnBackgroundMutationVariables,
@@ -48,8 +48,8 @@ export async function waitForTask(app: Toolrun, id: string, done: (task: Awaited
 export const finished = (task: { state: string }) => ['SUCCEEDED', 'FAILED', 'CANCELED'].includes(task.state);
 
 export async function fileContent(app: Toolrun, sessionId: string, path: string): Promise<string | null> {
-  const { sessionFiles } = await app.query(SessionFilesDocument, { sessionId, path });
-  return sessionFiles.find((file) => file.path === path)?.content ?? null;
+  const { sessionFile } = await app.query(SessionFileDocument, { sessionId, path });
+  return sessionFile?.content ?? null;
 }
 
 export async function messages(app: Toolrun, sessionId: string) {

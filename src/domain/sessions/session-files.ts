@@ -2,7 +2,15 @@
 // PostgreSQL. Directories are rows of their own (the root `/` is implicit). Every operation is
 // one SQL statement on its success path, except an edit (a short transaction: lock and read the
 // row, then update it).
+//
+// Quotas: triggers on session_file keep what each session and each tenant holds (bytes, entries)
+// in session_file_usage and tenant_file_usage (migration 20261126061313_quotas). A write that
+// adds bytes or entries checks them in its own statement, with both usage rows locked (FOR
+// UPDATE gives the latest committed values), against the tenant's limits (tenant_limits, capped
+// by the deployment's): so concurrent writes in any process cannot overshoot them. Writes that
+// only shrink the store are never refused.
 import { Prisma } from '../../generated/prisma/client.js';
+import { ToolFailureError } from '../../model/outcome.js';
 import type { Db } from '../../db.js';
 import {
   type DeleteFileOptions,
@@ -138,13 +146,76 @@ function toStat(row: StatRow): FileStat {
 
 const STAT_COLUMNS = Prisma.sql`path, is_directory, size, created_at, updated_at`;
 
-type UpsertRow = { blocked: string | null; created: boolean | null } & Partial<StatRow>;
+/** The deployment's file store quotas; a tenant's own (tenant_limits) apply when lower. */
+export interface FileQuota {
+  sessionFileBytes: number;
+  sessionFiles: number;
+  tenantFileBytes: number;
+  tenantFiles: number;
+}
+
+/** Which quota a write would exceed, with the store's usage and the limit (from the `quota` CTE). */
+interface QuotaVerdict {
+  over: 'session_bytes' | 'session_files' | 'tenant_bytes' | 'tenant_files' | null;
+  usage: string | null;
+  limit: string | null;
+}
+
+type UpsertRow = { blocked: string | null; created: boolean | null } & Partial<StatRow> & QuotaVerdict;
+
+function quotaError(path: string, verdict: QuotaVerdict): ToolFailureError {
+  const [scope, unit] = verdict.over!.split('_') as ['session' | 'tenant', 'bytes' | 'files'];
+  const owner = scope === 'session' ? "the session's file store" : "the tenant's file stores";
+  const what = unit === 'bytes' ? 'bytes' : 'entries (files and directories)';
+  return fileError(
+    'RESOURCE_LIMIT',
+    'file_quota_exceeded',
+    `Cannot write ${path}: ${owner} would exceed ${verdict.limit} ${what} (${verdict.usage} in use); delete files to make room`,
+  );
+}
 
 export class PrismaSessionFiles implements SessionFiles {
   constructor(
     private readonly db: Db,
     readonly sessionId: string,
+    /** Without one (background artifacts, written inside a run's state change), writes are counted but not refused. */
+    private readonly quota?: FileQuota,
   ) {}
+
+  /**
+   * CTE `quota`: which quota (if any) a write adding `bytes` and `entries` would exceed. It locks the
+   * session's and the tenant's usage rows until the end of the transaction.
+   */
+  private quotaCheck(bytes: Prisma.Sql, entries: Prisma.Sql): Prisma.Sql {
+    const q = this.quota;
+    if (!q) return Prisma.sql`quota AS (SELECT NULL::text AS over, NULL::text AS usage, NULL::text AS "limit")`;
+    return Prisma.sql`owner AS (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid),
+      delta AS (SELECT (${bytes})::bigint AS bytes, (${entries})::bigint AS entries),
+      su AS (SELECT bytes, files FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid FOR UPDATE),
+      tu AS (SELECT bytes, files FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM owner) FOR UPDATE),
+      lim AS (
+        SELECT least(coalesce(l.session_file_bytes, ${q.sessionFileBytes}::bigint), ${q.sessionFileBytes}::bigint) AS sb,
+               least(coalesce(l.session_files, ${q.sessionFiles}::int), ${q.sessionFiles}::int) AS sf,
+               least(coalesce(l.tenant_file_bytes, ${q.tenantFileBytes}::bigint), ${q.tenantFileBytes}::bigint) AS tb,
+               least(coalesce(l.tenant_files, ${q.tenantFiles}::int), ${q.tenantFiles}::int) AS tf
+          FROM (SELECT 1) AS one LEFT JOIN tenant_limits l ON l.tenant_id = (SELECT tenant_id FROM owner)
+      ),
+      usage AS (
+        SELECT coalesce((SELECT bytes FROM su), 0) AS sb, coalesce((SELECT files FROM su), 0) AS sf,
+               coalesce((SELECT bytes FROM tu), 0) AS tb, coalesce((SELECT files FROM tu), 0) AS tf
+      ),
+      quota AS (
+        SELECT v.over, v.usage::text AS usage, v."limit"::text AS "limit"
+          FROM delta d CROSS JOIN usage u CROSS JOIN lim l
+          LEFT JOIN LATERAL (
+            SELECT c.over, c.usage, c."limit" FROM (VALUES
+                (1, 'session_bytes', u.sb, l.sb, d.bytes), (2, 'session_files', u.sf, l.sf, d.entries),
+                (3, 'tenant_bytes', u.tb, l.tb, d.bytes), (4, 'tenant_files', u.tf, l.tf, d.entries)
+              ) AS c(ord, over, usage, "limit", adds)
+             WHERE c.adds > 0 AND c.usage + c.adds > c."limit" ORDER BY c.ord LIMIT 1
+          ) AS v ON true
+      )`;
+  }
 
   async readFile(rawPath: string, options: ReadFileOptions = {}): Promise<ReadFileResult> {
     const path = normalizePath(rawPath);
@@ -184,7 +255,8 @@ export class PrismaSessionFiles implements SessionFiles {
 
   /**
    * CTEs `blocked` (the shallowest of `chain` that is a file, if any) and `dirs` (the missing
-   * directories of `chain`, created unless something is blocked; RETURNING `returning`).
+   * directories of `chain`, created unless something is blocked or the `quota` CTE refuses;
+   * RETURNING `returning`).
    */
   private createDirectories(chain: string[], returning: Prisma.Sql): Prisma.Sql {
     return Prisma.sql`blocked AS (
@@ -195,7 +267,7 @@ export class PrismaSessionFiles implements SessionFiles {
         INSERT INTO session_file (id, session_id, path, is_directory, content, size, created_at, updated_at)
         SELECT gen_random_uuid(), ${this.sessionId}::uuid, a.path, true, NULL, 0, now(), now()
         FROM unnest(${chain}::text[]) AS a(path)
-        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        WHERE NOT EXISTS (SELECT 1 FROM blocked) AND (SELECT over FROM quota) IS NULL
         ON CONFLICT (session_id, path) DO NOTHING
         RETURNING ${returning}
       )`;
@@ -215,16 +287,23 @@ export class PrismaSessionFiles implements SessionFiles {
         ? Prisma.sql`SET content = EXCLUDED.content, size = EXCLUDED.size, updated_at = now() WHERE NOT f.is_directory`
         : Prisma.sql`SET content = coalesce(f.content, '') || EXCLUDED.content, size = f.size + EXCLUDED.size, updated_at = now()
                      WHERE NOT f.is_directory AND f.size + EXCLUDED.size <= ${MAX_FILE_BYTES}`;
+    const existing = Prisma.sql`(SELECT size FROM session_file WHERE session_id = ${this.sessionId}::uuid AND path = ${path})`;
+    const bytes = mode === 'replace' ? Prisma.sql`octet_length(${text}::text) - coalesce(${existing}, 0)` : Prisma.sql`octet_length(${text}::text)`;
+    const entries = Prisma.sql`(SELECT count(*) FROM unnest(${[...ancestors, path]}::text[]) AS a(path)
+      WHERE NOT EXISTS (SELECT 1 FROM session_file x WHERE x.session_id = ${this.sessionId}::uuid AND x.path = a.path))`;
     const rows = await this.db.$queryRaw<UpsertRow[]>`
-      WITH ${this.createDirectories(ancestors, Prisma.sql`path`)}, file AS (
+      WITH ${this.quotaCheck(bytes, entries)}, ${this.createDirectories(ancestors, Prisma.sql`path`)}, file AS (
         INSERT INTO session_file AS f (id, session_id, path, is_directory, content, size, created_at, updated_at)
         SELECT gen_random_uuid(), ${this.sessionId}::uuid, ${path}, false, ${text}, octet_length(${text}::text), now(), now()
-        WHERE NOT EXISTS (SELECT 1 FROM blocked)
+        WHERE NOT EXISTS (SELECT 1 FROM blocked) AND (SELECT over FROM quota) IS NULL
         ON CONFLICT (session_id, path) DO UPDATE ${update}
         RETURNING f.path, f.is_directory, f.size, f.created_at, f.updated_at, (f.xmax = 0) AS created
       )
-      SELECT (SELECT path FROM blocked) AS blocked, file.* FROM (SELECT 1) AS one LEFT JOIN file ON true`;
-    return rows[0] ?? { blocked: null, created: null };
+      SELECT (SELECT path FROM blocked) AS blocked, quota.over, quota.usage, quota."limit", file.*
+        FROM quota LEFT JOIN file ON true`;
+    const row = rows[0] ?? { blocked: null, created: null, over: null, usage: null, limit: null };
+    if (row.over && !row.blocked) throw quotaError(path, row);
+    return row;
   }
 
   async editFile(rawPath: string, oldString: string, newString: string, replaceAll = false): Promise<EditFileResult> {
@@ -257,6 +336,11 @@ export class PrismaSessionFiles implements SessionFiles {
       }
       const next = replaceAll ? current.split(oldString).join(newString) : current.replace(oldString, () => newString);
       checkContent(path, next);
+      const growth = Buffer.byteLength(next, 'utf8') - Buffer.byteLength(current, 'utf8');
+      if (growth > 0 && this.quota) {
+        const [verdict] = await tx.$queryRaw<QuotaVerdict[]>`WITH ${this.quotaCheck(Prisma.sql`${growth}::bigint`, Prisma.sql`0`)} SELECT * FROM quota`;
+        if (verdict?.over) throw quotaError(path, verdict);
+      }
       const [updated] = await tx.$queryRaw<StatRow[]>`
         UPDATE session_file SET content = ${next}, size = octet_length(${next}::text), updated_at = now()
         WHERE id = ${row.id}::uuid
@@ -372,17 +456,20 @@ export class PrismaSessionFiles implements SessionFiles {
   }
 
   private async mkdirOnce(path: string, chain: string[]): Promise<FileStat | null> {
-    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow>>>`
-      WITH ${this.createDirectories(chain, STAT_COLUMNS)}, existing AS (
+    const entries = Prisma.sql`(SELECT count(*) FROM unnest(${chain}::text[]) AS a(path)
+      WHERE NOT EXISTS (SELECT 1 FROM session_file x WHERE x.session_id = ${this.sessionId}::uuid AND x.path = a.path))`;
+    const rows = await this.db.$queryRaw<Array<{ blocked: string | null } & Partial<StatRow> & QuotaVerdict>>`
+      WITH ${this.quotaCheck(Prisma.sql`0`, entries)}, ${this.createDirectories(chain, STAT_COLUMNS)}, existing AS (
         SELECT ${STAT_COLUMNS} FROM session_file WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
       )
-      SELECT (SELECT path FROM blocked) AS blocked, d.*
-      FROM (SELECT 1) AS one
+      SELECT (SELECT path FROM blocked) AS blocked, quota.over, quota.usage, quota."limit", d.*
+      FROM quota
       LEFT JOIN LATERAL (
         SELECT * FROM dirs WHERE dirs.path = ${path} UNION ALL SELECT * FROM existing LIMIT 1
       ) AS d ON true`;
     const row = rows[0];
     if (row?.blocked) throw row.blocked === path ? errors.fileExists(path) : errors.parentNotDirectory(path, row.blocked);
+    if (row?.over && !row.path) throw quotaError(path, row);
     return row?.path ? toStat(row as StatRow) : null;
   }
 

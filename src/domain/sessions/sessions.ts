@@ -2,17 +2,37 @@
 // Every read is scoped to the viewer's tenant; a session of another tenant is one that does not
 // exist.
 import type { Db } from '../../db.js';
-import type { Session, SessionFile, SessionMessage } from '../../generated/prisma/client.js';
+import { Prisma, type Session, type SessionMessage } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
 import { inIdOrder } from '../in-id-order.js';
-import { PrismaSessionFiles } from './session-files.js';
+import { type FileQuota, PrismaSessionFiles } from './session-files.js';
 
-/** `sessionFiles` returns at most this many entries. */
-const MAX_LISTED_FILES = 1000;
+/** One entry of a `sessionFiles` page: its content cut at the listing's cap. */
+export interface ListedFile {
+  id: string;
+  path: string;
+  isDirectory: boolean;
+  size: number;
+  content: string | null;
+  /** True when `content` is only the first part of the file (read the rest with `sessionFile`). */
+  contentTruncated: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionServiceOptions {
+  /** The deployment's file store quotas (a tenant's own lower ones are read with each write). */
+  fileQuota: FileQuota;
+  /** `sessionFiles` returns at most this many characters of a file's content. */
+  maxContentChars: number;
+}
 
 export class SessionService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: SessionServiceOptions,
+  ) {}
 
   async create(tenantId: string, input: { title?: string | null; metadata?: unknown }): Promise<Session> {
     if (input.title !== undefined && input.title !== null && input.title.length > 500) {
@@ -48,25 +68,62 @@ export class SessionService {
     return this.db.session.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit });
   }
 
-  /** The file or directory at `path` and everything below it, with contents, sorted by path. */
-  async listFiles(tenantId: string, sessionId: string, rawPath: string | null | undefined): Promise<SessionFile[]> {
+  /**
+   * A page of the file or directory at `path` and everything below it, sorted by path (keyset:
+   * entries after the path `after`, or before `before`), with contents cut at the listing's cap.
+   * Only the part of each content that is returned is read from the database.
+   */
+  async listFiles(
+    tenantId: string,
+    sessionId: string,
+    rawPath: string | null | undefined,
+    page: { after?: string | null; before?: string | null; limit: number; inverted: boolean },
+  ): Promise<ListedFile[]> {
     let path: string;
     try {
       path = normalizePath(rawPath ?? '/');
     } catch (error) {
       throw new ValidationError((error as Error).message, 'path');
     }
-    const prefix = path === '/' ? '/' : `${path}/`;
-    const [, rows] = await Promise.all([
-      this.assertExists(tenantId, sessionId),
-      this.db.sessionFile.findMany({
-        where: { sessionId, session: { tenantId }, OR: [{ path }, { path: { startsWith: prefix } }] },
-        orderBy: { path: 'asc' },
-        take: MAX_LISTED_FILES,
-      }),
-    ]);
-    // LIKE wildcards in the prefix (`_` is common in paths) may match more; keep exact descendants only.
-    return rows.filter((row) => row.path === path || row.path.startsWith(prefix));
+    await this.assertExists(tenantId, sessionId);
+    const cap = this.options.maxContentChars;
+    const below = path === '/' ? '/' : `${path}/`;
+    const rows = await this.db.$queryRaw<Array<Omit<ListedFile, 'size'> & { size: number | bigint }>>`
+      SELECT id::text AS id, path, is_directory AS "isDirectory", size, left(content, ${cap}::int) AS content,
+             coalesce(char_length(content) > ${cap}::int, false) AS "contentTruncated", created_at AS "createdAt", updated_at AS "updatedAt"
+        FROM session_file
+       WHERE session_id = ${sessionId}::uuid
+         AND (path = ${path} OR (path >= ${below} AND left(path, ${below.length}::int) = ${below}))
+         ${page.after ? Prisma.sql`AND path > ${page.after}` : Prisma.empty}
+         ${page.before ? Prisma.sql`AND path < ${page.before}` : Prisma.empty}
+       ORDER BY path ${page.inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`}
+       LIMIT ${page.limit}`;
+    return rows.map((row) => ({ ...row, size: Number(row.size) }));
+  }
+
+  /** One entry with its whole content, or null when nothing is at the path. */
+  async fileAt(tenantId: string, sessionId: string, rawPath: string): Promise<ListedFile | null> {
+    let path: string;
+    try {
+      path = normalizePath(rawPath);
+    } catch (error) {
+      throw new ValidationError((error as Error).message, 'path');
+    }
+    await this.assertExists(tenantId, sessionId);
+    const row = await this.db.sessionFile.findUnique({ where: { sessionId_path: { sessionId, path } } });
+    return row && { ...row, contentTruncated: false };
+  }
+
+  /** What all the tenant's session file stores hold. */
+  async tenantFileUsage(tenantId: string): Promise<{ bytes: number; files: number }> {
+    const row = await this.db.tenantFileUsage.findUnique({ where: { tenantId } });
+    return { bytes: Number(row?.bytes ?? 0), files: row?.files ?? 0 };
+  }
+
+  /** What one session's file store holds. */
+  async sessionFileUsage(sessionId: string): Promise<{ bytes: number; files: number }> {
+    const row = await this.db.sessionFileUsage.findUnique({ where: { sessionId } });
+    return { bytes: Number(row?.bytes ?? 0), files: row?.files ?? 0 };
   }
 
   /** Messages of a session, oldest first. */
@@ -83,7 +140,7 @@ export class SessionService {
 
   /** The session's file store, as tools use it. */
   files(sessionId: string): SessionFiles {
-    return new PrismaSessionFiles(this.db, sessionId);
+    return new PrismaSessionFiles(this.db, sessionId, this.options.fileQuota);
   }
 
   /** Replaces the session's todo list (the write_todos tool). */

@@ -1,8 +1,8 @@
 // Background runs and their schedules (DESIGN.md §4), the API side: spawning (the mutation and
 // the spawn_background tool share `spawn`), cancelling, and firing schedules. Limits are taken
 // in the same transaction that creates the run, under the session row lock (per session) and a
-// transaction-scoped advisory lock (per worker capacity), so concurrent spawns in any number of
-// processes cannot overshoot them.
+// transaction-scoped advisory lock (per worker capacity, per tenant), so concurrent spawns in any
+// number of processes cannot overshoot them.
 import type { Config } from '../../config.js';
 import type { Schedule, Task } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
@@ -33,6 +33,7 @@ import {
   TASK_KINDS,
 } from './task-transitions.js';
 import type { TaskStore } from './store.js';
+import type { TenantLimitsService } from '../tenants/tenant-limits.js';
 import { jsonText } from '../../model/tool-value.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
@@ -44,6 +45,7 @@ const MAX_TITLE_LENGTH = 200;
 export const LIMITS = {
   perSession: 'background_runs_per_session',
   perWorker: 'background_runs_per_worker',
+  perTenant: 'background_runs_per_tenant',
   schedules: 'schedules_per_session',
 } as const;
 
@@ -80,6 +82,7 @@ export interface BackgroundServiceDeps {
   logger: Logger;
   sessions: SessionService;
   tasks: TaskStore;
+  tenantLimits: TenantLimitsService;
 }
 
 interface Target {
@@ -89,6 +92,7 @@ interface Target {
 }
 
 interface RunRequest {
+  tenantId: string;
   sessionId: string;
   target: Target;
   title: string;
@@ -118,8 +122,10 @@ export class BackgroundService {
       const schedule = parseSchedule(input.schedule, { allowSeconds: config.SCHEDULE_ALLOW_SECONDS });
       return this.createSchedule(input.sessionId, target, title, signalOnCompletion, schedule);
     }
-    const capacity = await this.workerCapacity();
-    const admitted = await this.deps.eventLog.writeWithPrisma(input.sessionId, (scope) => this.admitRun(scope, { sessionId: input.sessionId, target, title, signalOnCompletion }, capacity));
+    const capacity = await this.capacity(input.tenantId);
+    const admitted = await this.deps.eventLog.writeWithPrisma(input.sessionId, (scope) =>
+      this.admitRun(scope, { tenantId: input.tenantId, sessionId: input.sessionId, target, title, signalOnCompletion }, capacity),
+    );
     if ('refusal' in admitted) throw admitted.refusal;
     return { kind: 'RUN', task: admitted.task, signalOnCompletion };
   }
@@ -184,8 +190,14 @@ export class BackgroundService {
     }
   }
 
+  /** The deployment's background-run slots and the tenant's share of them. */
+  private async capacity(tenantId: string): Promise<{ workers: number; tenant: number }> {
+    const [workers, limits] = await Promise.all([this.workerCapacity(), this.deps.tenantLimits.effective(tenantId)]);
+    return { workers, tenant: limits.backgroundRuns };
+  }
+
   /** Takes the limits and creates the run's task; a refusal is returned (not thrown) so a grouped write is not rolled back. */
-  private async admitRun(scope: PrismaWriteScope, request: RunRequest, capacity: number): Promise<Admission> {
+  private async admitRun(scope: PrismaWriteScope, request: RunRequest, capacity: { workers: number; tenant: number }): Promise<Admission> {
     const { tx } = scope;
     if (request.fireKey) {
       const existing = await tx.task.findUnique({ where: { fireKey: request.fireKey } });
@@ -196,7 +208,7 @@ export class BackgroundService {
     // Serialises admissions across sessions and processes until this transaction ends.
     await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('toolrun:background-run-capacity'))::text AS locked`);
     const everywhere = await tx.task.count({ where: active });
-    if (everywhere >= capacity) {
+    if (everywhere >= capacity.workers) {
       const perWorker = this.deps.config.BACKGROUND_RUNS_PER_WORKER;
       return {
         refusal: new LimitExceededError(
@@ -213,6 +225,17 @@ export class BackgroundService {
           LIMITS.perSession,
           MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION,
           `Maximum ${MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION} active background runs per session. Wait for an existing run to finish before starting another.`,
+        ),
+      };
+    }
+    // One tenant never takes every slot (issue 10): its runs across sessions are capped too.
+    const ofTenant = await tx.task.count({ where: { ...active, session: { tenantId: request.tenantId } } });
+    if (ofTenant >= capacity.tenant) {
+      return {
+        refusal: new LimitExceededError(
+          LIMITS.perTenant,
+          capacity.tenant,
+          `Maximum ${capacity.tenant} active background runs per tenant. Wait for an existing run to finish before starting another.`,
         ),
       };
     }
@@ -308,14 +331,14 @@ export class BackgroundService {
       if (!(error instanceof DomainError)) throw error;
       refusal = error;
     }
-    const capacity = await this.workerCapacity();
+    const capacity = await this.capacity(schedule.session.tenantId);
     return eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
       const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
       if (!current?.enabled) return null;
       let run: Task | null = null;
       let why = refusal;
       if (target && !why) {
-        const admitted = await this.admitRun(scope, { sessionId: schedule.sessionId, target, title: spec.title, signalOnCompletion: spec.signalOnCompletion, scheduleId, fireKey }, capacity);
+        const admitted = await this.admitRun(scope, { tenantId: schedule.session.tenantId, sessionId: schedule.sessionId, target, title: spec.title, signalOnCompletion: spec.signalOnCompletion, scheduleId, fireKey }, capacity);
         if ('refusal' in admitted) why = admitted.refusal;
         else if (admitted.duplicate) return admitted.task;
         else run = admitted.task;
