@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { createClient, type Client } from 'graphql-ws';
 import pg from 'pg';
 import { WebSocket } from 'ws';
+import { CALL_EVENT_TYPES } from '../src/model/events.js';
 import { encodeEventCursor } from '../src/realtime/cursors.js';
 import { ROOT } from './support/children.js';
 import { databaseName, freePort, TOOLRUN_COMMAND, toolrunEnv } from './support/deployment.js';
@@ -337,8 +338,9 @@ interface Session {
 class Subscriber {
   lastSeq = 0;
   cursor: string;
-  gaps = 0;
+  /** Events out of order or seen twice (toolCallEvents skips the session's task events, so seq is not dense here). */
   duplicates = 0;
+  readonly received = new Set<number>();
   reconnects = 0;
   private client: Client | null = null;
   private api: Proc | null = null;
@@ -383,9 +385,9 @@ class Subscriber {
         next: (message) => {
           const event = message.data?.toolCallEvents;
           if (!event) return;
-          if (event.seq <= this.lastSeq) this.duplicates++;
+          if (event.seq <= this.lastSeq || this.received.has(event.seq)) this.duplicates++;
           else {
-            if (event.seq > this.lastSeq + 1) this.gaps++;
+            this.received.add(event.seq);
             this.lastSeq = event.seq;
             this.cursor = event.cursor;
           }
@@ -684,6 +686,17 @@ interface Target {
   pass: boolean;
 }
 
+/** The seqs of each session's call events (what toolCallEvents streams), as stored. */
+async function callEventSeqs(db: pg.Client): Promise<Map<string, number[]>> {
+  const { rows } = await db.query<{ session_id: string; seq: string }>(
+    `SELECT session_id, seq::text FROM event WHERE session_id = ANY($1::uuid[]) AND type = ANY($2::text[]) ORDER BY session_id, seq`,
+    [sessions.map((session) => session.rowId), [...CALL_EVENT_TYPES]],
+  );
+  const seqs = new Map<string, number[]>();
+  for (const row of rows) seqs.set(row.session_id, [...(seqs.get(row.session_id) ?? []), Number(row.seq)]);
+  return seqs;
+}
+
 async function figures(db: pg.Client) {
   const sessionIds = sessions.map((session) => session.rowId);
   const calls = await db.query<{ session_id: string; call_id: string; status: string; output: unknown }>(
@@ -729,10 +742,17 @@ async function figures(db: pg.Client) {
     if (attempts.size > 1 || new Set(ticks).size !== ticks.length) ranTwice.push(file.what);
   }
 
-  const maxSeq = await db.query<{ session_id: string; max: string }>(`SELECT session_id, max(seq)::text AS max FROM event WHERE session_id = ANY($1::uuid[]) GROUP BY session_id`, [sessionIds]);
-  const lastSeq = new Map(maxSeq.rows.map((row) => [row.session_id, Number(row.max)]));
-  const missingTail = sessions.reduce((sum, session) => sum + Math.max(0, (lastSeq.get(session.rowId) ?? 0) - session.subscriber.lastSeq), 0);
-  const gaps = sessions.reduce((sum, session) => sum + session.subscriber.gaps, 0);
+  // Every stored call event is one its session's subscriber received: one missing before the last received is a gap, after it undelivered.
+  const storedEvents = await callEventSeqs(db);
+  let gaps = 0;
+  let missingTail = 0;
+  for (const session of sessions) {
+    for (const seq of storedEvents.get(session.rowId) ?? []) {
+      if (session.subscriber.received.has(seq)) continue;
+      if (seq < session.subscriber.lastSeq) gaps++;
+      else missingTail++;
+    }
+  }
   const duplicates = sessions.reduce((sum, session) => sum + session.subscriber.duplicates, 0);
   const reconnects = sessions.reduce((sum, session) => sum + session.subscriber.reconnects, 0);
 
@@ -911,8 +931,8 @@ async function main(): Promise<void> {
               + (SELECT count(*) FROM task WHERE session_id = ANY($1::uuid[]) AND state NOT IN ('SUCCEEDED','FAILED','CANCELED')) AS open`,
         [sessionIds],
       );
-      const maxSeq = await db.query<{ session_id: string; max: string }>(`SELECT session_id, max(seq)::text AS max FROM event WHERE session_id = ANY($1::uuid[]) GROUP BY session_id`, [sessionIds]);
-      const behind = maxSeq.rows.filter((row) => sessions.find((session) => session.rowId === row.session_id)!.subscriber.lastSeq < Number(row.max)).length;
+      const stored = await callEventSeqs(db);
+      const behind = sessions.filter((session) => (stored.get(session.rowId)?.at(-1) ?? 0) > session.subscriber.lastSeq).length;
       if (Number(rows[0]!.open) === 0 && behind === 0) break;
     }
     const summary = await figures(db);
