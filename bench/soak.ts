@@ -260,6 +260,8 @@ let apiTurn = 0;
 interface Answer<T> {
   data: T;
   ms: number;
+  /** How many times the request was sent (a retry after a timeout may find its first try's effect). */
+  tries: number;
 }
 
 function pickApi(avoid?: Proc): Proc {
@@ -272,6 +274,7 @@ function pickApi(avoid?: Proc): Proc {
 async function request<T>(what: string, query: string, variables: Record<string, unknown>, timeoutMs = 60_000): Promise<Answer<T>> {
   const begin = performance.now();
   let last: Proc | undefined;
+  let tries = 0;
   for (;;) {
     if (performance.now() - begin > timeoutMs) throw new Error(`${what}: no answer within ${timeoutMs} ms`);
     let api: Proc;
@@ -283,6 +286,7 @@ async function request<T>(what: string, query: string, variables: Record<string,
     }
     last = api;
     let body: { data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+    tries++;
     try {
       const response = await fetch(`${api.base}/graphql`, {
         method: 'POST',
@@ -305,7 +309,7 @@ async function request<T>(what: string, query: string, variables: Record<string,
       unexpectedErrors.push(`${what} on ${api.name}: ${JSON.stringify(body.errors).slice(0, 400)}`);
       throw new Error(`${what}: ${JSON.stringify(body.errors).slice(0, 400)}`);
     }
-    return { data: body.data as T, ms: performance.now() - begin };
+    return { data: body.data as T, ms: performance.now() - begin, tries };
   }
 }
 
@@ -333,6 +337,11 @@ interface Session {
   id: string;
   rowId: string;
   subscriber: Subscriber;
+}
+
+/** Closes a graphql-ws client whose socket may already be gone (its close then rejects with the CloseEvent). */
+function disposeQuietly(client: Client): void {
+  Promise.resolve(client.dispose()).catch(() => undefined);
 }
 
 class Subscriber {
@@ -371,7 +380,7 @@ class Subscriber {
     const again = () => {
       if (this.client !== client) return;
       this.client = null;
-      void client.dispose();
+      disposeQuietly(client);
       this.reconnects++;
       setTimeout(() => this.connect(), 100);
     };
@@ -410,7 +419,7 @@ class Subscriber {
     if (!this.client) return;
     const client = this.client;
     this.client = null;
-    void client.dispose();
+    disposeQuietly(client);
     this.reconnects++;
     this.connect();
   }
@@ -419,7 +428,7 @@ class Subscriber {
     this.stopped = true;
     const client = this.client;
     this.client = null;
-    await client?.dispose();
+    if (client) disposeQuietly(client);
   }
 }
 
@@ -555,7 +564,9 @@ async function approval(): Promise<void> {
     { sessionId: session.id, callId: `a${n}-delete` },
   );
   const result = answer.data.approveToolCall;
-  if (result.__typename !== 'ToolCall') throw new Error(`approveToolCall answered ${result.__typename} ${result.code}: ${result.message}`);
+  // A retried approval (its first try timed out on a busy machine) finds the call already approved.
+  const approvedBefore = answer.tries > 1 && result.__typename === 'InvalidStateError';
+  if (result.__typename !== 'ToolCall' && !approvedBefore) throw new Error(`approveToolCall answered ${result.__typename} ${result.code}: ${result.message}`);
   record('approveToolCall', answer.ms);
   counters.approvals++;
 }
@@ -574,7 +585,8 @@ async function externalCompletion(): Promise<void> {
     { sessionId: session.id, callId, result: { value: { answer: n } } },
   );
   const result = answer.data.completeToolCall;
-  if (result.__typename !== 'ToolCall') throw new Error(`completeToolCall answered ${result.__typename} ${result.code}: ${result.message}`);
+  const completedBefore = answer.tries > 1 && result.__typename === 'CallAlreadyCompletedError';
+  if (result.__typename !== 'ToolCall' && !completedBefore) throw new Error(`completeToolCall answered ${result.__typename} ${result.code}: ${result.message}`);
   record('completeToolCall', answer.ms);
   counters.completions++;
 }
@@ -957,6 +969,11 @@ async function main(): Promise<void> {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+// graphql-ws rejects with the CloseEvent of a socket an API closed while stopping: the subscriber
+// reconnects by itself (and is checked for gaps), so that is logged, not fatal.
+process.on('unhandledRejection', (reason) => {
+  log(`client-side rejection: ${reason instanceof Error ? reason.message : String((reason as { type?: string })?.type ?? reason)}`);
+});
 main().then(
   () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {
