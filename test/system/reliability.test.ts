@@ -1,0 +1,356 @@
+// Issue 15's findings 1–9, one test each, on real processes: a private redis-server, one API and
+// worker processes the tests start, stop, freeze and kill. Each test would have failed before the
+// fix it names. The job lock is long (30 s) and lost workers are declared dead after 2 s, so a test
+// that passes cannot be leaning on BullMQ's stalled-job check: recovery and cancellation come from
+// the worker registry.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CancelTaskDocument,
+  CancelToolBatchDocument,
+  ExecuteToolBatchDocument,
+  GetTaskDocument,
+  SpawnBackgroundDocument,
+} from '../gql/graphql.js';
+import { type ApiProcess, Cluster, RedisServer, type WorkerProcess } from '../support/cluster.js';
+import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { eventually, sleep } from '../support/wait.js';
+
+const DEAD_AFTER_MS = 2000;
+const DB_TIMEOUT_MS = 1000;
+const CANCEL_GRACE_MS = 500;
+const ENV = {
+  ENABLE_TEST_TOOLS: 'true',
+  WORKER_CONCURRENCY: '4',
+  CALLS_PER_JOB: '1',
+  CANCEL_GRACE_MS: String(CANCEL_GRACE_MS),
+  WORKER_DRAIN_MS: '1000',
+  WORKER_DEAD_AFTER_MS: String(DEAD_AFTER_MS),
+  JOB_LOCK_MS: '30000',
+  DB_STATEMENT_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+  DB_LOCK_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+};
+
+let redis: RedisServer;
+let cluster: Cluster;
+let api: ApiProcess;
+const workers: WorkerProcess[] = [];
+
+const explained = (body: () => Promise<void>) => () => cluster.explained(body, () => redis.output())();
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  cluster = await Cluster.start({ redisUrl: redis.url, env: ENV });
+  api = await cluster.startApi('api');
+}, 150_000);
+
+afterAll(async () => {
+  await cluster?.close();
+  await redis?.kill();
+}, 60_000);
+
+async function startWorker(name: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const worker = await cluster.startWorker(name, env);
+  workers.push(worker);
+  return worker;
+}
+
+/** Stops every worker still running, so that the next test decides where its calls run. */
+async function stopWorkers(): Promise<void> {
+  await Promise.all(workers.splice(0).map((worker) => worker.child.stop(5000)));
+}
+
+async function ticks(sessionRowId: string, path: string): Promise<string[]> {
+  const file = await cluster.db.sessionFile.findFirst({ where: { sessionId: sessionRowId, path } });
+  return (file?.content ?? '').split('\n').filter(Boolean);
+}
+
+const running = (sessionRowId: string) => cluster.db.toolCall.findMany({ where: { sessionId: sessionRowId, status: 'RUNNING' } });
+const ticker = (id: string, path: string, intervalMs = 100) => ({ id, tool: 'test_ticker', args: { ticks: 100_000, intervalMs, path } });
+
+describe('finding 1: a worker told to stop while non-idempotent calls run past its drain', () => {
+  it(
+    'fails them worker_shutdown (retry NEVER), and neither another worker nor anything later runs them again',
+    explained(async () => {
+      const leaving = await startWorker('drain-1');
+      const session = await newSession(api);
+      const batch = await submitBatch(api, {
+        sessionId: session.id,
+        calls: [ticker('t1', '/t1.log'), ticker('t2', '/t2.log')],
+      });
+      await eventually(async () => (await running(session.rowId)).length === 2, 20_000);
+      await startWorker('drain-2');
+      leaving.child.signal('SIGTERM');
+      expect(await leaving.child.exited).toEqual({ code: 0, signal: null });
+
+      const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
+      const byId = new Map(done.calls.map((call) => [call.callId, call]));
+      for (const id of ['t1', 't2']) {
+        expect(byId.get(id), id).toMatchObject({
+          status: 'FAILED',
+          attempt: 1,
+          output: { __typename: 'ToolFailure', code: 'worker_shutdown', retry: { kind: 'NEVER' } },
+        });
+      }
+      // Nothing ran the tickers again, now or later.
+      const before = [...(await ticks(session.rowId, '/t1.log')), ...(await ticks(session.rowId, '/t2.log'))];
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.every((line) => line.endsWith('(attempt 1)'))).toBe(true);
+      await sleep(500);
+      expect([...(await ticks(session.rowId, '/t1.log')), ...(await ticks(session.rowId, '/t2.log'))]).toHaveLength(before.length);
+    }),
+    180_000,
+  );
+});
+
+describe('findings 2 and 3: a worker frozen (SIGSTOP) in the middle of its writes', () => {
+  it(
+    'holds no lock for longer than the database timeouts, delays no other session, and on SIGCONT stops the calls it lost at once',
+    explained(async () => {
+      await stopWorkers();
+      // Its own application_name, so that the test sees this worker's backends and only them.
+      const frozenApp = `${cluster.appName}-frozen`;
+      const url = new URL(cluster.databaseUrl);
+      url.searchParams.set('application_name', frozenApp);
+      const frozen = await startWorker('frozen', { DATABASE_URL: url.toString() });
+      const session = await newSession(api);
+      const other = await newSession(api);
+      // A ticker without pause writes to the session without pause: freezing it mid-transaction is likely.
+      const batch = await submitBatch(api, { sessionId: session.id, calls: [ticker('busy', '/busy.log', 0), ticker('slow', '/slow.log', 50)] });
+      await eventually(async () => (await running(session.rowId)).length === 2, 20_000);
+      // Another worker, whose reaper declares the frozen one dead.
+      await startWorker('thaw');
+
+      const inTransaction = async () =>
+        (await cluster.db.$queryRawUnsafe<Array<{ n: number }>>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state IN ('idle in transaction', 'active')`,
+          frozenApp,
+        ))[0]!.n;
+      let caught = false;
+      for (let tries = 0; tries < 50 && !caught; tries++) {
+        frozen.child.signal('SIGSTOP');
+        await sleep(20);
+        if ((await inTransaction()) > 0) caught = true;
+        else {
+          frozen.child.signal('SIGCONT');
+          await sleep(30 + Math.random() * 30);
+        }
+      }
+      expect(caught, 'froze the worker inside a transaction').toBe(true);
+      const frozenAt = Date.now();
+      try {
+        // Another session is not delayed at all; the frozen one's session at most by the lock timeout.
+        let started = Date.now();
+        await submitBatch(api, { sessionId: other.id, calls: [{ id: 'e', tool: 'echo', args: { message: '' } }] });
+        expect(Date.now() - started, 'a batch into another session').toBeLessThan(1500);
+        started = Date.now();
+        await submitBatch(api, { sessionId: session.id, calls: [{ id: 'same', tool: 'echo', args: { message: '' } }] });
+        expect(Date.now() - started, 'a batch into the frozen worker’s session').toBeLessThan(DB_TIMEOUT_MS + 1500);
+        // The server ends the frozen process's open transaction by itself.
+        await eventually(async () => (await inTransaction()) === 0, DB_TIMEOUT_MS + 3000, 100, 'the frozen transaction ended');
+
+        // Frozen longer than it may stay silent: its calls are recovered (non-idempotent: worker_lost).
+        const done = await waitForBatch(api, session.id, batch.batchId, 20_000);
+        expect(done.calls.map((call) => [call.callId, call.status, call.output?.__typename === 'ToolFailure' && call.output.code])).toEqual([
+          ['busy', 'FAILED', 'worker_lost'],
+          ['slow', 'FAILED', 'worker_lost'],
+        ]);
+        expect(Date.now() - frozenAt).toBeGreaterThan(DEAD_AFTER_MS);
+      } finally {
+        frozen.child.signal('SIGCONT');
+      }
+      // Resumed, the worker learns its attempts were superseded and stops them at once.
+      await sleep(1500);
+      const settled = [(await ticks(session.rowId, '/busy.log')).length, (await ticks(session.rowId, '/slow.log')).length];
+      await sleep(1000);
+      expect([(await ticks(session.rowId, '/busy.log')).length, (await ticks(session.rowId, '/slow.log')).length]).toEqual(settled);
+      expect(frozen.child.running).toBe(true);
+    }),
+    180_000,
+  );
+});
+
+describe('finding 4: heartbeats and progress of many calls at once', () => {
+  it(
+    'cause no deadlock',
+    explained(async () => {
+      await stopWorkers();
+      await Promise.all([startWorker('busy-1'), startWorker('busy-2')]);
+      const before = await deadlocks();
+      const session = await newSession(api);
+      const batches = await Promise.all(
+        Array.from({ length: 4 }, (_, b) =>
+          submitBatch(api, {
+            sessionId: session.id,
+            calls: Array.from({ length: 8 }, (_, n) => ({ id: `p${b}-${n}`, tool: 'sleep', args: { ms: 1500, progressIntervalMs: 20 } })),
+          }),
+        ),
+      );
+      for (const batch of batches) {
+        const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
+        expect(done.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+      }
+      expect(await deadlocks()).toBe(before);
+    }),
+    180_000,
+  );
+});
+
+async function deadlocks(): Promise<number> {
+  const rows = await cluster.db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT deadlocks::int AS n FROM pg_stat_database WHERE datname = current_database()`);
+  return rows[0]!.n;
+}
+
+describe('finding 5: cancelling work whose worker was just killed', () => {
+  it(
+    'ends its calls and its background run within the cancel grace, not after the job lock or the dead-worker delay',
+    explained(async () => {
+      await stopWorkers();
+      const victim = await startWorker('victim');
+      const session = await newSession(api);
+      const batch = await submitBatch(api, {
+        sessionId: session.id,
+        calls: [
+          { id: 'c1', tool: 'sleep', args: { ms: 60_000 } },
+          ticker('c2', '/c2.log'),
+        ],
+      });
+      const spawned = (await api.query(SpawnBackgroundDocument, { sessionId: session.id, tool: 'report_progress', args: { steps: 600, intervalMs: 100 } })).spawnBackground;
+      if (spawned.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned));
+      await eventually(async () => (await running(session.rowId)).length === 2, 20_000);
+      await eventually(async () => (await api.query(GetTaskDocument, { id: spawned.taskId })).task?.state === 'RUNNING', 20_000);
+
+      victim.child.signal('SIGKILL');
+      await victim.child.exited;
+      const started = Date.now();
+      const cancelled = (await api.query(CancelToolBatchDocument, { sessionId: session.id, batchId: batch.batchId })).cancelToolBatch;
+      expect(cancelled.__typename).toBe('ToolBatch');
+      const cancelTask = (await api.query(CancelTaskDocument, { id: spawned.taskId })).cancelTask;
+      expect(cancelTask.__typename).toBe('Task');
+      const done = await waitForBatch(api, session.id, batch.batchId, 10_000);
+      const task = await eventually(async () => {
+        const { task } = await api.query(GetTaskDocument, { id: spawned.taskId });
+        return task?.state === 'CANCELED' ? task : null;
+      }, 10_000);
+      const took = Date.now() - started;
+      expect(done.calls.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
+      expect(task.state).toBe('CANCELED');
+      expect(took).toBeLessThan(CANCEL_GRACE_MS + 1000);
+    }),
+    180_000,
+  );
+});
+
+describe('findings 6 and 7: Redis away', () => {
+  it(
+    'mutations that record work answer within a second with the work QUEUED, which runs when Redis returns; a worker stopped right after the outage exits cleanly',
+    explained(async () => {
+      await stopWorkers();
+      const worker = await startWorker('redis-1');
+      const session = await newSession(api);
+      await redis.kill();
+      const timings: number[] = [];
+      const batches: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        const started = Date.now();
+        const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: `r${n}`, tool: 'echo', args: { message: String(n) } }] });
+        timings.push(Date.now() - started);
+        expect(batch.calls.map((call) => call.status)).toEqual(['QUEUED']);
+        batches.push(batch.batchId);
+      }
+      let started = Date.now();
+      const spawned = (await api.query(SpawnBackgroundDocument, { sessionId: session.id, tool: 'report_progress', args: { steps: 2, intervalMs: 10 } })).spawnBackground;
+      timings.push(Date.now() - started);
+      if (spawned.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned));
+      expect(spawned.status).toBe('QUEUED');
+      expect(Math.max(...timings), `answers while Redis is away: ${timings.join(', ')} ms`).toBeLessThan(1000);
+
+      await sleep(1000);
+      await redis.restart();
+      for (const batchId of batches) expect((await waitForBatch(api, session.id, batchId, 30_000)).status).toBe('COMPLETED');
+      await eventually(async () => (await api.query(GetTaskDocument, { id: spawned.taskId })).task?.state === 'SUCCEEDED', 30_000);
+
+      // Finding 7: stopped right after the outage, the worker closes cleanly and promptly.
+      started = Date.now();
+      worker.child.signal('SIGTERM');
+      expect(await worker.child.exited).toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }),
+    180_000,
+  );
+});
+
+describe('finding 8: PostgreSQL connections cut while mutations arrive', () => {
+  it(
+    'answers every mutation with its result or a typed retryable SERVICE_UNAVAILABLE, never INTERNAL; a retry with the same key records it once',
+    explained(async () => {
+      await stopWorkers();
+      await startWorker('cut-1');
+      const session = await newSession(api);
+      const answers: Array<{ key: string; typename?: string; codes: string[] }> = [];
+      const stop = Date.now() + 3000;
+      const submitter = async (lane: number) => {
+        for (let n = 0; Date.now() < stop; n++) {
+          const key = `k${lane}-${n}`;
+          const response = await api.request(ExecuteToolBatchDocument, { sessionId: session.id, idempotencyKey: key, calls: [{ id: key, tool: 'echo', args: { message: key } }] });
+          answers.push({
+            key,
+            typename: response.data?.executeToolBatch.__typename,
+            codes: (response.errors ?? []).map((error) => String((error.extensions as { code?: string } | undefined)?.code)),
+          });
+        }
+      };
+      const cutter = async () => {
+        let cut = 0;
+        while (Date.now() < stop) {
+          cut += await cluster.cutDatabaseConnections();
+          await sleep(50);
+        }
+        return cut;
+      };
+      const [cut] = await Promise.all([cutter(), submitter(1), submitter(2), submitter(3)]);
+      expect(cut).toBeGreaterThan(0);
+      const unexpected = answers.filter((answer) => answer.typename !== 'ToolBatch' && !(answer.codes.length > 0 && answer.codes.every((code) => code === 'SERVICE_UNAVAILABLE')));
+      expect(unexpected).toEqual([]);
+      // Every refused submission goes through on retry, and recorded ones are not recorded twice.
+      for (const answer of answers.filter((a) => a.typename !== 'ToolBatch')) {
+        const batch = await submitBatch(api, { sessionId: session.id, idempotencyKey: answer.key, calls: [{ id: answer.key, tool: 'echo', args: { message: answer.key } }] });
+        expect(batch.calls).toHaveLength(1);
+      }
+      expect(await cluster.db.toolCall.count({ where: { sessionId: session.rowId } })).toBe(answers.length);
+    }),
+    180_000,
+  );
+});
+
+describe('finding 9: the final write of a successful non-idempotent call fails', () => {
+  it(
+    'is retried (fenced by the attempt) until it lands: the call ends SUCCEEDED with its result, not worker_lost',
+    explained(async () => {
+      await stopWorkers();
+      await startWorker('final-1');
+      const session = await newSession(api);
+      const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'once', tool: 'test_ticker', args: { ticks: 8, intervalMs: 100, path: '/once.log' } }] });
+      const call = await eventually(async () => (await running(session.rowId))[0], 20_000);
+      // Hold the call's row, as a stuck transaction would, across the end of the run: every write
+      // of the worker to it fails on the lock timeout for three times that long.
+      const holder = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM tool_call WHERE id = $1 FOR UPDATE', [call.id]);
+        await eventually(async () => (await ticks(session.rowId, '/once.log')).length === 8, 10_000);
+        await sleep(3 * DB_TIMEOUT_MS);
+        expect((await cluster.db.toolCall.findUniqueOrThrow({ where: { id: call.id } })).status).toBe('RUNNING');
+        await holder.query('COMMIT');
+      } finally {
+        await holder.end();
+      }
+      const done = await waitForBatch(api, session.id, batch.batchId, 20_000);
+      expect(done.calls[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1, output: { __typename: 'ToolSuccess', value: { ticks: 8 } } });
+      expect((await ticks(session.rowId, '/once.log')).every((line) => line.endsWith('(attempt 1)'))).toBe(true);
+    }),
+    180_000,
+  );
+});
