@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { authenticateRequest, unauthenticated } from './auth.js';
 import { maskError } from './mask-error.js';
 import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
+import { useQueryCost } from './plugins/use-query-cost.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { yogaLogger } from './yoga-logger.js';
 
@@ -26,7 +27,8 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
   const armor = new EnvelopArmor({
     maxDepth: { n: config.MAX_QUERY_DEPTH, ignoreIntrospection: true },
     maxAliases: { n: config.MAX_QUERY_ALIASES },
-    costLimit: { maxCost: config.MAX_QUERY_COST, ignoreIntrospection: true },
+    // Cost is ours (use-query-cost.ts): it scales with page sizes and refuses with a code.
+    costLimit: { enabled: false },
     maxTokens: { n: config.MAX_QUERY_TOKENS },
     maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: config.NODE_ENV === 'production' },
@@ -48,6 +50,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       useRequestSizeLimit(config.MAX_REQUEST_BYTES),
       useGraphqlMetrics(),
       ...armor.protect().plugins,
+      useQueryCost(config.MAX_QUERY_COST),
     ],
     context: async (initial) => {
       const { shutdown } = options;
