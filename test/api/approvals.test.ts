@@ -176,7 +176,7 @@ describe('approvals', () => {
 
     const whole = await submitBatch(app, { sessionId, calls: [{ id: 'del2', tool: 'delete_file', args: { path: '/b.txt' } }] }, submitter);
     const result = (await app.query(CancelToolBatchDocument, { sessionId, batchId: whole.batchId }, submitter)).cancelToolBatch;
-    expect(result).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', calls: [{ status: 'CANCELLED' }] });
+    expect(result).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', calls: { nodes: [{ status: 'CANCELLED' }] } });
   });
 
   it('applies to registered tools too: an approved external call then waits for its completion', async () => {

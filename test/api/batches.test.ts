@@ -106,7 +106,7 @@ describe('executeToolBatch', () => {
   it('validates the batch itself with typed errors', async () => {
     const sessionId = await createSession(app);
     // An empty batch is not an error (seed 001): it completes at once with no calls.
-    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', callCount: 0, calls: [] });
+    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', callCount: 0, calls: { nodes: [] } });
     expect(await submit(app, { sessionId, calls: [{ tool: 'echo', timeoutMs: 0 }] })).toMatchObject({ __typename: 'ValidationError' });
     expect(await submit(app, { sessionId: 'not-a-session', calls: [{ tool: 'echo' }] })).toMatchObject({ __typename: 'NotFoundError' });
   });

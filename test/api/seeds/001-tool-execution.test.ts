@@ -59,7 +59,7 @@ describe('seed 001: tool_execution.rs', () => {
 
   it('call_tool_batch returns an empty result for an empty batch', async () => {
     const batch = await runBatch(app, { sessionId, calls: [] });
-    expect(batch).toMatchObject({ status: 'COMPLETED', callCount: 0, pendingCount: 0, calls: [] });
+    expect(batch).toMatchObject({ status: 'COMPLETED', callCount: 0, pendingCount: 0, calls: { nodes: [] } });
     expect(batch.batchId).toBe(`tool-batch:${sha256('[]')}`);
   });
 
