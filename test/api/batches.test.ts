@@ -99,8 +99,8 @@ describe('executeToolBatch', () => {
     const sessionId = await createSession(app);
     const message = 'a\u0000b\ud800c';
     const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'nul', tool: 'echo', args: { message } }] });
-    expect(batch.calls[0]!.status).toBe('SUCCEEDED');
-    expect(outputOf(batch.calls[0])).toMatchObject({ value: { echoed: message } });
+    expect(batch.calls.nodes[0]!.status).toBe('SUCCEEDED');
+    expect(outputOf(batch.calls.nodes[0])).toMatchObject({ value: { echoed: message } });
   });
 
   it('validates the batch itself with typed errors', async () => {
