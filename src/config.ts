@@ -70,7 +70,7 @@ const ConfigSchema = z.object({
   MAX_REQUEST_BYTES: int(1024, 64 * 1024 * 1024).default(2 * 1024 * 1024),
   MAX_QUERY_DEPTH: int(2, 100).default(16),
   MAX_QUERY_ALIASES: int(1, 1000).default(30),
-  MAX_QUERY_COST: int(10, 1_000_000).default(20_000),
+  MAX_QUERY_COST: int(10, 10_000_000).default(100_000),
   MAX_QUERY_TOKENS: int(100, 100_000).default(5000),
   /** JSON in a request (variables, literals: tool args, metadata) may nest at most this many levels. */
   MAX_JSON_DEPTH: int(2, 1000).default(64),

@@ -65,7 +65,7 @@ export async function latency(bench: Bench): Promise<FigureResult> {
         const started = performance.now();
         const batch = await within(`${id}: executeToolBatch with waitMs`, 30_000, bench.client.submit(watched.session.id, [{ id, tool: 'add', args: { a: i, b: 1 } }], 10_000));
         const elapsed = performance.now() - started;
-        const call = batch.calls?.[0];
+        const call = batch.calls?.nodes[0];
         if (batch.status !== 'COMPLETED' || call?.status !== 'SUCCEEDED') throw new BenchError(`${id}: waitMs answered batch ${batch.status}, call ${call?.status}`);
         waited.push(elapsed);
       }

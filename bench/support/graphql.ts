@@ -18,7 +18,7 @@ const SUBMIT_AND_WAIT = /* GraphQL */ `
   mutation SubmitAndWait($sessionId: ID!, $calls: [ToolCallInput!]!, $waitMs: Int) {
     executeToolBatch(sessionId: $sessionId, calls: $calls, waitMs: $waitMs) {
       __typename
-      ... on ToolBatch { batchId status callCount calls { callId status output { __typename ... on ToolSuccess { value } ... on ToolFailure { code message } } } }
+      ... on ToolBatch { batchId status callCount calls(first: 1000) { nodes { callId status output { __typename ... on ToolSuccess { value } ... on ToolFailure { code message } } } } }
       ... on Error { code message }
     }
   }`;
@@ -68,7 +68,7 @@ export interface Batch {
   batchId: string;
   status: string;
   callCount: number;
-  calls?: Array<{ callId: string; status: string; output: { __typename: string; value?: unknown } | null }>;
+  calls?: { nodes: Array<{ callId: string; status: string; output: { __typename: string; value?: unknown } | null }> };
 }
 
 export interface Session {

@@ -147,13 +147,13 @@ interface ListedCall {
 
 /** `calls list <session>`: the calls of the session's latest batches. */
 export async function listCalls(api: Transport, screen: Screen, sessionId: string, batches = 20): Promise<void> {
-  const { session } = await api.request<{ session: { batches: { nodes: Array<{ batchId: string; status: string; calls: ListedCall[] }> } } | null }>(SESSION_CALLS, {
+  const { session } = await api.request<{ session: { batches: { nodes: Array<{ batchId: string; status: string; calls: { nodes: ListedCall[] } }> } } | null }>(SESSION_CALLS, {
     id: sessionId,
     first: batches,
   });
   if (!session) throw new CliError(`session ${sessionId} was not found`);
   const rows = session.batches.nodes.flatMap((batch) =>
-    batch.calls.map((call) => [
+    batch.calls.nodes.map((call) => [
       call.callId,
       call.tool,
       call.status,

@@ -59,7 +59,7 @@ export const EXECUTE = `mutation CliExecute($sessionId: ID!, $calls: [ToolCallIn
 }`;
 
 export const SESSION_CALLS = `query CliCalls($id: ID!, $first: Int) {
-  session(id: $id) { id batches(first: $first) { nodes { batchId status calls { callId tool status attempt durationMs queuedAt output { __typename ... on ToolFailure { class code } } } } } }
+  session(id: $id) { id batches(first: $first) { nodes { batchId status calls(first: 100) { nodes { callId tool status attempt durationMs queuedAt output { __typename ... on ToolFailure { class code } } } } } } }
 }`;
 
 export const CANCEL_CALL = `mutation CliCancelCall($sessionId: ID!, $callId: String!) {

@@ -78,7 +78,7 @@ const APPEND = statement(
   'event_log_append',
   `WITH d AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, n)),
    locked_sessions AS (SELECT s.id FROM session s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR UPDATE),
-   s AS (UPDATE session s SET event_seq = s.event_seq + d.n FROM d
+   s AS (UPDATE session s SET event_seq = s.event_seq + d.n, last_activity_at = $4 FROM d
           WHERE s.id = d.id AND s.id IN (SELECT id FROM locked_sessions)
       RETURNING s.id, s.tenant_id, s.event_seq AS last, d.n),
    locked_tenants AS (SELECT t.id FROM tenant t WHERE t.id IN (SELECT tenant_id FROM s) ORDER BY t.id FOR UPDATE),

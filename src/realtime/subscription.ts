@@ -2,7 +2,7 @@
 // process's shared hub for the session) that ends on unsubscribe, shutdown or the watched work's
 // end, and turns an expired cursor into a CursorExpired event; and a bounded wait for one event.
 import type { SessionEvent } from '../model/events.js';
-import { encodeEventCursor } from './cursors.js';
+import { encodeEventCursor, encodeTenantEventCursor } from './cursors.js';
 import type { EventFeed } from './event-feed.js';
 import type { StreamItem } from './hub.js';
 
@@ -26,21 +26,48 @@ export interface SessionEventsOptions {
 export function sessionEvents(feed: EventFeed, options: SessionEventsOptions): AsyncIterableIterator<SessionEvent> {
   const { tenantId, sessionId } = options;
   const stream = feed.session(tenantId, sessionId, { after: options.afterSeq, matches: options.matches, until: options.until, signal: options.signal });
+  return withExpiredEvents(stream, tenantId, (oldest) => ({
+    sessionId,
+    seq: oldest,
+    tenantSeq: 0,
+    oldestCursor: encodeEventCursor(sessionId, Math.max(0, oldest - 1)),
+  }));
+}
+
+export interface TenantEventsOptions extends Omit<SessionEventsOptions, 'sessionId' | 'afterSeq'> {
+  /** Deliver events with tenant seq > afterTenantSeq; undefined means "from now". */
+  afterTenantSeq?: number;
+}
+
+/** The events of all sessions of a tenant that `matches`, in tenant order, with the same guarantees as `sessionEvents`. */
+export function tenantEvents(feed: EventFeed, options: TenantEventsOptions): AsyncIterableIterator<SessionEvent> {
+  const { tenantId } = options;
+  const stream = feed.tenant(tenantId, { after: options.afterTenantSeq, matches: options.matches, until: options.until, signal: options.signal });
+  return withExpiredEvents(stream, tenantId, (oldest) => ({
+    sessionId: '',
+    seq: 0,
+    tenantSeq: oldest,
+    oldestCursor: encodeTenantEventCursor(tenantId, Math.max(0, oldest - 1)),
+  }));
+}
+
+/** The stream's events, with an expired cursor turned into a CursorExpired event. */
+function withExpiredEvents(
+  stream: AsyncIterableIterator<StreamItem>,
+  tenantId: string,
+  expired: (oldest: number) => { sessionId: string; seq: number; tenantSeq: number; oldestCursor: string },
+): AsyncIterableIterator<SessionEvent> {
   const toEvent = (item: StreamItem): SessionEvent => {
     if (!('expired' in item)) return item;
+    const { oldestCursor, ...position } = expired(item.oldest);
     return {
+      ...position,
       tenantId,
-      sessionId,
-      seq: item.oldest,
-      tenantSeq: 0,
       type: 'CursorExpired',
       batchId: null,
       callId: null,
       taskId: null,
-      payload: {
-        message: 'The cursor is older than the event retention; resync from current state and subscribe without a cursor',
-        oldestCursor: encodeEventCursor(sessionId, Math.max(0, item.oldest - 1)),
-      },
+      payload: { message: 'The cursor is older than the event retention; resync from current state and subscribe without a cursor', oldestCursor },
       createdAt: new Date().toISOString(),
     };
   };

@@ -1,10 +1,59 @@
 // Root fields of batches and calls: submitting, cancelling and looking them up.
 import { CallIdConflictError, IdempotencyKeyReusedError, orNull } from '../model/errors.js';
-import { ToolBatchRef, ToolCallInput, ToolCallRef } from '../schema/batch.js';
+import { pageRequest } from '../model/keyset.js';
+import { CallStatusCountsRef, ToolBatchRef, ToolCallConnectionRef, ToolCallFilterInput, ToolCallInput, ToolCallRef, ToolStatsRef } from '../schema/batch.js';
 import { builder } from '../schema/builder.js';
+import { byTime, keysetConnection } from '../schema/connections.js';
+import type { CallFilter } from '../domain/calls/store.js';
+import { ValidationError } from '../model/errors.js';
 import { localId, optionalLocalId } from './global-ids.js';
 
+/** The store's filter of the GraphQL one. */
+function callFilter(filter: typeof ToolCallFilterInput.$inferInput | null | undefined): CallFilter {
+  if (!filter) return {};
+  return { ...filter, sessionId: optionalLocalId(filter.sessionId, 'Session') };
+}
+
+const DAY_MS = 86_400_000;
+
 builder.queryFields((t) => ({
+  toolCalls: t.connection(
+    {
+      type: ToolCallRef,
+      authScopes: { reader: true },
+      description: 'The tenant’s calls across sessions, newest first (by queue time), filtered; pages of up to 100 with stable cursors',
+      args: { filter: t.arg({ type: ToolCallFilterInput, description: 'Only calls matching this' }) },
+      resolve: async (_root, args, { services, viewer }) => {
+        const request = pageRequest(args);
+        const { page, count } = await services.calls.listCalls(viewer.tenantId, callFilter(args.filter), request);
+        return keysetConnection(page, request, byTime((call) => call.queuedAt), count);
+      },
+    },
+    ToolCallConnectionRef,
+  ),
+  toolCallCounts: t.field({
+    type: CallStatusCountsRef,
+    authScopes: { reader: true },
+    description: 'How many of the tenant’s calls (matching the filter) are in each status',
+    args: { filter: t.arg({ type: ToolCallFilterInput, description: 'Only calls matching this' }) },
+    resolve: (_root, args, { services, viewer }) => services.calls.statusCounts(viewer.tenantId, callFilter(args.filter)),
+  }),
+  toolStats: t.field({
+    type: [ToolStatsRef],
+    authScopes: { reader: true },
+    description: 'Per tool: calls queued in [since, until) with failures and duration percentiles (window at most 31 days; default the last 24 hours)',
+    args: {
+      since: t.arg({ type: 'DateTime', description: 'Start of the window (default: 24 hours before `until`)' }),
+      until: t.arg({ type: 'DateTime', description: 'End of the window (default: now)' }),
+    },
+    resolve: (_root, args, { services, viewer }) => {
+      const until = args.until ?? new Date();
+      const since = args.since ?? new Date(until.getTime() - DAY_MS);
+      if (since >= until) throw new ValidationError('`since` must be before `until`', 'since');
+      if (until.getTime() - since.getTime() > 31 * DAY_MS) throw new ValidationError('The window is at most 31 days', 'since');
+      return services.calls.toolStats(viewer.tenantId, since, until);
+    },
+  }),
   toolBatch: t.field({
     type: ToolBatchRef,
     nullable: true,

@@ -4,25 +4,35 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, NotFoundError, ValidationError } from '../model/errors.js';
 import { CALL_EVENT_TYPES, isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
-import { decodeEventCursor } from '../realtime/cursors.js';
+import { decodeEventCursor, decodeTenantEventCursor } from '../realtime/cursors.js';
 import { endingWith } from '../realtime/open-streams.js';
-import { sessionEvents } from '../realtime/subscription.js';
+import { sessionEvents, tenantEvents } from '../realtime/subscription.js';
 import { builder } from '../schema/builder.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { SessionEventRef } from '../schema/events.js';
-import { localId } from './global-ids.js';
+import { EventTypeEnum, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
+import { localId, optionalLocalId } from './global-ids.js';
 
 builder.subscriptionFields((t) => ({
   toolCallEvents: t.field({
     type: SessionEventRef,
     authScopes: { reader: true },
     description: 'Tool call events of a session (optionally one batch) after `after`, then live, in order, each once.',
-    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string(), after: t.arg.string() },
+    args: {
+      sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
+      batchId: t.arg.string({ description: 'Only events of this batch' }),
+      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); absent: from now' }),
+      completeWhenDone: t.arg.boolean({ description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted' }),
+    },
     subscribe: (_root, args, context) =>
       subscribe(context, args.after, async () => {
         const sessionId = localId(args.sessionId, 'Session');
         await context.services.sessions.assertExists(context.viewer.tenantId, sessionId);
-        return { sessionId, matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId) };
+        if (args.completeWhenDone && !args.batchId) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
+        return {
+          sessionId,
+          matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId),
+          until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
+        };
       }),
     resolve: (event) => event,
   }),
@@ -31,14 +41,24 @@ builder.subscriptionFields((t) => ({
     authScopes: { reader: true },
     description:
       'Task events of a session, or of one task (give sessionId or taskId), after `after`, then live, in order, each once: TaskCreated, TaskStarted, TaskStatus, TaskProgress, TaskOutput, TaskHeartbeat, TaskCancelRequested, TaskReattached, TaskFinished (and CursorExpired).',
-    args: { sessionId: t.arg.id(), taskId: t.arg.id(), after: t.arg.string() },
+    args: {
+      sessionId: t.arg.id({ description: 'The session (raw or Relay id)' }),
+      taskId: t.arg.id({ description: 'Only events of this task' }),
+      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `BackgroundRun.eventCursor`); absent: from now' }),
+      completeWhenDone: t.arg.boolean({ description: 'With `taskId`: the stream completes after the task’s TaskFinished' }),
+    },
     subscribe: (_root, args, context) =>
       subscribe(context, args.after, async () => {
         const { services, viewer } = context;
+        if (args.completeWhenDone && !args.taskId) throw new ValidationError('completeWhenDone needs taskId', 'completeWhenDone');
         if (args.taskId) {
           const task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
           if (args.sessionId && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
-          return { sessionId: task.sessionId, matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === task.id };
+          return {
+            sessionId: task.sessionId,
+            matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === task.id,
+            until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === task.id : undefined,
+          };
         }
         if (!args.sessionId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
         const sessionId = localId(args.sessionId, 'Session');
@@ -47,11 +67,44 @@ builder.subscriptionFields((t) => ({
       }),
     resolve: (event) => event,
   }),
+  tenantEvents: t.field({
+    type: SessionEventRef,
+    authScopes: { reader: true },
+    description:
+      'Events of every session of the tenant after `after`, then live, in tenant order (`tenantSeq`), each once; a cursor older than the retention yields CursorExpired. For list views and inboxes: filter by `types` (e.g. [ToolCallAwaitingApproval]) or `sessionId`.',
+    args: {
+      after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `Tenant.lastEventCursor`); absent: from now' }),
+      types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types' }),
+      sessionId: t.arg.id({ description: 'Only events of this session' }),
+    },
+    subscribe: async (_root, args, context) => {
+      const { viewer, services } = context;
+      let afterTenantSeq: number | undefined;
+      let sessionId: string | null;
+      try {
+        afterTenantSeq = args.after ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
+        sessionId = optionalLocalId(args.sessionId, 'Session');
+        if (sessionId) await services.sessions.assertExists(viewer.tenantId, sessionId);
+      } catch (error) {
+        if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
+        throw error;
+      }
+      const types = args.types?.length ? new Set<string>(args.types) : null;
+      return tenantEvents(services.feed, {
+        tenantId: viewer.tenantId,
+        afterTenantSeq,
+        matches: (event) => (!types || types.has(event.type)) && (!sessionId || event.sessionId === sessionId),
+        signal: context.shutdown,
+      });
+    },
+    resolve: (event): TenantStreamEvent => ({ ...event, stream: 'tenant' }),
+  }),
 }));
 
 interface Scope {
   sessionId: string;
   matches: (event: SessionEvent) => boolean;
+  until?: (event: SessionEvent) => boolean;
 }
 
 /** Resolves (and authorizes) what to watch, decodes the cursor, then streams until unsubscribe or shutdown. */

@@ -1,9 +1,11 @@
 // Root fields of sessions and their files and messages.
-import { resolveCursorConnection, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { resolveCursorConnection } from '@pothos/plugin-relay';
 import type { ListedFile } from '../domain/sessions/sessions.js';
 import { orNull, ValidationError } from '../model/errors.js';
+import { pageRequest } from '../model/keyset.js';
 import { builder } from '../schema/builder.js';
-import { SessionFileRef, SessionMessageRef, SessionRef } from '../schema/session.js';
+import { byTime, keysetConnection } from '../schema/connections.js';
+import { SessionConnectionRef, SessionFileRef, SessionFilterInput, SessionMessageRef, SessionOrderEnum, SessionRef } from '../schema/session.js';
 import { localId } from './global-ids.js';
 
 builder.queryFields((t) => ({
@@ -14,12 +16,24 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, { services, viewer }) => orNull(() => services.sessions.get(viewer.tenantId, localId(args.id, 'Session'))),
   }),
-  sessions: t.connection({
-    type: SessionRef,
-    authScopes: { reader: true },
-    resolve: (_root, args, { services, viewer }) =>
-      resolveOffsetConnection({ args }, ({ offset, limit }) => services.sessions.list(viewer.tenantId, offset, limit)),
-  }),
+  sessions: t.connection(
+    {
+      type: SessionRef,
+      authScopes: { reader: true },
+      description: 'The tenant’s sessions, newest first by `orderBy`, filtered; pages of up to 100 with stable cursors',
+      args: {
+        filter: t.arg({ type: SessionFilterInput, description: 'Only sessions matching this' }),
+        orderBy: t.arg({ type: SessionOrderEnum, defaultValue: 'CREATED_AT', description: 'Newest first by creation (default) or by last activity' }),
+      },
+      resolve: async (_root, args, { services, viewer }) => {
+        const request = pageRequest(args);
+        const order = args.orderBy ?? 'CREATED_AT';
+        const { page, count } = await services.sessions.list(viewer.tenantId, args.filter ?? {}, order, request);
+        return keysetConnection(page, request, byTime((session) => (order === 'LAST_ACTIVITY' ? session.lastActivityAt : session.createdAt)), count);
+      },
+    },
+    SessionConnectionRef,
+  ),
   sessionFiles: t.connection({
     type: SessionFileRef,
     authScopes: { reader: true },

@@ -1,5 +1,4 @@
 // Root fields of background runs and schedules.
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import {
   BackgroundNotSupportedError,
   InvalidArgumentsError,
@@ -11,8 +10,10 @@ import {
   ValidationError,
 } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
-import { BackgroundRunRef, ScheduledMonitorRef, ScheduleInput, ScheduleRef, TaskRef, TaskStateEnum } from '../schema/tasks.js';
-import { localId } from './global-ids.js';
+import { pageRequest } from '../model/keyset.js';
+import { byTime, keysetConnection } from '../schema/connections.js';
+import { BackgroundRunRef, ScheduleConnectionRef, ScheduledMonitorRef, ScheduleInput, ScheduleRef, TaskConnectionRef, TaskRef, TaskStateEnum } from '../schema/tasks.js';
+import { localId, optionalLocalId } from './global-ids.js';
 
 builder.queryFields((t) => ({
   task: t.field({
@@ -22,25 +23,40 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'Task id (raw or Relay global id)' }) },
     resolve: (_root, args, { services, viewer }) => orNull(() => services.tasks.findTask(viewer.tenantId, localId(args.id, 'Task'))),
   }),
-  tasks: t.connection({
-    type: TaskRef,
-    authScopes: { reader: true },
-    description: 'Tasks of a session, newest first',
-    args: {
-      sessionId: t.arg.id({ required: true }),
-      state: t.arg({ type: TaskStateEnum }),
-      kind: t.arg.string({ description: '`background_tool` or `monitor`' }),
+  tasks: t.connection(
+    {
+      type: TaskRef,
+      authScopes: { reader: true },
+      description: 'The tenant’s tasks (or one session’s), newest first; pages of up to 100 with stable cursors',
+      args: {
+        sessionId: t.arg.id({ description: 'Only tasks of this session' }),
+        state: t.arg({ type: TaskStateEnum, description: 'Only tasks in this state' }),
+        kind: t.arg.string({ description: '`background_tool` or `monitor`' }),
+        scheduleId: t.arg.id({ description: 'Only runs started by this schedule (and its monitor)' }),
+      },
+      resolve: async (_root, args, { services, viewer }) => {
+        const request = pageRequest(args);
+        const filter = { sessionId: optionalLocalId(args.sessionId, 'Session'), state: args.state, kind: args.kind, scheduleId: optionalLocalId(args.scheduleId, 'Schedule') };
+        const { page, count } = await services.tasks.listTasks(viewer.tenantId, filter, request);
+        return keysetConnection(page, request, byTime((task) => task.createdAt), count);
+      },
     },
-    resolve: (_root, args, { services, viewer }) =>
-      resolveOffsetConnection({ args }, ({ offset, limit }) => services.tasks.listTasks(viewer.tenantId, localId(args.sessionId, 'Session'), args, offset, limit)),
-  }),
-  schedules: t.field({
-    type: [ScheduleRef],
-    authScopes: { reader: true },
-    description: 'Schedules of a session, oldest first',
-    args: { sessionId: t.arg.id({ required: true }), enabled: t.arg.boolean() },
-    resolve: (_root, args, { services, viewer }) => services.tasks.listSchedules(viewer.tenantId, localId(args.sessionId, 'Session'), args.enabled),
-  }),
+    TaskConnectionRef,
+  ),
+  schedules: t.connection(
+    {
+      type: ScheduleRef,
+      authScopes: { reader: true },
+      description: 'The tenant’s schedules (or one session’s), oldest first; pages of up to 100 with stable cursors',
+      args: { sessionId: t.arg.id({ description: 'Only schedules of this session' }), enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) schedules' }) },
+      resolve: async (_root, args, { services, viewer }) => {
+        const request = pageRequest(args);
+        const { page, count } = await services.tasks.listSchedules(viewer.tenantId, { sessionId: optionalLocalId(args.sessionId, 'Session'), enabled: args.enabled }, request);
+        return keysetConnection(page, request, byTime((schedule) => schedule.createdAt), count);
+      },
+    },
+    ScheduleConnectionRef,
+  ),
 }));
 
 builder.mutationFields((t) => ({

@@ -1,8 +1,14 @@
 // Root fields of the viewer's tenant and its settings.
 import { builder } from '../schema/builder.js';
-import { TenantLimitsInput, TenantSettingsRef } from '../schema/tenant.js';
+import { TenantLimitsInput, TenantSettingsRef, ViewerRef } from '../schema/tenant.js';
 
 builder.queryFields((t) => ({
+  viewer: t.field({
+    type: ViewerRef,
+    authScopes: { reader: true },
+    description: 'The API key of this request, with its roles (what a client may offer)',
+    resolve: (_root, _args, { viewer }) => viewer,
+  }),
   tenantSettings: t.field({
     type: TenantSettingsRef,
     authScopes: { reader: true },

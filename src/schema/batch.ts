@@ -1,16 +1,55 @@
 // Batches of tool calls and the calls themselves.
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import type { CallStatus, ToolBatch, ToolCall } from '../generated/prisma/client.js';
+import { type Page, pageRequest } from '../model/keyset.js';
 import { parseOutput, seedOutcome, seedToolResult } from '../model/outcome.js';
-import type { ToolBatch, ToolCall } from '../generated/prisma/client.js';
+import { encodeEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
-import { ModelReturnRef, outputMember, ToolCallOutputUnion } from './outcome.js';
+import { byTime, type KeysetConnection, keysetConnection, requestLoader } from './connections.js';
+import type { ToolStats } from '../domain/calls/store.js';
+import { FailureClassEnum, ModelReturnRef, outputMember, ToolCallOutputUnion } from './outcome.js';
 import { SessionRef } from './session.js';
 import { ToolSchedulingEnum } from './tool.js';
 
+/** A page of a batch's calls may hold a whole batch. */
+const MAX_CALLS_PAGE = 1000;
+
 export const CallStatusEnum = builder.enumType('ToolCallStatus', {
-  values: ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const,
+  description: 'Where a call stands; SUCCEEDED, FAILED and CANCELLED are final',
+  values: {
+    QUEUED: { description: 'Waiting for a worker' },
+    AWAITING_APPROVAL: { description: 'Waiting for an approver (the tool requires approval)' },
+    RUNNING: { description: 'Running on a worker' },
+    PENDING_EXTERNAL: { description: 'Waiting for `completeExternalToolCall` (an external tool)' },
+    SUCCEEDED: { description: 'Finished with a value' },
+    FAILED: { description: 'Finished with a typed failure' },
+    CANCELLED: { description: 'Cancelled before or while it ran' },
+  } as const,
 });
-export const BatchStatusEnum = builder.enumType('ToolBatchStatus', { values: ['RUNNING', 'COMPLETED'] as const });
+export const BatchStatusEnum = builder.enumType('ToolBatchStatus', {
+  description: 'A batch is COMPLETED once every call of it is final',
+  values: { RUNNING: { description: 'Some calls are not final yet' }, COMPLETED: { description: 'Every call is final' } } as const,
+});
+
+/** Per-status call counts, as the store counts them. */
+export type StatusCounts = Map<CallStatus, number>;
+
+export const CallStatusCountsRef = builder.objectRef<StatusCounts>('ToolCallStatusCounts').implement({
+  description: 'How many calls are in each status',
+  fields: (t) => ({
+    total: t.int({ description: 'All calls counted', resolve: (counts) => [...counts.values()].reduce((sum, n) => sum + n, 0) }),
+    queued: t.int({ description: 'QUEUED calls', resolve: (counts) => counts.get('QUEUED') ?? 0 }),
+    awaitingApproval: t.int({ description: 'AWAITING_APPROVAL calls', resolve: (counts) => counts.get('AWAITING_APPROVAL') ?? 0 }),
+    running: t.int({ description: 'RUNNING calls', resolve: (counts) => counts.get('RUNNING') ?? 0 }),
+    pendingExternal: t.int({ description: 'PENDING_EXTERNAL calls', resolve: (counts) => counts.get('PENDING_EXTERNAL') ?? 0 }),
+    succeeded: t.int({ description: 'SUCCEEDED calls', resolve: (counts) => counts.get('SUCCEEDED') ?? 0 }),
+    failed: t.int({ description: 'FAILED calls', resolve: (counts) => counts.get('FAILED') ?? 0 }),
+    cancelled: t.int({ description: 'CANCELLED calls', resolve: (counts) => counts.get('CANCELLED') ?? 0 }),
+    unfinished: t.int({
+      description: 'Calls not final yet (queued, awaiting approval, running or pending external)',
+      resolve: (counts) => ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'].reduce((sum, status) => sum + (counts.get(status as CallStatus) ?? 0), 0),
+    }),
+  }),
+});
 
 export const ToolBatchRef = builder.loadableNodeRef<ToolBatch | Error, string, string>('ToolBatch', {
   id: { resolve: (batch) => batch.id },
@@ -21,6 +60,30 @@ export const ToolCallRef = builder.loadableNodeRef<ToolCall | Error, string, str
   id: { resolve: (call) => call.id },
   load: (ids, { services, viewer }) => services.calls.loadCalls(viewer.tenantId, ids),
 });
+
+export const ToolCallConnectionRef = builder.connectionObject(
+  {
+    type: ToolCallRef,
+    name: 'ToolCallConnection',
+    description: 'A page of tool calls',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'Calls in all pages (counted only when selected)', resolve: (connection) => (connection as unknown as KeysetConnection<ToolCall>).count() }),
+    }),
+  },
+  { name: 'ToolCallEdge', description: 'A tool call and its cursor' },
+);
+
+export const ToolBatchConnectionRef = builder.connectionObject(
+  {
+    type: ToolBatchRef,
+    name: 'ToolBatchConnection',
+    description: 'A page of batches',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'Batches in all pages (counted only when selected)', resolve: (connection) => (connection as unknown as KeysetConnection<ToolBatch>).count() }),
+    }),
+  },
+  { name: 'ToolBatchEdge', description: 'A batch and its cursor' },
+);
 
 ToolBatchRef.implement({
   description: 'A batch of tool calls submitted together; its calls keep input order.',
@@ -33,11 +96,31 @@ ToolBatchRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     session: t.field({ type: SessionRef, resolve: (batch) => batch.sessionId }),
-    calls: t.loadableGroup({
-      type: ToolCallRef,
-      load: (batchRowIds: string[], { services }) => services.calls.callsOfBatches(batchRowIds),
-      group: (call) => (typeof call === 'string' ? call : call.batchRowId),
-      resolve: (batch) => batch.id,
+    calls: t.connection(
+      {
+        type: ToolCallRef,
+        description: 'The calls of the batch in input order (pages of up to 1,000, the most a batch holds; 20 by default)',
+        resolve: async (batch, args, context) => {
+          const request = pageRequest(args, MAX_CALLS_PAGE);
+          const loader = requestLoader<Page<ToolCall>>(context, `batch-calls:${JSON.stringify(request)}`, (ids) => context.services.calls.callPagesOfBatches(ids, request));
+          return keysetConnection(await loader.load(batch.id), request, (call) => ({ key: call.position, id: call.id }), async () => batch.callCount);
+        },
+      },
+      ToolCallConnectionRef,
+    ),
+    eventCursor: t.string({
+      nullable: true,
+      description:
+        'Session cursor just before the batch’s first event: `toolCallEvents(sessionId, batchId, after: eventCursor, completeWhenDone: true)` delivers all of them and completes. Null for a completed batch whose events are no longer retained.',
+      resolve: async (batch, _args, context) => {
+        const start = await requestLoader(context, 'batch-event-starts', (ids) => context.services.calls.eventStarts(ids)).load(batch.id);
+        return start ? encodeEventCursor(start.sessionId, start.seq) : null;
+      },
+    }),
+    statusCounts: t.field({
+      type: CallStatusCountsRef,
+      description: 'How many calls of the batch are in each status',
+      resolve: (batch, _args, context) => statusCountsOf(context, 'batch', batch.id),
     }),
   }),
 });
@@ -116,13 +199,43 @@ ToolCallRef.implement({
 
 // A parent's connection to a child type is declared with the child type (session.ts cannot import
 // this file back).
-builder.objectField(SessionRef, 'batches', (t) =>
-  t.connection({
-    type: ToolBatchRef,
-    description: 'Batches of this session, newest first',
-    resolve: (session, args, { services }) => resolveOffsetConnection({ args }, ({ offset, limit }) => services.calls.batchesOfSession(session.id, offset, limit)),
+builder.objectFields(SessionRef, (t) => ({
+  batches: t.connection(
+    {
+      type: ToolBatchRef,
+      description: 'Batches of this session, newest first',
+      resolve: async (session, args, context) => {
+        const request = pageRequest(args);
+        const loader = requestLoader<Page<ToolBatch>>(context, `session-batches:${JSON.stringify(request)}`, (ids) => context.services.calls.batchPagesOfSessions(ids, request));
+        const counts = requestLoader<number>(context, 'session-batch-counts', (ids) => context.services.calls.batchCountsOf(ids));
+        return keysetConnection(await loader.load(session.id), request, byTime((batch) => batch.createdAt), () => counts.load(session.id));
+      },
+    },
+    ToolBatchConnectionRef,
+  ),
+  callCounts: t.field({
+    type: CallStatusCountsRef,
+    description: 'How many calls of the session are in each status',
+    resolve: (session, _args, context) => statusCountsOf(context, 'session', session.id),
   }),
-);
+  status: t.field({
+    type: SessionStatusEnum,
+    description: 'ACTIVE while a call of the session is not final, else IDLE',
+    resolve: async (session, _args, context) => {
+      const counts = await statusCountsOf(context, 'session', session.id);
+      return ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'].some((status) => (counts.get(status as CallStatus) ?? 0) > 0) ? 'ACTIVE' : 'IDLE';
+    },
+  }),
+}));
+
+export const SessionStatusEnum = builder.enumType('SessionStatus', {
+  description: 'Whether a session has work under way',
+  values: { ACTIVE: { description: 'A call is not final yet' }, IDLE: { description: 'Every call is final (or there is none)' } } as const,
+});
+
+function statusCountsOf(context: Parameters<typeof requestLoader>[0], scope: 'session' | 'batch', id: string): Promise<StatusCounts> {
+  return requestLoader<StatusCounts>(context, `status-counts:${scope}`, (ids) => context.services.calls.statusCountsOf(scope, ids)).load(id);
+}
 
 export const ToolCallInput = builder.inputType('ToolCallInput', {
   fields: (t) => ({
@@ -130,5 +243,31 @@ export const ToolCallInput = builder.inputType('ToolCallInput', {
     tool: t.string({ required: true }),
     args: t.field({ type: 'JSON', description: 'Arguments object, validated against the tool’s JSON Schema' }),
     timeoutMs: t.int({ description: 'Deadline of this call, up to the configured maximum' }),
+  }),
+});
+
+export const ToolCallFilterInput = builder.inputType('ToolCallFilter', {
+  description: 'Calls that match every given condition (a list matches any of its values)',
+  fields: (t) => ({
+    status: t.field({ type: [CallStatusEnum], description: 'In one of these statuses (e.g. [AWAITING_APPROVAL] for an approvals inbox)' }),
+    tool: t.stringList({ description: 'Of one of these tools' }),
+    sessionId: t.id({ description: 'Of this session (raw or Relay id)' }),
+    batchId: t.string({ description: 'Of the batch with this public batch id' }),
+    failureClass: t.field({ type: [FailureClassEnum], description: 'FAILED with one of these failure classes' }),
+    failureCode: t.stringList({ description: 'FAILED with one of these failure codes' }),
+    queuedAfter: t.field({ type: 'DateTime', description: 'Queued at or after this time' }),
+    queuedBefore: t.field({ type: 'DateTime', description: 'Queued before this time' }),
+  }),
+});
+
+export const ToolStatsRef = builder.objectRef<ToolStats>('ToolStats').implement({
+  description: 'Calls of one tool queued in a time window',
+  fields: (t) => ({
+    tool: t.exposeString('tool', { description: 'The tool name' }),
+    callCount: t.exposeInt('callCount', { description: 'Calls queued in the window' }),
+    succeededCount: t.exposeInt('succeededCount', { description: 'Of them, SUCCEEDED' }),
+    failedCount: t.exposeInt('failedCount', { description: 'Of them, FAILED' }),
+    durationP50Ms: t.exposeFloat('durationP50Ms', { nullable: true, description: 'Median duration of the finished ones (ms); null when none finished' }),
+    durationP95Ms: t.exposeFloat('durationP95Ms', { nullable: true, description: '95th percentile duration of the finished ones (ms)' }),
   }),
 });

@@ -1,19 +1,47 @@
 import { orNull } from '../model/errors.js';
-import type { CallEventType, EventType, SessionEvent, ToolProgress } from '../model/events.js';
+import { CALL_EVENT_TYPES, type CallEventType, type EventType, type SessionEvent, TASK_EVENT_TYPES, type ToolProgress } from '../model/events.js';
 import { seedOutcome } from '../model/outcome.js';
-import { encodeEventCursor } from '../realtime/cursors.js';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { encodeEventCursor, encodeTenantEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
 import { outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
 
+export const EventTypeEnum = builder.enumType('EventType', {
+  description: 'The type of an event (its GraphQL type name)',
+  values: Object.fromEntries(
+    [...CALL_EVENT_TYPES, ...TASK_EVENT_TYPES].map((type) => [type, { value: type, description: `A ${type} event` }]),
+  ) as Record<(typeof CALL_EVENT_TYPES)[number] | (typeof TASK_EVENT_TYPES)[number], { value: string; description: string }>,
+});
+
+/** An event as `tenantEvents` delivers it: its `cursor` is a position in the tenant's stream. */
+export type TenantStreamEvent = SessionEvent & { stream: 'tenant' };
+
 export const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').implement({
-  description: 'An event of a session. Events of a session are totally ordered by `seq`.',
+  description: 'An event of a session. Events of a session are totally ordered by `seq`, events of a tenant by `tenantSeq`.',
   fields: (t) => ({
-    cursor: t.string({ description: 'Resume after this event with `after: cursor`', resolve: (event) => encodeEventCursor(event.sessionId, event.seq) }),
-    seq: t.int({ resolve: (event) => event.seq }),
-    sessionId: t.id({ resolve: (event) => event.sessionId }),
-    type: t.exposeString('type'),
-    at: t.field({ type: 'DateTime', resolve: (event) => event.createdAt }),
+    cursor: t.string({
+      description: 'Resume the stream this event came from after it with `after: cursor` (a tenant cursor in `tenantEvents`, else a session cursor)',
+      resolve: (event) => ('stream' in event && event.stream === 'tenant' ? encodeTenantEventCursor(event.tenantId, event.tenantSeq) : encodeEventCursor(event.sessionId, event.seq)),
+    }),
+    sessionCursor: t.string({
+      nullable: true,
+      description: 'Position in the session stream: `toolCallEvents` / `taskEvents` resume after it (null for a tenant stream’s CursorExpired)',
+      resolve: (event) => (event.sessionId ? encodeEventCursor(event.sessionId, event.seq) : null),
+    }),
+    tenantCursor: t.string({
+      nullable: true,
+      description: 'Position in the tenant stream: `tenantEvents` resumes after it (null for a session stream’s CursorExpired)',
+      resolve: (event) => (event.tenantSeq > 0 ? encodeTenantEventCursor(event.tenantId, event.tenantSeq) : null),
+    }),
+    seq: t.int({ description: 'Dense per session: the session’s commit order', resolve: (event) => event.seq }),
+    tenantSeq: t.int({ description: 'Dense per tenant: the tenant-wide commit order', resolve: (event) => event.tenantSeq }),
+    sessionId: t.id({
+      description: 'The session’s Relay global id, as `Session.id` (empty for a tenant stream’s CursorExpired)',
+      resolve: (event) => (event.sessionId ? encodeGlobalID('Session', event.sessionId) : ''),
+    }),
+    type: t.exposeString('type', { description: 'The event type (the GraphQL type name)' }),
+    at: t.field({ type: 'DateTime', description: 'When the event was committed', resolve: (event) => event.createdAt }),
   }),
 });
 

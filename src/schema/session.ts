@@ -4,6 +4,7 @@ import type { Session, SessionMessage } from '../generated/prisma/client.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
 import { FileUsageRef } from './tenant.js';
+import type { KeysetConnection } from './connections.js';
 
 export const SessionRef = builder.loadableNodeRef<Session | Error, string, string>('Session', {
   id: { resolve: (session) => session.id },
@@ -14,10 +15,11 @@ SessionRef.implement({
   description: 'The scope of tool calls, batches, tasks, files and messages.',
   fields: (t) => ({
     sessionId: t.exposeString('id', { description: 'The raw session id (the `id` field is its Relay global id)' }),
-    title: t.exposeString('title', { nullable: true }),
-    metadata: t.expose('metadata', { type: 'JSON', nullable: true }),
-    todos: t.expose('todos', { type: 'JSON' }),
+    title: t.exposeString('title', { nullable: true, description: 'Title given at creation' }),
+    metadata: t.expose('metadata', { type: 'JSON', nullable: true, description: 'JSON object given at creation' }),
+    todos: t.expose('todos', { type: 'JSON', description: 'The todo list the `todo_write` tool keeps' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastActivityAt: t.expose('lastActivityAt', { type: 'DateTime', description: 'Time of the newest event of the session (its creation time until it has one)' }),
     lastEventCursor: t.string({
       nullable: true,
       description: 'Cursor of the newest event; subscribe with `after` set to it to receive only what follows',
@@ -60,3 +62,35 @@ export const SessionMessageRef = builder.objectRef<SessionMessage>('SessionMessa
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+export const SessionOrderEnum = builder.enumType('SessionOrder', {
+  description: 'How `sessions` are ordered (newest first either way)',
+  values: {
+    CREATED_AT: { description: 'By creation time' },
+    LAST_ACTIVITY: { description: 'By the time of the newest event' },
+  } as const,
+});
+
+export const SessionFilterInput = builder.inputType('SessionFilter', {
+  description: 'Sessions that match every given condition',
+  fields: (t) => ({
+    titleContains: t.string({ description: 'Case-insensitive substring of the title' }),
+    metadataContains: t.field({ type: 'JSON', description: 'A JSON object the metadata contains (nested objects match key by key)' }),
+    createdAfter: t.field({ type: 'DateTime', description: 'Created after this time' }),
+    createdBefore: t.field({ type: 'DateTime', description: 'Created before this time' }),
+    activeAfter: t.field({ type: 'DateTime', description: 'With an event after this time' }),
+    hasPendingApprovals: t.boolean({ description: 'With (true) or without (false) calls awaiting approval' }),
+  }),
+});
+
+export const SessionConnectionRef = builder.connectionObject(
+  {
+    type: SessionRef,
+    name: 'SessionConnection',
+    description: 'A page of sessions',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'Sessions matching the filter, in all pages (counted only when selected)', resolve: (connection) => (connection as unknown as KeysetConnection<Session>).count() }),
+    }),
+  },
+  { name: 'SessionEdge', description: 'A session and its cursor' },
+);

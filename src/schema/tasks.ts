@@ -4,7 +4,9 @@ import { artifactDirOf } from '../domain/tasks/background-output.js';
 import { specOf } from '../domain/tasks/task-transitions.js';
 import type { Schedule, Task } from '../generated/prisma/client.js';
 import type { ToolProgress } from '../model/events.js';
+import { encodeEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
+import { type KeysetConnection, requestLoader } from './connections.js';
 import { ProgressRef } from './events.js';
 import { SessionRef } from './session.js';
 
@@ -26,6 +28,30 @@ export const ScheduleRef = builder.loadableNodeRef<Schedule | Error, string, str
   id: { resolve: (schedule) => schedule.id },
   load: (ids, { services, viewer }) => services.tasks.loadSchedules(viewer.tenantId, ids),
 });
+
+export const TaskConnectionRef = builder.connectionObject(
+  {
+    type: TaskRef,
+    name: 'TaskConnection',
+    description: 'A page of tasks',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'Tasks in all pages (counted only when selected)', resolve: (connection) => (connection as unknown as KeysetConnection<Task>).count() }),
+    }),
+  },
+  { name: 'TaskEdge', description: 'A task and its cursor' },
+);
+
+export const ScheduleConnectionRef = builder.connectionObject(
+  {
+    type: ScheduleRef,
+    name: 'ScheduleConnection',
+    description: 'A page of schedules',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'Schedules in all pages (counted only when selected)', resolve: (connection) => (connection as unknown as KeysetConnection<Schedule>).count() }),
+    }),
+  },
+  { name: 'ScheduleEdge', description: 'A schedule and its cursor' },
+);
 
 TaskRef.implement({
   description: 'Tracks long work: a background run (kind `background_tool`) or the monitor of a schedule (kind `monitor`).',
@@ -60,6 +86,15 @@ TaskRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    eventCursor: t.string({
+      nullable: true,
+      description:
+        'Session cursor just before the task’s first event: `taskEvents(taskId, after: eventCursor, completeWhenDone: true)` delivers all of them and completes. Null for a finished task whose events are no longer retained.',
+      resolve: async (task, _args, context) => {
+        const start = await requestLoader(context, 'task-event-starts', (ids) => context.services.tasks.eventStarts(ids)).load(task.id);
+        return start ? encodeEventCursor(start.sessionId, start.seq) : null;
+      },
+    }),
     schedule: t.field({ type: ScheduleRef, nullable: true, description: 'The schedule this run was started by (or, for a monitor, the one it tracks)', resolve: (task) => task.scheduleId }),
     session: t.field({ type: SessionRef, resolve: (task) => task.sessionId }),
   }),
@@ -120,6 +155,14 @@ export const BackgroundRunRef = builder.objectRef<RunOutcome>('BackgroundRun').i
     status: t.field({ type: TaskStateEnum, resolve: ({ task }) => task.state }),
     signalOnCompletion: t.exposeBoolean('signalOnCompletion'),
     artifactDir: t.string({ resolve: ({ task }) => artifactDirOf(task.runId ?? '') }),
+    eventCursor: t.string({
+      nullable: true,
+      description: 'Session cursor just before the run’s first event: subscribe with `taskEvents(taskId, after: eventCursor, completeWhenDone: true)`',
+      resolve: async ({ task }, _args, context) => {
+        const start = await requestLoader(context, 'task-event-starts', (ids) => context.services.tasks.eventStarts(ids)).load(task.id);
+        return start ? encodeEventCursor(start.sessionId, start.seq) : null;
+      },
+    }),
     logPath: t.string({ resolve: ({ task }) => task.logPath ?? '' }),
     resultPath: t.string({ resolve: ({ task }) => task.resultPath ?? '' }),
     task: t.field({ type: TaskRef, resolve: ({ task }) => task }),

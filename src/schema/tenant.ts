@@ -1,6 +1,8 @@
 // The viewer's tenant and its settings.
 import type { LimitName, TenantLimits } from '../domain/tenants/tenant-limits.js';
 import type { Tenant } from '../generated/prisma/client.js';
+import type { Viewer } from '../domain/tenants/api-keys.js';
+import { encodeTenantEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
 
 const LIMIT_DESCRIPTIONS: Record<LimitName, string> = {
@@ -46,8 +48,14 @@ export const FileUsageRef = builder.objectRef<{ bytes: number; files: number }>(
 });
 
 export const TenantSettingsRef = builder.objectRef<Tenant>('TenantSettings').implement({
+  description: 'The viewer’s tenant and its settings',
   fields: (t) => ({
-    tenantName: t.exposeString('name'),
+    tenantName: t.exposeString('name', { description: 'The tenant’s name' }),
+    lastEventCursor: t.string({
+      nullable: true,
+      description: 'Tenant cursor of the newest event; `tenantEvents(after: lastEventCursor)` delivers only what follows (null before the first event)',
+      resolve: (tenant) => (tenant.eventSeq > 0n ? encodeTenantEventCursor(tenant.id, Number(tenant.eventSeq)) : null),
+    }),
     allowSelfApproval: t.exposeBoolean('allowSelfApproval', {
       description: 'Whether an approver may approve or reject calls its own API key submitted (default false)',
     }),
@@ -61,5 +69,14 @@ export const TenantSettingsRef = builder.objectRef<Tenant>('TenantSettings').imp
       description: 'What all the tenant’s session file stores hold (counted against `limits.tenantFileBytes` and `limits.tenantFiles`)',
       resolve: (tenant, _args, { services }) => services.sessions.tenantFileUsage(tenant.id),
     }),
+  }),
+});
+
+export const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The API key a request is made with',
+  fields: (t) => ({
+    apiKeyId: t.exposeString('apiKeyId', { description: 'The key’s id' }),
+    roles: t.exposeStringList('roles', { description: 'The roles the key carries (reader, submitter, approver, admin)' }),
+    tenantId: t.exposeString('tenantId', { description: 'The raw id of the key’s tenant' }),
   }),
 });

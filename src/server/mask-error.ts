@@ -24,5 +24,8 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
       extensions: { code: 'SERVICE_UNAVAILABLE', retryable: true, retryAfterMs: RETRY_AFTER_MS },
     });
   }
+  // A typed error thrown outside a result union (a query's bad argument, e.g. a foreign cursor) keeps its message and code.
+  const domain = error instanceof DomainError ? error : error instanceof GraphQLError && error.originalError instanceof DomainError ? error.originalError : null;
+  if (domain) return new GraphQLError(domain.message, { path: error instanceof GraphQLError ? error.path : undefined, extensions: { code: domain.code } });
   return maskUnexpected(error, message, isDev);
 }

@@ -15,6 +15,7 @@ import { maskError } from './mask-error.js';
 import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
 import { useInputLimits } from './plugins/use-input-limits.js';
 import { useIntrospectionSetting } from './plugins/use-introspection-setting.js';
+import { useQueryCost } from './plugins/use-query-cost.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { yogaLogger } from './yoga-logger.js';
 
@@ -30,7 +31,8 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
   const armor = new EnvelopArmor({
     maxDepth: { n: config.MAX_QUERY_DEPTH, ignoreIntrospection: true },
     maxAliases: { n: config.MAX_QUERY_ALIASES },
-    costLimit: { maxCost: config.MAX_QUERY_COST, ignoreIntrospection: true },
+    // Cost is ours (use-query-cost.ts): it scales with page sizes and refuses with a code.
+    costLimit: { enabled: false },
     maxTokens: { n: config.MAX_QUERY_TOKENS },
     maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: config.NODE_ENV === 'production' },
@@ -52,6 +54,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       useIntrospectionSetting(config.INTROSPECTION),
       ...armor.protect().plugins,
       useInputLimits({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH }),
+      useQueryCost(config.MAX_QUERY_COST),
     ],
     context: async (initial) => {
       const { shutdown } = options;

@@ -73,7 +73,7 @@ describe('approvals', () => {
       },
       submitter,
     );
-    expect(batch.calls.find((call) => call.callId === 'del')!.status).toBe('AWAITING_APPROVAL');
+    expect(batch.calls.nodes.find((call) => call.callId === 'del')!.status).toBe('AWAITING_APPROVAL');
     await waitForStatus(app, 'free', sessionId, 'SUCCEEDED');
     // Once the lane has done what it could, the held call and the serial call behind it stay put.
     await laneSettled(app, batch.batchId);
@@ -89,7 +89,7 @@ describe('approvals', () => {
     expect(approved).toMatchObject({ __typename: 'ToolCall', callId: 'del' });
     expect(approved.__typename === 'ToolCall' && approved.decidedAt).toBeTruthy();
     const done = await waitForBatch(app, sessionId, batch.batchId);
-    const [del, after] = done.calls;
+    const [del, after] = done.calls.nodes;
     expect(del).toMatchObject({ status: 'SUCCEEDED', output: { value: { path: '/a.txt', type: 'file', deleted: 1 } } });
     expect(after!.status).toBe('SUCCEEDED');
     // Serial order holds after the approval: the write ran after the delete.
@@ -131,11 +131,11 @@ describe('approvals', () => {
     });
     expect(rejected.__typename === 'ToolCall' && rejected.modelReturn?.text).toBe('[Tool execution failed]\nThe call was rejected: b.txt is still needed');
     const done = await waitForBatch(app, sessionId, batch.batchId);
-    expect(done.calls.map((call) => call.status)).toEqual(['FAILED', 'SUCCEEDED']);
+    expect(done.calls.nodes.map((call) => call.status)).toEqual(['FAILED', 'SUCCEEDED']);
     expect(await reject('del', sessionId, 'again', approver)).toMatchObject({ __typename: 'InvalidStateError', state: 'FAILED' });
     // The file is still there.
     const stat = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'stat', tool: 'stat_file', args: { path: '/b.txt' } }] }, submitter);
-    expect(outputOf(stat.calls[0])).toMatchObject({ value: { exists: true } });
+    expect(outputOf(stat.calls.nodes[0])).toMatchObject({ value: { exists: true } });
   });
 
   it('refuses self-approval unless the tenant allows it', async () => {
@@ -172,11 +172,11 @@ describe('approvals', () => {
     const cancelled = (await app.query(CancelToolCallDocument, { callId: 'del', sessionId }, submitter)).cancelToolCall;
     expect(cancelled).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED' });
     expect(await approve('del', sessionId, approver)).toMatchObject({ __typename: 'InvalidStateError', state: 'CANCELLED' });
-    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['CANCELLED', 'SUCCEEDED']);
+    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.nodes.map((call) => call.status)).toEqual(['CANCELLED', 'SUCCEEDED']);
 
     const whole = await submitBatch(app, { sessionId, calls: [{ id: 'del2', tool: 'delete_file', args: { path: '/b.txt' } }] }, submitter);
     const result = (await app.query(CancelToolBatchDocument, { sessionId, batchId: whole.batchId }, submitter)).cancelToolBatch;
-    expect(result).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', calls: [{ status: 'CANCELLED' }] });
+    expect(result).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', calls: { nodes: [{ status: 'CANCELLED' }] } });
   });
 
   it('applies to registered tools too: an approved external call then waits for its completion', async () => {

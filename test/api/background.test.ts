@@ -334,7 +334,7 @@ describe('background runs (in-process worker)', () => {
       ],
     });
     if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
-    const [spawned, bad, self] = batch.calls;
+    const [spawned, bad, self] = batch.calls.nodes;
     expect(spawned!.output).toMatchObject({ __typename: 'ToolSuccess', value: { status: 'running', title: 'from a batch', tool: 'report_progress', signal_on_completion: true } });
     const value = (spawned!.output as { value: { task_id: string; run_id: string; result_path: string } }).value;
     expect(value.run_id).toMatch(/^bg_/);
@@ -362,7 +362,7 @@ describe('background runs (in-process worker)', () => {
     expect(monitor).toMatchObject({ kind: 'monitor', state: 'RUNNING', schedule: { scheduleId: created.scheduleId } });
 
     const fired = await eventually(async () => {
-      const [schedule] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules;
+      const [schedule] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules.nodes;
       return schedule && schedule.runs.filter((run) => run.state === 'SUCCEEDED').length >= 2 ? schedule : null;
     }, 15_000);
     expect(fired.lastTriggerAt).not.toBeNull();
@@ -398,7 +398,7 @@ describe('background runs (in-process worker)', () => {
     const monitor = await waitForTask(app, created.taskId, finished);
     expect(monitor.state).toBe('SUCCEEDED');
     expect(monitor.summary).toMatch(/^Fired at .*: started bg_/);
-    const [schedule] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules;
+    const [schedule] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules.nodes;
     expect(schedule).toMatchObject({ enabled: false, runs: [{ state: expect.any(String) }] });
     await waitForTask(app, schedule!.runs[0]!.taskId, finished);
   });
@@ -417,10 +417,10 @@ describe('background runs (in-process worker)', () => {
       max: 10,
     });
     // Cancelling a monitor task cancels its schedule.
-    const [first] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules;
+    const [first] = (await app.query(ListSchedulesDocument, { sessionId: session.id })).schedules.nodes;
     const monitor = await app.query(CancelTaskDocument, { id: first!.taskId! });
     expect(monitor.cancelTask).toMatchObject({ __typename: 'Task', kind: 'monitor', state: 'CANCELED' });
-    expect((await app.query(ListSchedulesDocument, { sessionId: session.id, enabled: false })).schedules.map((schedule) => schedule.scheduleId)).toEqual([ids[0]]);
+    expect((await app.query(ListSchedulesDocument, { sessionId: session.id, enabled: false })).schedules.nodes.map((schedule) => schedule.scheduleId)).toEqual([ids[0]]);
     const eleventh = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1 }, schedule: { cronExpression: '0 3 * * *' } });
     expect(eleventh.__typename).toBe('ScheduledMonitor');
     if (eleventh.__typename === 'ScheduledMonitor') ids.push(eleventh.scheduleId);

@@ -40,13 +40,13 @@ describe('executeToolBatch', () => {
     });
     expect(batch.status).toBe('COMPLETED');
     expect(batch.pendingCount).toBe(0);
-    expect(batch.calls.map((call) => call.callId)).toEqual(['slow', 'sum', 'echo']);
-    expect(batch.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
-    expect(outputOf(batch.calls[1])).toEqual({ __typename: 'ToolSuccess', value: { result: 5 } });
-    expect(batch.calls[1]!.attempt).toBe(1);
-    expect(batch.calls[0]!.durationMs).toBeGreaterThanOrEqual(140);
+    expect(batch.calls.nodes.map((call) => call.callId)).toEqual(['slow', 'sum', 'echo']);
+    expect(batch.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    expect(outputOf(batch.calls.nodes[1])).toEqual({ __typename: 'ToolSuccess', value: { result: 5 } });
+    expect(batch.calls.nodes[1]!.attempt).toBe(1);
+    expect(batch.calls.nodes[0]!.durationMs).toBeGreaterThanOrEqual(140);
     // add works in f64, as the seed's does: the model reads 5.0.
-    expect(batch.calls[1]!.modelReturn?.text).toBe('{"result":5.0}');
+    expect(batch.calls.nodes[1]!.modelReturn?.text).toBe('{"result":5.0}');
   });
 
   it('gives a deterministic batch id and runs an identical resubmission nothing twice', async () => {
@@ -60,8 +60,8 @@ describe('executeToolBatch', () => {
     const again = await submitBatch(app, { sessionId, calls, waitMs: 10_000 });
     expect(again.id).toBe(first.id);
     expect(again.batchId).toBe(first.batchId);
-    expect(again.calls.map((call) => call.attempt)).toEqual([1, 1]);
-    const rows = await app.services.db.toolCall.count({ where: { sessionId: first.calls[0]!.id ? undefined : undefined, batch: { batchId: first.batchId } } });
+    expect(again.calls.nodes.map((call) => call.attempt)).toEqual([1, 1]);
+    const rows = await app.services.db.toolCall.count({ where: { sessionId: first.calls.nodes[0]!.id ? undefined : undefined, batch: { batchId: first.batchId } } });
     expect(rows).toBe(2);
     const events = await app.services.db.event.count({ where: { batchId: first.batchId, type: 'ToolCallStarted' } });
     expect(events).toBe(2);
@@ -72,7 +72,7 @@ describe('executeToolBatch', () => {
     const a = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { message: 'a' } }] });
     const b = await submitBatch(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { message: 'a' } }] });
     expect(b.id).toBe(a.id);
-    expect(b.calls[0]!.callId).toBe(a.calls[0]!.callId);
+    expect(b.calls.nodes[0]!.callId).toBe(a.calls.nodes[0]!.callId);
     const reused = await submit(app, { sessionId, idempotencyKey: 'k-1', calls: [{ tool: 'echo', args: { message: 'other' } }] });
     expect(reused.__typename).toBe('IdempotencyKeyReusedError');
   });
@@ -82,7 +82,7 @@ describe('executeToolBatch', () => {
     const a = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { message: 'a' } }] });
     const b = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { message: 'a' } }] });
     expect(b.batchId).not.toBe(a.batchId);
-    expect(a.calls[0]!.callId).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(a.calls.nodes[0]!.callId).toMatch(/^call_[0-9a-f]{32}$/);
   });
 
   it('refuses a call id already used in the session, and duplicates within a batch', async () => {
@@ -99,14 +99,14 @@ describe('executeToolBatch', () => {
     const sessionId = await createSession(app);
     const message = 'a\u0000b\ud800c';
     const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'nul', tool: 'echo', args: { message } }] });
-    expect(batch.calls[0]!.status).toBe('SUCCEEDED');
-    expect(outputOf(batch.calls[0])).toMatchObject({ value: { echoed: message } });
+    expect(batch.calls.nodes[0]!.status).toBe('SUCCEEDED');
+    expect(outputOf(batch.calls.nodes[0])).toMatchObject({ value: { echoed: message } });
   });
 
   it('validates the batch itself with typed errors', async () => {
     const sessionId = await createSession(app);
     // An empty batch is not an error (seed 001): it completes at once with no calls.
-    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', callCount: 0, calls: [] });
+    expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', callCount: 0, calls: { nodes: [] } });
     expect(await submit(app, { sessionId, calls: [{ tool: 'echo', timeoutMs: 0 }] })).toMatchObject({ __typename: 'ValidationError' });
     expect(await submit(app, { sessionId: 'not-a-session', calls: [{ tool: 'echo' }] })).toMatchObject({ __typename: 'NotFoundError' });
   });
@@ -123,7 +123,7 @@ describe('executeToolBatch', () => {
         { id: 'ok', tool: 'multiply', args: { a: 3, b: 4 } },
       ],
     });
-    const [unknown, invalid, notObject, ok] = batch.calls;
+    const [unknown, invalid, notObject, ok] = batch.calls.nodes;
     expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool id `no_such_tool` is unavailable in this session' });
     expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');
     expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
@@ -136,9 +136,9 @@ describe('executeToolBatch', () => {
     const sessionId = await createSession(app);
     const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'sleep', args: { ms: 200 } })) });
     expect(batch.status).toBe('COMPLETED');
-    expect(batch.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
-    const lastStart = Math.max(...batch.calls.map((call) => Date.parse(call.startedAt!)));
-    const firstEnd = Math.min(...batch.calls.map((call) => Date.parse(call.completedAt!)));
+    expect(batch.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    const lastStart = Math.max(...batch.calls.nodes.map((call) => Date.parse(call.startedAt!)));
+    const firstEnd = Math.min(...batch.calls.nodes.map((call) => Date.parse(call.completedAt!)));
     expect(lastStart).toBeLessThan(firstEnd);
   });
 
@@ -146,10 +146,10 @@ describe('executeToolBatch', () => {
     const sessionId = await createSession(app);
     const calls = Array.from({ length: 5 }, (_, i) => ({ id: `w${i}`, tool: 'write_file', args: { path: '/serial.txt', content: `v${i}` } }));
     const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls });
-    expect(batch.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
-    for (let i = 1; i < batch.calls.length; i++) {
-      const previous = batch.calls[i - 1]!;
-      const current = batch.calls[i]!;
+    expect(batch.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    for (let i = 1; i < batch.calls.nodes.length; i++) {
+      const previous = batch.calls.nodes[i - 1]!;
+      const current = batch.calls.nodes[i]!;
       expect(new Date(current.startedAt!).getTime()).toBeGreaterThanOrEqual(new Date(previous.completedAt!).getTime());
     }
     const file = await app.services.db.sessionFile.findFirst({ where: { path: '/serial.txt', session: { batches: { some: { batchId: batch.batchId } } } } });
@@ -167,7 +167,7 @@ describe('executeToolBatch', () => {
         { id: 'never', tool: 'failing_tool', args: { class: 'EXECUTION', code: 'nope', message: 'no retry' } },
       ],
     });
-    const [always, second, never] = batch.calls;
+    const [always, second, never] = batch.calls.nodes;
     expect(always!.attempt).toBe(3);
     expect(outputOf(always)).toMatchObject({ class: 'EXTERNAL', retry: { kind: 'EXHAUSTED', attempts: 3 } });
     expect(second!.status).toBe('SUCCEEDED');
@@ -183,8 +183,8 @@ describe('executeToolBatch', () => {
     const started = Date.now();
     const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 't', tool: 'sleep', args: { ms: 5000 }, timeoutMs: 300 }] });
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(outputOf(batch.calls[0])).toMatchObject({ __typename: 'ToolFailure', class: 'TIMEOUT', code: 'timeout' });
-    expect(batch.calls[0]!.timeoutMs).toBe(300);
+    expect(outputOf(batch.calls.nodes[0])).toMatchObject({ __typename: 'ToolFailure', class: 'TIMEOUT', code: 'timeout' });
+    expect(batch.calls.nodes[0]!.timeoutMs).toBe(300);
   });
 
   it('masks internal errors', async () => {
@@ -193,11 +193,11 @@ describe('executeToolBatch', () => {
       (await import('../gql/graphql.js')).ExecuteToolBatchDocument,
       { sessionId, waitMs: 10_000, calls: [{ id: 'boom', tool: 'failing_tool', args: { internal: true, message: 'db password is hunter2' } }] },
     );
-    const batch = response.data!.executeToolBatch as { calls: Array<{ output: unknown; modelReturn: { text: string } }> };
-    expect(batch.calls[0]!.output).toMatchObject({ class: 'INTERNAL', message: 'An internal error occurred while executing the tool' });
-    expect(batch.calls[0]!.modelReturn.text).toBe('[Tool execution failed]\nAn internal error occurred while executing the tool');
+    const batch = response.data!.executeToolBatch as unknown as { calls: { nodes: Array<{ output: unknown; modelReturn: { text: string } }> } };
+    expect(batch.calls.nodes[0]!.output).toMatchObject({ class: 'INTERNAL', message: 'An internal error occurred while executing the tool' });
+    expect(batch.calls.nodes[0]!.modelReturn.text).toBe('[Tool execution failed]\nAn internal error occurred while executing the tool');
     // The client's own args are echoed back; nothing else may carry the error's message.
-    expect(JSON.stringify({ ...batch.calls[0], args: null })).not.toContain('hunter2');
+    expect(JSON.stringify({ ...batch.calls.nodes[0], args: null })).not.toContain('hunter2');
     const events = await app.services.db.event.findMany({ where: { callId: 'boom' }, select: { payload: true } });
     expect(JSON.stringify(events)).not.toContain('hunter2');
   });
@@ -213,9 +213,9 @@ describe('cancellation', () => {
     expect(cancelled.cancelToolCall.__typename).toBe('ToolCall');
     const done = await waitForBatch(app, sessionId, batch.batchId, 5000);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(done.calls[0]!.status).toBe('CANCELLED');
-    expect(outputOf(done.calls[0])).toMatchObject({ __typename: 'ToolCancellation', source: 'CANCELLATION' });
-    expect(done.calls[0]!.modelReturn?.text).toMatch(/^\[Tool execution cancelled\]\n/);
+    expect(done.calls.nodes[0]!.status).toBe('CANCELLED');
+    expect(outputOf(done.calls.nodes[0])).toMatchObject({ __typename: 'ToolCancellation', source: 'CANCELLATION' });
+    expect(done.calls.nodes[0]!.modelReturn?.text).toMatch(/^\[Tool execution cancelled\]\n/);
     // Cancelling again is a no-op that returns the finished call.
     const again = await app.query(CancelToolCallDocument, { callId: 'long', sessionId });
     expect(again.cancelToolCall).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED' });
@@ -235,8 +235,8 @@ describe('cancellation', () => {
     const result = await app.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId });
     expect(result.cancelToolBatch.__typename).toBe('ToolBatch');
     const done = await waitForBatch(app, sessionId, batch.batchId, 5000);
-    expect(done.calls.find((call) => call.callId === 'p')!.status).toBe('CANCELLED');
-    expect(done.calls.find((call) => call.callId === 'q')!.status).toBe('CANCELLED');
+    expect(done.calls.nodes.find((call) => call.callId === 'p')!.status).toBe('CANCELLED');
+    expect(done.calls.nodes.find((call) => call.callId === 'q')!.status).toBe('CANCELLED');
   });
 
   it('cancels queued calls without running them', async () => {
@@ -244,11 +244,11 @@ describe('cancellation', () => {
     try {
       const sessionId = await createSession(idle);
       const batch = await submitBatch(idle, { sessionId, calls: [{ id: 'a', tool: 'echo', args: { message: '' } }, { id: 'b', tool: 'write_file', args: { path: '/x', content: 'x' } }] });
-      expect(batch.calls.map((call) => call.status)).toEqual(['QUEUED', 'QUEUED']);
+      expect(batch.calls.nodes.map((call) => call.status)).toEqual(['QUEUED', 'QUEUED']);
       const result = await idle.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId });
       if (result.cancelToolBatch.__typename !== 'ToolBatch') throw new Error('cancel failed');
       expect(result.cancelToolBatch.status).toBe('COMPLETED');
-      expect(result.cancelToolBatch.calls.map((call) => [call.status, call.attempt])).toEqual([
+      expect(result.cancelToolBatch.calls.nodes.map((call) => [call.status, call.attempt])).toEqual([
         ['CANCELLED', 0],
         ['CANCELLED', 0],
       ]);

@@ -92,7 +92,7 @@ describe('external tools', () => {
       retry: { kind: 'NEVER' },
     });
     const done = await waitForBatch(app, sessionId, batch.batchId);
-    expect(done.calls.map((call) => call.status)).toEqual(['FAILED', 'SUCCEEDED', 'SUCCEEDED']);
+    expect(done.calls.nodes.map((call) => call.status)).toEqual(['FAILED', 'SUCCEEDED', 'SUCCEEDED']);
     const end = await subscription.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted');
     expect(end.at(-1)!.data!.toolCallEvents).toMatchObject({ succeeded: 2, failed: 1, cancelled: 0 });
     await subscription.close();
@@ -162,7 +162,7 @@ describe('external tools', () => {
     const expired = await waitForStatus(app, 'never', sessionId, 'FAILED', 10_000);
     expect(outputOf(expired)).toMatchObject({ class: 'TIMEOUT', code: 'deadline_exceeded' });
     expect(expired.durationMs).toBeGreaterThanOrEqual(350);
-    expect((await waitForBatch(app, sessionId, submitted.batchId)).calls.map((call) => call.status)).toEqual(['FAILED', 'FAILED']);
+    expect((await waitForBatch(app, sessionId, submitted.batchId)).calls.nodes.map((call) => call.status)).toEqual(['FAILED', 'FAILED']);
   });
 
   it('waits again as the next attempt when a completion says the failure is safe to retry', async () => {
@@ -210,7 +210,7 @@ describe('external tools', () => {
     expect(await complete({ callId: 's1', sessionId, result: { value: 1 } })).toMatchObject({ status: 'SUCCEEDED' });
     await waitForStatus(app, 's2', sessionId, 'PENDING_EXTERNAL');
     await complete({ callId: 's2', sessionId, result: { value: 2 } });
-    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.nodes.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
   });
 
   it('can be cancelled while waiting for a completion; a completion afterwards changes nothing', async () => {
@@ -229,6 +229,6 @@ describe('external tools', () => {
     // The lane moves on to the next serial call at once.
     await waitForStatus(app, 'w2', sessionId, 'PENDING_EXTERNAL', 3000);
     await app.query(CancelToolCallDocument, { callId: 'w2', sessionId });
-    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
+    expect((await waitForBatch(app, sessionId, batch.batchId)).calls.nodes.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
   });
 });

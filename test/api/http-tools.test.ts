@@ -62,7 +62,7 @@ async function runOne(tool: string, args: Record<string, unknown> = { q: 'x' }, 
   const sessionId = await createSession(app, apiKey);
   const batch = await submitBatch(app, { sessionId, calls: [{ id: `c-${randomUUID().slice(0, 8)}`, tool, args }], waitMs: 20_000 }, apiKey);
   expect(batch.status).toBe('COMPLETED');
-  return { sessionId, call: batch.calls[0]! };
+  return { sessionId, call: batch.calls.nodes[0]! };
 }
 
 describe('registration', () => {

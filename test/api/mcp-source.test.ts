@@ -43,7 +43,7 @@ async function runOne(tool: string, args: Record<string, unknown> = {}, options:
   const sessionId = await createSession(app, options.apiKey);
   const batch = await submitBatch(app, { sessionId, calls: [{ id: `c-${randomUUID().slice(0, 8)}`, tool, args }], waitMs: 20_000, timeoutMs: options.timeoutMs }, options.apiKey);
   expect(batch.status).toBe('COMPLETED');
-  return { sessionId, call: batch.calls[0]! };
+  return { sessionId, call: batch.calls.nodes[0]! };
 }
 
 describe('registration and discovery', () => {
@@ -142,7 +142,7 @@ describe('calls', () => {
     const cancelled = await app.query(CancelToolCallDocument, { callId: 'slow-1', sessionId });
     expect(cancelled.cancelToolCall.__typename).toBe('ToolCall');
     const done = await waitForBatch(app, sessionId, batch.batchId);
-    expect(done.calls[0]).toMatchObject({ status: 'CANCELLED', output: { __typename: 'ToolCancellation' } });
+    expect(done.calls.nodes[0]).toMatchObject({ status: 'CANCELLED', output: { __typename: 'ToolCancellation' } });
     await eventually(async () => mcp.cancelled.length > before, 5000, 50, 'the MCP server saw notifications/cancelled');
   });
 

@@ -157,8 +157,8 @@ describe('running calls per tenant', () => {
       const elapsedForOther = performance.now() - started;
 
       const done = await waitForBatch(app, session.id, batch.batchId, 30_000);
-      expect(done.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
-      const spans = done.calls.map((call) => [Date.parse(call.startedAt!), Date.parse(call.completedAt!)] as const);
+      expect(done.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+      const spans = done.calls.nodes.map((call) => [Date.parse(call.startedAt!), Date.parse(call.completedAt!)] as const);
       let most = 0;
       for (const [start] of spans) most = Math.max(most, spans.filter(([s, e]) => s <= start && start < e).length);
       expect(most).toBeLessThanOrEqual(2);
@@ -260,9 +260,9 @@ describe('file store quotas', () => {
         ],
         waitMs: 15_000,
       });
-      const statuses = batch.calls.map((call) => call.status).sort();
+      const statuses = batch.calls.nodes.map((call) => call.status).sort();
       expect(statuses).toEqual(['FAILED', 'SUCCEEDED', 'SUCCEEDED']);
-      const failed = batch.calls.find((call) => call.status === 'FAILED')!;
+      const failed = batch.calls.nodes.find((call) => call.status === 'FAILED')!;
       expect(failed.output).toMatchObject({ __typename: 'ToolFailure' });
       expect(JSON.stringify(failed.output)).toMatch(/file_quota_exceeded/);
       expect(JSON.stringify(failed.output)).toMatch(/RESOURCE_LIMIT/);

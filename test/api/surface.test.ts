@@ -59,7 +59,7 @@ describe('authentication', () => {
     expect(foreign.__typename).toBe('NotFoundError');
     expect(missing.__typename).toBe('NotFoundError');
 
-    const nodeId = batch.calls[0]!.id;
+    const nodeId = batch.calls.nodes[0]!.id;
     const mine = await app.request(GetNodeDocument, { id: nodeId });
     expect(mine.data?.node).toMatchObject({ __typename: 'ToolCall', callId: 'mine' });
     const theirs = await app.request(GetNodeDocument, { id: nodeId }, intruder);
@@ -116,7 +116,7 @@ describe('query cost', () => {
         idle.resetQueries();
         const result = await idle.query(SessionBatchesDocument, { id: sessionId, first });
         expect(result.session!.batches.nodes).toHaveLength(first);
-        expect(result.session!.batches.nodes.every((batch) => batch.calls.length === 3)).toBe(true);
+        expect(result.session!.batches.nodes.every((batch) => batch.calls.nodes.length === 3)).toBe(true);
         return idle.queries.length;
       };
       const two = await count(2);

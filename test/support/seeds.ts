@@ -15,7 +15,7 @@ import { eventually } from './wait.js';
 type Client = Pick<GraphQLClient, 'query'>;
 
 export type SeedBatch = Awaited<ReturnType<typeof runBatch>>;
-export type SeedCall = SeedBatch['calls'][number];
+export type SeedCall = SeedBatch['calls']['nodes'][number];
 
 /** Submits a batch and waits (bounded) for it to complete. */
 export async function runBatch(app: Client, variables: Omit<SeedExecuteToolBatchMutationVariables, 'waitMs'>, waitMs = 15_000) {
@@ -28,7 +28,7 @@ export async function runBatch(app: Client, variables: Omit<SeedExecuteToolBatch
 /** Runs one call and returns it finished. */
 export async function runCall(app: Client, sessionId: string, tool: string, args: unknown, id = `call-${Math.random().toString(36).slice(2)}`): Promise<SeedCall> {
   const batch = await runBatch(app, { sessionId, calls: [{ id, tool, args }] });
-  return batch.calls[0]!;
+  return batch.calls.nodes[0]!;
 }
 
 /** The payload of a call's outcome in the seeds' JSON form. */

@@ -104,10 +104,10 @@ describe('embedded PostgreSQL and Redis', () => {
       const ran = await gql(
         started.port,
         started.key,
-        'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 20000, calls: [{ id: "c1", tool: "add", args: { a: 2, b: 3 } }]) { ... on ToolBatch { status calls { status output { __typename } } } } }',
+        'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 20000, calls: [{ id: "c1", tool: "add", args: { a: 2, b: 3 } }]) { ... on ToolBatch { status calls(first: 10) { nodes { status output { __typename } } } } } }',
         { s: sessionId },
       );
-      expect(ran.executeToolBatch).toMatchObject({ status: 'COMPLETED', calls: [{ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess' } }] });
+      expect(ran.executeToolBatch).toMatchObject({ status: 'COMPLETED', calls: { nodes: [{ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess' } }] } });
       firstKey = started.key;
 
       expect(readFileSync(join(dataDir, 'postgres', 'PG_VERSION'), 'utf8').trim()).toBe('18');

@@ -54,15 +54,15 @@ describe('Redis restarted mid-run', () => {
       expect(unready.body).toMatchObject({ redis: 'unreachable', database: 'ok' });
       // A batch submitted while Redis is away is recorded (and answered) all the same.
       const during = await submitBatch(api, { sessionId: session.id, calls: sleeps('during', 2, 100) });
-      expect(during.calls.map((call) => call.status)).toEqual(['QUEUED', 'QUEUED']);
+      expect(during.calls.nodes.map((call) => call.status)).toEqual(['QUEUED', 'QUEUED']);
       await sleep(1000);
       await redis.restart();
 
       await eventually(async () => (await api.get('/ready')).status === 200, 20_000);
       const done = await waitForBatch(api, session.id, batch.batchId, 60_000);
-      expect(done.calls.map((call) => call.status)).toEqual(Array(16).fill('SUCCEEDED'));
+      expect(done.calls.nodes.map((call) => call.status)).toEqual(Array(16).fill('SUCCEEDED'));
       const doneDuring = await waitForBatch(api, session.id, during.batchId, 60_000);
-      expect(doneDuring.calls.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+      expect(doneDuring.calls.nodes.map((call) => call.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
       // New work runs as usual.
       const after = await submitBatch(api, { sessionId: session.id, waitMs: 30_000, calls: [{ id: 'after', tool: 'echo', args: { message: 'back' } }] });
       expect(after.status).toBe('COMPLETED');
@@ -95,10 +95,10 @@ describe('PostgreSQL connections cut mid-run', () => {
       expect(cut).toBeGreaterThan(0);
 
       const done = await waitForBatch(api, session.id, batch.batchId, 90_000);
-      expect(done.calls).toHaveLength(52);
-      expect(done.calls.every((call) => ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(call.status))).toBe(true);
+      expect(done.calls.nodes).toHaveLength(52);
+      expect(done.calls.nodes.every((call) => ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(call.status))).toBe(true);
       // Every tool here is idempotent: whatever was interrupted ran again and succeeded.
-      expect(done.calls.filter((call) => call.status !== 'SUCCEEDED').map((call) => [call.callId, call.output])).toEqual([]);
+      expect(done.calls.nodes.filter((call) => call.status !== 'SUCCEEDED').map((call) => [call.callId, call.output])).toEqual([]);
 
       const seen = eventsOf(await events.until(batchesCompleted(1), 60_000));
       await events.close();

@@ -85,10 +85,10 @@ describe('the production install', () => {
     };
     const session = (await gql('mutation { createSession(title: "production") { ... on Session { id } } }')).createSession.id as string;
     const batch = await gql(
-      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 20000, calls: [{ id: "p1", tool: "echo", args: { message: "compiled" } }, { id: "p2", tool: "sleep", args: { ms: 100 } }]) { ... on ToolBatch { status calls { status } } } }',
+      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 20000, calls: [{ id: "p1", tool: "echo", args: { message: "compiled" } }, { id: "p2", tool: "sleep", args: { ms: 100 } }]) { ... on ToolBatch { status calls(first: 10) { nodes { status } } } } }',
       { s: session },
     );
-    expect(batch.executeToolBatch).toEqual({ status: 'COMPLETED', calls: [{ status: 'SUCCEEDED' }, { status: 'SUCCEEDED' }] });
+    expect(batch.executeToolBatch).toEqual({ status: 'COMPLETED', calls: { nodes: [{ status: 'SUCCEEDED' }, { status: 'SUCCEEDED' }] } });
 
     expect(await api.stop()).toEqual({ code: 0, signal: null });
     expect(await worker.stop()).toEqual({ code: 0, signal: null });

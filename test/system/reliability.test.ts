@@ -85,7 +85,7 @@ describe('finding 1: a worker told to stop while non-idempotent calls run past i
       expect(await leaving.child.exited).toEqual({ code: 0, signal: null });
 
       const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
-      const byId = new Map(done.calls.map((call) => [call.callId, call]));
+      const byId = new Map(done.calls.nodes.map((call) => [call.callId, call]));
       for (const id of ['t1', 't2']) {
         expect(byId.get(id), id).toMatchObject({
           status: 'FAILED',
@@ -152,7 +152,7 @@ describe('findings 2 and 3: a worker frozen (SIGSTOP) in the middle of its write
 
         // Frozen longer than it may stay silent: its calls are recovered (non-idempotent: worker_lost).
         const done = await waitForBatch(api, session.id, batch.batchId, 20_000);
-        expect(done.calls.map((call) => [call.callId, call.status, call.output?.__typename === 'ToolFailure' && call.output.code])).toEqual([
+        expect(done.calls.nodes.map((call) => [call.callId, call.status, call.output?.__typename === 'ToolFailure' && call.output.code])).toEqual([
           ['busy', 'FAILED', 'worker_lost'],
           ['slow', 'FAILED', 'worker_lost'],
         ]);
@@ -189,7 +189,7 @@ describe('finding 4: heartbeats and progress of many calls at once', () => {
       );
       for (const batch of batches) {
         const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
-        expect(done.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+        expect(done.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
       }
       expect(await deadlocks()).toBe(before);
     }),
@@ -234,7 +234,7 @@ describe('finding 5: cancelling work whose worker was just killed', () => {
         return task?.state === 'CANCELED' ? task : null;
       }, 10_000);
       const took = Date.now() - started;
-      expect(done.calls.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
+      expect(done.calls.nodes.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
       expect(task.state).toBe('CANCELED');
       expect(took).toBeLessThan(CANCEL_GRACE_MS + 1000);
     }),
@@ -256,7 +256,7 @@ describe('findings 6 and 7: Redis away', () => {
         const started = Date.now();
         const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: `r${n}`, tool: 'echo', args: { message: String(n) } }] });
         timings.push(Date.now() - started);
-        expect(batch.calls.map((call) => call.status)).toEqual(['QUEUED']);
+        expect(batch.calls.nodes.map((call) => call.status)).toEqual(['QUEUED']);
         batches.push(batch.batchId);
       }
       let started = Date.now();
@@ -348,7 +348,7 @@ describe('finding 9: the final write of a successful non-idempotent call fails',
         await holder.end();
       }
       const done = await waitForBatch(api, session.id, batch.batchId, 20_000);
-      expect(done.calls[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1, output: { __typename: 'ToolSuccess', value: { ticks: 8 } } });
+      expect(done.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1, output: { __typename: 'ToolSuccess', value: { ticks: 8 } } });
       expect((await ticks(session.rowId, '/once.log')).every((line) => line.endsWith('(attempt 1)'))).toBe(true);
     }),
     180_000,

@@ -170,8 +170,8 @@ describe('cancellation across processes', () => {
       // Record the request the way the API does, but publish nothing.
       await cluster.db.toolCall.updateMany({ where: { sessionId: session.rowId, callId: 'quiet' }, data: { cancelRequestedAt: new Date() } });
       const done = await waitForBatch(api1, session.id, batch.batchId, 20_000);
-      expect(done.calls[0]).toMatchObject({ status: 'CANCELLED', output: { __typename: 'ToolCancellation' } });
-      expect(done.calls[0]!.durationMs!).toBeLessThan(30_000);
+      expect(done.calls.nodes[0]).toMatchObject({ status: 'CANCELLED', output: { __typename: 'ToolCancellation' } });
+      expect(done.calls.nodes[0]!.durationMs!).toBeLessThan(30_000);
     }),
     60_000,
   );

@@ -74,8 +74,8 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
 
       const done = await waitForBatch(api, session.id, batch.batchId, 60_000);
       const ticked = await waitForBatch(api, session.id, tickerBatch.batchId, 60_000);
-      const byId = new Map([...done.calls, ...ticked.calls].map((call) => [call.callId, call]));
-      expect(done.calls).toHaveLength(10);
+      const byId = new Map([...done.calls.nodes, ...ticked.calls.nodes].map((call) => [call.callId, call]));
+      expect(done.calls.nodes).toHaveLength(10);
       expect(byId.get('ticker')).toMatchObject({
         status: 'FAILED',
         output: { __typename: 'ToolFailure', code: 'worker_lost', class: 'EXECUTION' },
@@ -148,15 +148,15 @@ describe('a worker told to stop (SIGTERM)', () => {
       const exit = await survivor.child.exited;
       expect(exit).toEqual({ code: 0, signal: null });
 
-      const byId = new Map(done.calls.map((call) => [call.callId, call]));
-      expect(done.calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+      const byId = new Map(done.calls.nodes.map((call) => [call.callId, call]));
+      expect(done.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
       // Running calls that fit in the grace period finished where they ran, on their first attempt.
       for (const callId of finishing) expect(byId.get(callId)!.attempt, callId).toBe(1);
       // The long one was handed back and ran again, from the start, on the other worker.
       expect(byId.get('long')).toMatchObject({ attempt: 2, output: { value: { sleptMs: 6000 } } });
       expect(ranOn.get('long')).toContain(`${successor.workerId}#2`);
       // Everything that waited ran on the other worker.
-      for (const call of done.calls.filter((c) => !finishing.includes(c.callId) && c.callId !== 'long')) {
+      for (const call of done.calls.nodes.filter((c) => !finishing.includes(c.callId) && c.callId !== 'long')) {
         expect(call.attempt, call.callId).toBe(1);
         expect([...(ranOn.get(call.callId) ?? [])], call.callId).toEqual([`${successor.workerId}#1`]);
       }

@@ -1,7 +1,9 @@
 // Reads of calls and batches, tenant-scoped, for the API.
 import type { Db } from '../../db.js';
-import type { ToolBatch, ToolCall } from '../../generated/prisma/client.js';
+import type { CallStatus, Prisma, ToolBatch, ToolCall } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
+import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
+import type { FailureClass } from '../../model/outcome.js';
 import { fromStorable } from '../../model/storable-json.js';
 import { inIdOrder } from '../in-id-order.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
@@ -24,9 +26,101 @@ export class CallStore {
     return this.db.toolCall.findMany({ where: { batchRowId: { in: [...batchRowIds] } }, orderBy: [{ batchRowId: 'asc' }, { position: 'asc' }] });
   }
 
-  /** Batches of a session, newest first. */
-  batchesOfSession(sessionId: string, offset: number, limit: number): Promise<ToolBatch[]> {
-    return this.db.toolBatch.findMany({ where: { sessionId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit });
+  /** A page of the tenant's calls that match, newest first (by queue time); `count` counts them all. */
+  async listCalls(tenantId: string, filter: CallFilter, page: PageRequest): Promise<{ page: Page<ToolCall>; count: () => Promise<number> }> {
+    const where = callWhere(tenantId, filter);
+    const after = page.after ? keysetTime(page.after) : null;
+    const keyset: Prisma.ToolCallWhereInput = after ? { OR: [{ queuedAt: { lt: after.key } }, { queuedAt: after.key, id: { lt: after.id } }] } : {};
+    const rows = await this.db.toolCall.findMany({ where: { AND: [where, keyset] }, orderBy: [{ queuedAt: 'desc' }, { id: 'desc' }], take: page.first + 1 });
+    return { page: toPage(rows, page), count: () => this.db.toolCall.count({ where }) };
+  }
+
+  /** How many of the tenant's calls that match are in each status. */
+  async statusCounts(tenantId: string, filter: CallFilter): Promise<Map<CallStatus, number>> {
+    const groups = await this.db.toolCall.groupBy({ by: ['status'], where: callWhere(tenantId, filter), _count: { _all: true } });
+    return new Map(groups.map((group) => [group.status, group._count._all]));
+  }
+
+  /** Per-status call counts of many sessions (or batches) in one query. */
+  async statusCountsOf(scope: 'session' | 'batch', ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
+    const column = scope === 'session' ? 'sessionId' : 'batchRowId';
+    const groups = await this.db.toolCall.groupBy({ by: [column, 'status'], where: { [column]: { in: [...ids] } }, _count: { _all: true } });
+    const byOwner = new Map(ids.map((id) => [id, new Map<CallStatus, number>()]));
+    for (const group of groups) byOwner.get(group[column])?.set(group.status, group._count._all);
+    return ids.map((id) => byOwner.get(id)!);
+  }
+
+  /** Per tool: calls queued in the window, failures, and duration percentiles of the finished ones. */
+  toolStats(tenantId: string, since: Date, until: Date): Promise<ToolStats[]> {
+    return this.db.$queryRawUnsafe<ToolStats[]>(
+      `SELECT tool, count(*)::int AS "callCount",
+              (count(*) FILTER (WHERE status = 'FAILED'))::int AS "failedCount",
+              (count(*) FILTER (WHERE status = 'SUCCEEDED'))::int AS "succeededCount",
+              (percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE duration_ms IS NOT NULL))::float8 AS "durationP50Ms",
+              (percentile_cont(0.95) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE duration_ms IS NOT NULL))::float8 AS "durationP95Ms"
+         FROM tool_call WHERE tenant_id = $1::uuid AND queued_at >= $2 AND queued_at < $3
+        GROUP BY tool ORDER BY tool`,
+      tenantId,
+      since,
+      until,
+    );
+  }
+
+  /** A page of the calls of each batch, in input order: two queries for any number of batches. */
+  async callPagesOfBatches(batchRowIds: readonly string[], page: PageRequest): Promise<Array<Page<ToolCall>>> {
+    const afterPosition = page.after ? Number(page.after.key) : -1;
+    if (!Number.isInteger(afterPosition)) throw new ValidationError('`after` is not a cursor of this list', 'after');
+    const ids = await this.db.$queryRawUnsafe<Array<{ owner: string; id: string }>>(
+      `SELECT b.id::text AS owner, c.id::text AS id FROM unnest($1::uuid[]) AS b(id)
+         CROSS JOIN LATERAL (SELECT id FROM tool_call WHERE batch_row_id = b.id AND position > $2 ORDER BY position LIMIT $3) c`,
+      [...batchRowIds],
+      afterPosition,
+      page.first + 1,
+    );
+    const rows = ids.length === 0 ? [] : await this.db.toolCall.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: [{ batchRowId: 'asc' }, { position: 'asc' }] });
+    return batchRowIds.map((id) => toPage(rows.filter((row) => row.batchRowId === id), page));
+  }
+
+  /** A page of the batches of each session, newest first: two queries for any number of sessions. */
+  async batchPagesOfSessions(sessionIds: readonly string[], page: PageRequest): Promise<Array<Page<ToolBatch>>> {
+    const after = page.after ? keysetTime(page.after) : null;
+    const ids = await this.db.$queryRawUnsafe<Array<{ id: string }>>(
+      `SELECT t.id::text AS id FROM unnest($1::uuid[]) AS s(id)
+         CROSS JOIN LATERAL (SELECT id FROM tool_batch WHERE session_id = s.id
+                               AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+                             ORDER BY created_at DESC, id DESC LIMIT $4) t`,
+      [...sessionIds],
+      after?.key ?? null,
+      after?.id ?? null,
+      page.first + 1,
+    );
+    const rows = ids.length === 0 ? [] : await this.db.toolBatch.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    return sessionIds.map((id) => toPage(rows.filter((row) => row.sessionId === id), page));
+  }
+
+  /**
+   * For each batch, the session position its events follow: just before its first event, or the
+   * session's head when it has none yet (its events will come later). Null for a completed batch
+   * whose events are no longer retained. One query for any number of batches.
+   */
+  async eventStarts(batchRowIds: readonly string[]): Promise<Array<{ sessionId: string; seq: number } | null>> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ id: string; sessionId: string; seq: string | null }>>(
+      `SELECT b.id::text AS id, b.session_id::text AS "sessionId",
+              (CASE WHEN f.first IS NOT NULL THEN f.first - 1 WHEN b.status = 'RUNNING' THEN s.event_seq END)::text AS seq
+         FROM tool_batch b JOIN session s ON s.id = b.session_id
+         CROSS JOIN LATERAL (SELECT min(seq) AS first FROM event e WHERE e.session_id = b.session_id AND e.batch_id = b.batch_id) f
+        WHERE b.id = ANY($1::uuid[])`,
+      [...batchRowIds],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row.seq === null ? null : { sessionId: row.sessionId, seq: Number(row.seq) }]));
+    return batchRowIds.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Batches of each session, counted in one query. */
+  async batchCountsOf(sessionIds: readonly string[]): Promise<number[]> {
+    const groups = await this.db.toolBatch.groupBy({ by: ['sessionId'], where: { sessionId: { in: [...sessionIds] } }, _count: { _all: true } });
+    const counts = new Map(groups.map((group) => [group.sessionId, group._count._all]));
+    return sessionIds.map((id) => counts.get(id) ?? 0);
   }
 
   async findBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
@@ -50,3 +144,38 @@ export class CallStore {
     return { ...call, args: fromStorable(call.args), output: fromStorable(call.output) };
   }
 }
+
+export interface CallFilter {
+  status?: CallStatus[] | null;
+  tool?: string[] | null;
+  sessionId?: string | null;
+  /** A batch's public id (within `sessionId` when given). */
+  batchId?: string | null;
+  failureClass?: FailureClass[] | null;
+  failureCode?: string[] | null;
+  queuedAfter?: Date | null;
+  queuedBefore?: Date | null;
+}
+
+export interface ToolStats {
+  tool: string;
+  callCount: number;
+  failedCount: number;
+  succeededCount: number;
+  durationP50Ms: number | null;
+  durationP95Ms: number | null;
+}
+
+function callWhere(tenantId: string, filter: CallFilter): Prisma.ToolCallWhereInput {
+  const and: Prisma.ToolCallWhereInput[] = [{ tenantId }];
+  if (filter.status?.length) and.push({ status: { in: filter.status } });
+  if (filter.tool?.length) and.push({ tool: { in: filter.tool } });
+  if (filter.sessionId) and.push({ sessionId: filter.sessionId });
+  if (filter.batchId) and.push({ batch: { batchId: filter.batchId } });
+  if (filter.failureClass?.length) and.push({ OR: filter.failureClass.map((value) => ({ output: { path: ['failure', 'class'], equals: value } })) });
+  if (filter.failureCode?.length) and.push({ OR: filter.failureCode.map((value) => ({ output: { path: ['failure', 'code'], equals: value } })) });
+  if (filter.queuedAfter) and.push({ queuedAt: { gte: filter.queuedAfter } });
+  if (filter.queuedBefore) and.push({ queuedAt: { lt: filter.queuedBefore } });
+  return { AND: and };
+}
+

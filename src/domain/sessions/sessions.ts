@@ -2,8 +2,9 @@
 // Every read is scoped to the viewer's tenant; a session of another tenant is one that does not
 // exist.
 import type { Db } from '../../db.js';
-import { Prisma, type Session, type SessionMessage } from '../../generated/prisma/client.js';
+import { Prisma, type Session, type SessionFile, type SessionMessage } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
+import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
@@ -63,9 +64,14 @@ export class SessionService {
     return inIdOrder(ids, rows, 'Session');
   }
 
-  /** The tenant's sessions, newest first. */
-  list(tenantId: string, offset: number, limit: number): Promise<Session[]> {
-    return this.db.session.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit });
+  /** A page of the tenant's sessions that match, newest first by `order`; `count` counts them all. */
+  async list(tenantId: string, filter: SessionFilter, order: SessionOrder, page: PageRequest): Promise<{ page: Page<Session>; count: () => Promise<number> }> {
+    const where = sessionWhere(tenantId, filter);
+    const column = order === 'LAST_ACTIVITY' ? 'lastActivityAt' : 'createdAt';
+    const after = page.after ? keysetTime(page.after) : null;
+    const keyset: Prisma.SessionWhereInput = after ? { OR: [{ [column]: { lt: after.key } }, { [column]: after.key, id: { lt: after.id } }] } : {};
+    const rows = await this.db.session.findMany({ where: { AND: [where, keyset] }, orderBy: [{ [column]: 'desc' }, { id: 'desc' }], take: page.first + 1 });
+    return { page: toPage(rows, page), count: () => this.db.session.count({ where }) };
   }
 
   /**
@@ -147,4 +153,44 @@ export class SessionService {
   async setTodos(sessionId: string, todos: unknown[]): Promise<void> {
     await this.db.session.update({ where: { id: sessionId }, data: { todos: todos as object[] } });
   }
+}
+
+export type SessionOrder = 'CREATED_AT' | 'LAST_ACTIVITY';
+
+export interface SessionFilter {
+  /** Case-insensitive substring of the title. */
+  titleContains?: string | null;
+  /** The metadata contains this JSON object (PostgreSQL `@>`). */
+  metadataContains?: unknown;
+  createdAfter?: Date | null;
+  createdBefore?: Date | null;
+  activeAfter?: Date | null;
+  /** Only sessions with (or without) calls awaiting approval. */
+  hasPendingApprovals?: boolean | null;
+}
+
+/** The leaf values of nested objects with their paths: `{a: {b: 1}}` contains what has a.b = 1. */
+function leaves(object: Record<string, unknown>, prefix: string[]): Array<[string[], unknown]> {
+  return Object.entries(object).flatMap(([key, value]): Array<[string[], unknown]> =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0
+      ? leaves(value as Record<string, unknown>, [...prefix, key])
+      : [[[...prefix, key], value]],
+  );
+}
+
+function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWhereInput {
+  const and: Prisma.SessionWhereInput[] = [{ tenantId }];
+  if (filter.titleContains) and.push({ title: { contains: filter.titleContains, mode: 'insensitive' } });
+  if (filter.metadataContains !== undefined && filter.metadataContains !== null) {
+    if (typeof filter.metadataContains !== 'object' || Array.isArray(filter.metadataContains)) throw new ValidationError('metadataContains must be a JSON object', 'metadataContains');
+    for (const [path, value] of leaves(filter.metadataContains as Record<string, unknown>, [])) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
+  }
+  if (filter.createdAfter) and.push({ createdAt: { gt: filter.createdAfter } });
+  if (filter.createdBefore) and.push({ createdAt: { lt: filter.createdBefore } });
+  if (filter.activeAfter) and.push({ lastActivityAt: { gt: filter.activeAfter } });
+  if (typeof filter.hasPendingApprovals === 'boolean') {
+    const pending: Prisma.SessionWhereInput = { calls: { some: { status: 'AWAITING_APPROVAL' } } };
+    and.push(filter.hasPendingApprovals ? pending : { NOT: pending });
+  }
+  return { AND: and };
 }

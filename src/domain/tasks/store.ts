@@ -1,8 +1,9 @@
 // Reads of tasks (background runs, schedule monitors) and schedules: tenant-scoped for the API,
 // by id and state for workers (the runner, the reaper, recovery).
 import type { Db } from '../../db.js';
-import type { Schedule, Task } from '../../generated/prisma/client.js';
-import { NotFoundError } from '../../model/errors.js';
+import type { Prisma, Schedule, Task } from '../../generated/prisma/client.js';
+import { NotFoundError, ValidationError } from '../../model/errors.js';
+import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { inIdOrder } from '../in-id-order.js';
 import type { RunnableTask } from '../work.js';
 import { TASK_KINDS, type TaskState } from './task-transitions.js';
@@ -11,8 +12,15 @@ import { TASK_KINDS, type TaskState } from './task-transitions.js';
 const RUNS_PER_SCHEDULE = 50;
 
 export interface TaskFilter {
+  sessionId?: string | null;
   state?: TaskState | null;
   kind?: string | null;
+  scheduleId?: string | null;
+}
+
+export interface ScheduleFilter {
+  sessionId?: string | null;
+  enabled?: boolean | null;
 }
 
 export class TaskStore {
@@ -40,32 +48,53 @@ export class TaskStore {
     return this.db.task.findMany({ where: { id: { in: latest.map((row) => row.id) } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   }
 
-  /** Tasks of a session, newest first; a session of another tenant (or none) has none. */
-  listTasks(tenantId: string, sessionId: string, filter: TaskFilter, offset: number, limit: number): Promise<Task[]> {
-    return this.db.task.findMany({
-      where: {
-        sessionId,
-        session: { tenantId },
-        ...(filter.state ? { state: filter.state } : {}),
-        ...(filter.kind ? { kind: filter.kind } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: offset,
-      take: limit,
-    });
+  /** A page of the tenant's tasks that match, newest first; `count` counts them all. */
+  async listTasks(tenantId: string, filter: TaskFilter, page: PageRequest): Promise<{ page: Page<Task>; count: () => Promise<number> }> {
+    const where: Prisma.TaskWhereInput = {
+      session: { tenantId },
+      ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
+      ...(filter.state ? { state: filter.state } : {}),
+      ...(filter.kind ? { kind: filter.kind } : {}),
+      ...(filter.scheduleId ? { scheduleId: filter.scheduleId } : {}),
+    };
+    const after = page.after ? keysetTime(page.after) : null;
+    const keyset: Prisma.TaskWhereInput = after ? { OR: [{ createdAt: { lt: after.key } }, { createdAt: after.key, id: { lt: after.id } }] } : {};
+    const rows = await this.db.task.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.first + 1 });
+    return { page: toPage(rows, page), count: () => this.db.task.count({ where }) };
   }
 
-  /** Schedules of a session, oldest first; NotFoundError for a session of another tenant (or none). */
-  async listSchedules(tenantId: string, sessionId: string, enabled?: boolean | null): Promise<Schedule[]> {
-    const [session, schedules] = await Promise.all([
-      this.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } }),
-      this.db.schedule.findMany({
-        where: { sessionId, session: { tenantId }, ...(typeof enabled === 'boolean' ? { enabled } : {}) },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      }),
+  /** A page of the tenant's schedules that match, oldest first; `count` counts them all. */
+  async listSchedules(tenantId: string, filter: ScheduleFilter, page: PageRequest): Promise<{ page: Page<Schedule>; count: () => Promise<number> }> {
+    const where: Prisma.ScheduleWhereInput = {
+      session: { tenantId },
+      ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
+      ...(typeof filter.enabled === 'boolean' ? { enabled: filter.enabled } : {}),
+    };
+    const after = page.after ? keysetTime(page.after) : null;
+    const keyset: Prisma.ScheduleWhereInput = after ? { OR: [{ createdAt: { gt: after.key } }, { createdAt: after.key, id: { gt: after.id } }] } : {};
+    const [session, rows] = await Promise.all([
+      filter.sessionId ? this.db.session.findFirst({ where: { id: filter.sessionId, tenantId }, select: { id: true } }) : true,
+      this.db.schedule.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: page.first + 1 }),
     ]);
-    if (!session) throw new NotFoundError('Session', sessionId);
-    return schedules;
+    if (!session) throw new NotFoundError('Session', filter.sessionId!);
+    return { page: toPage(rows, page), count: () => this.db.schedule.count({ where }) };
+  }
+
+  /**
+   * For each task, the session position its events follow (just before its first event, or the
+   * session's head when it has none yet); null for a finished task whose events are no longer retained.
+   */
+  async eventStarts(taskIds: readonly string[]): Promise<Array<{ sessionId: string; seq: number } | null>> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ id: string; sessionId: string; seq: string | null }>>(
+      `SELECT t.id::text AS id, t.session_id::text AS "sessionId",
+              (CASE WHEN f.first IS NOT NULL THEN f.first - 1 WHEN t.finished_at IS NULL THEN s.event_seq END)::text AS seq
+         FROM task t JOIN session s ON s.id = t.session_id
+         CROSS JOIN LATERAL (SELECT min(seq) AS first FROM event e WHERE e.session_id = t.session_id AND e.task_id = t.id) f
+        WHERE t.id = ANY($1::uuid[])`,
+      [...taskIds],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row.seq === null ? null : { sessionId: row.sessionId, seq: Number(row.seq) }]));
+    return taskIds.map((id) => byId.get(id) ?? null);
   }
 
   async findTask(tenantId: string, taskId: string): Promise<Task> {
@@ -130,3 +159,4 @@ export class TaskStore {
     });
   }
 }
+

@@ -59,7 +59,7 @@ describe('seed 001: tool_execution.rs', () => {
 
   it('call_tool_batch returns an empty result for an empty batch', async () => {
     const batch = await runBatch(app, { sessionId, calls: [] });
-    expect(batch).toMatchObject({ status: 'COMPLETED', callCount: 0, pendingCount: 0, calls: [] });
+    expect(batch).toMatchObject({ status: 'COMPLETED', callCount: 0, pendingCount: 0, calls: { nodes: [] } });
     expect(batch.batchId).toBe(`tool-batch:${sha256('[]')}`);
   });
 
@@ -71,7 +71,7 @@ describe('seed 001: tool_execution.rs', () => {
         { id: 'u2', tool: 'echo', args: { message: 'still runs' } },
       ],
     });
-    const [unknown, echo] = batch.calls;
+    const [unknown, echo] = batch.calls.nodes;
     expect(unknown!.output).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', source: 'RUNTIME' });
     expect((unknown!.output as { message: string }).message).toBe('Tool id `no_such_tool` is unavailable in this session');
     expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');

@@ -291,7 +291,7 @@ describe('seed 002: spawn_background as a tool', () => {
     );
     expect(value.next_trigger_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 
-    const { schedules } = await app.query(SeedSchedulesDocument, { sessionId: session });
+    const schedules = (await app.query(SeedSchedulesDocument, { sessionId: session })).schedules.nodes;
     expect(schedules).toHaveLength(1);
     expect(schedules[0]!.cronExpression).toBe('*/10 * * * *');
     expect(schedules[0]!.description).toContain('Monitor: Watch PR 1319');

@@ -28,7 +28,7 @@ describe('seed 003: lambda_tools.rs', () => {
     const cancelled = await app.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId });
     expect(cancelled.cancelToolBatch).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED' });
     const { toolBatch } = await app.query(SeedToolBatchDocument, { sessionId, batchId: batch.batchId });
-    for (const call of toolBatch!.calls) {
+    for (const call of toolBatch!.calls.nodes) {
       expect(call.status).toBe('CANCELLED');
       expect(call.outcome).toEqual({ status: 'cancelled', payload: { message: 'tool call cancelled', source: 'cancellation' } });
     }

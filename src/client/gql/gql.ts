@@ -1,0 +1,46 @@
+/* eslint-disable */
+import * as types from './graphql.js';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "mutation ClientExecuteToolBatch($sessionId: ID!, $calls: [ToolCallInput!]!, $idempotencyKey: String, $timeoutMs: Int) {\n  executeToolBatch(\n    sessionId: $sessionId\n    calls: $calls\n    idempotencyKey: $idempotencyKey\n    timeoutMs: $timeoutMs\n  ) {\n    __typename\n    ... on ToolBatch {\n      id\n      batchId\n      status\n      callCount\n      eventCursor\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nmutation ClientSpawnBackground($sessionId: ID!, $tool: String!, $args: JSON!, $title: String) {\n  spawnBackground(sessionId: $sessionId, tool: $tool, args: $args, title: $title) {\n    __typename\n    ... on BackgroundRun {\n      taskId\n      runId\n      status\n      eventCursor\n    }\n    ... on ScheduledMonitor {\n      scheduleId\n      taskId\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nsubscription ClientToolCallEvents($sessionId: ID!, $batchId: String, $after: String, $completeWhenDone: Boolean) {\n  toolCallEvents(\n    sessionId: $sessionId\n    batchId: $batchId\n    after: $after\n    completeWhenDone: $completeWhenDone\n  ) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on ToolCallEvent {\n      batchId\n      callId\n      tool\n    }\n    ... on ToolCallCompleted {\n      status\n      outcome\n    }\n    ... on ToolBatchCompleted {\n      batchId\n      total\n      succeeded\n      failed\n      cancelled\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}\n\nsubscription ClientTaskEvents($taskId: ID!, $after: String, $completeWhenDone: Boolean) {\n  taskEvents(taskId: $taskId, after: $after, completeWhenDone: $completeWhenDone) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on TaskFinished {\n      state\n      summary\n      error\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}": typeof types.ClientExecuteToolBatchDocument,
+};
+const documents: Documents = {
+    "mutation ClientExecuteToolBatch($sessionId: ID!, $calls: [ToolCallInput!]!, $idempotencyKey: String, $timeoutMs: Int) {\n  executeToolBatch(\n    sessionId: $sessionId\n    calls: $calls\n    idempotencyKey: $idempotencyKey\n    timeoutMs: $timeoutMs\n  ) {\n    __typename\n    ... on ToolBatch {\n      id\n      batchId\n      status\n      callCount\n      eventCursor\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nmutation ClientSpawnBackground($sessionId: ID!, $tool: String!, $args: JSON!, $title: String) {\n  spawnBackground(sessionId: $sessionId, tool: $tool, args: $args, title: $title) {\n    __typename\n    ... on BackgroundRun {\n      taskId\n      runId\n      status\n      eventCursor\n    }\n    ... on ScheduledMonitor {\n      scheduleId\n      taskId\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nsubscription ClientToolCallEvents($sessionId: ID!, $batchId: String, $after: String, $completeWhenDone: Boolean) {\n  toolCallEvents(\n    sessionId: $sessionId\n    batchId: $batchId\n    after: $after\n    completeWhenDone: $completeWhenDone\n  ) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on ToolCallEvent {\n      batchId\n      callId\n      tool\n    }\n    ... on ToolCallCompleted {\n      status\n      outcome\n    }\n    ... on ToolBatchCompleted {\n      batchId\n      total\n      succeeded\n      failed\n      cancelled\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}\n\nsubscription ClientTaskEvents($taskId: ID!, $after: String, $completeWhenDone: Boolean) {\n  taskEvents(taskId: $taskId, after: $after, completeWhenDone: $completeWhenDone) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on TaskFinished {\n      state\n      summary\n      error\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}": types.ClientExecuteToolBatchDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ClientExecuteToolBatch($sessionId: ID!, $calls: [ToolCallInput!]!, $idempotencyKey: String, $timeoutMs: Int) {\n  executeToolBatch(\n    sessionId: $sessionId\n    calls: $calls\n    idempotencyKey: $idempotencyKey\n    timeoutMs: $timeoutMs\n  ) {\n    __typename\n    ... on ToolBatch {\n      id\n      batchId\n      status\n      callCount\n      eventCursor\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nmutation ClientSpawnBackground($sessionId: ID!, $tool: String!, $args: JSON!, $title: String) {\n  spawnBackground(sessionId: $sessionId, tool: $tool, args: $args, title: $title) {\n    __typename\n    ... on BackgroundRun {\n      taskId\n      runId\n      status\n      eventCursor\n    }\n    ... on ScheduledMonitor {\n      scheduleId\n      taskId\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nsubscription ClientToolCallEvents($sessionId: ID!, $batchId: String, $after: String, $completeWhenDone: Boolean) {\n  toolCallEvents(\n    sessionId: $sessionId\n    batchId: $batchId\n    after: $after\n    completeWhenDone: $completeWhenDone\n  ) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on ToolCallEvent {\n      batchId\n      callId\n      tool\n    }\n    ... on ToolCallCompleted {\n      status\n      outcome\n    }\n    ... on ToolBatchCompleted {\n      batchId\n      total\n      succeeded\n      failed\n      cancelled\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}\n\nsubscription ClientTaskEvents($taskId: ID!, $after: String, $completeWhenDone: Boolean) {\n  taskEvents(taskId: $taskId, after: $after, completeWhenDone: $completeWhenDone) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on TaskFinished {\n      state\n      summary\n      error\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}"): (typeof documents)["mutation ClientExecuteToolBatch($sessionId: ID!, $calls: [ToolCallInput!]!, $idempotencyKey: String, $timeoutMs: Int) {\n  executeToolBatch(\n    sessionId: $sessionId\n    calls: $calls\n    idempotencyKey: $idempotencyKey\n    timeoutMs: $timeoutMs\n  ) {\n    __typename\n    ... on ToolBatch {\n      id\n      batchId\n      status\n      callCount\n      eventCursor\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nmutation ClientSpawnBackground($sessionId: ID!, $tool: String!, $args: JSON!, $title: String) {\n  spawnBackground(sessionId: $sessionId, tool: $tool, args: $args, title: $title) {\n    __typename\n    ... on BackgroundRun {\n      taskId\n      runId\n      status\n      eventCursor\n    }\n    ... on ScheduledMonitor {\n      scheduleId\n      taskId\n    }\n    ... on Error {\n      message\n      code\n    }\n  }\n}\n\nsubscription ClientToolCallEvents($sessionId: ID!, $batchId: String, $after: String, $completeWhenDone: Boolean) {\n  toolCallEvents(\n    sessionId: $sessionId\n    batchId: $batchId\n    after: $after\n    completeWhenDone: $completeWhenDone\n  ) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on ToolCallEvent {\n      batchId\n      callId\n      tool\n    }\n    ... on ToolCallCompleted {\n      status\n      outcome\n    }\n    ... on ToolBatchCompleted {\n      batchId\n      total\n      succeeded\n      failed\n      cancelled\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}\n\nsubscription ClientTaskEvents($taskId: ID!, $after: String, $completeWhenDone: Boolean) {\n  taskEvents(taskId: $taskId, after: $after, completeWhenDone: $completeWhenDone) {\n    __typename\n    type\n    cursor\n    seq\n    at\n    ... on TaskFinished {\n      state\n      summary\n      error\n    }\n    ... on CursorExpired {\n      oldestCursor\n    }\n  }\n}"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

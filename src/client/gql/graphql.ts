@@ -1,0 +1,153 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** QUEUED → RUNNING → SUCCEEDED | FAILED | CANCELED (a run re-attached after worker loss is QUEUED again, with the next attempt) */
+export type TaskState =
+  | 'CANCELED'
+  | 'FAILED'
+  | 'QUEUED'
+  | 'RUNNING'
+  | 'SUCCEEDED';
+
+/** A batch is COMPLETED once every call of it is final */
+export type ToolBatchStatus =
+  /** Every call is final */
+  | 'COMPLETED'
+  /** Some calls are not final yet */
+  | 'RUNNING';
+
+export type ToolCallInput = {
+  /** Arguments object, validated against the tool’s JSON Schema */
+  args?: unknown;
+  /** Client call id, unique in the session; assigned by the server when absent */
+  id?: string | null | undefined;
+  /** Deadline of this call, up to the configured maximum */
+  timeoutMs?: number | null | undefined;
+  tool: string;
+};
+
+/** Where a call stands; SUCCEEDED, FAILED and CANCELLED are final */
+export type ToolCallStatus =
+  /** Waiting for an approver (the tool requires approval) */
+  | 'AWAITING_APPROVAL'
+  /** Cancelled before or while it ran */
+  | 'CANCELLED'
+  /** Finished with a typed failure */
+  | 'FAILED'
+  /** Waiting for `completeExternalToolCall` (an external tool) */
+  | 'PENDING_EXTERNAL'
+  /** Waiting for a worker */
+  | 'QUEUED'
+  /** Running on a worker */
+  | 'RUNNING'
+  /** Finished with a value */
+  | 'SUCCEEDED';
+
+export type ClientExecuteToolBatchMutationVariables = Exact<{
+  sessionId: string | number;
+  calls: Array<ToolCallInput> | ToolCallInput;
+  idempotencyKey?: string | null | undefined;
+  timeoutMs?: number | null | undefined;
+}>;
+
+
+export type ClientExecuteToolBatchMutation = { executeToolBatch:
+    | { __typename: 'BaseError', message: string, code: string }
+    | { __typename: 'CallIdConflictError', message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'IdempotencyKeyReusedError', message: string, code: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
+    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, eventCursor: string | null }
+    | { __typename: 'ValidationError', message: string, code: string }
+   };
+
+export type ClientSpawnBackgroundMutationVariables = Exact<{
+  sessionId: string | number;
+  tool: string;
+  args: unknown;
+  title?: string | null | undefined;
+}>;
+
+
+export type ClientSpawnBackgroundMutation = { spawnBackground:
+    | { __typename: 'BackgroundNotSupportedError', message: string, code: string }
+    | { __typename: 'BackgroundRun', taskId: string, runId: string, status: TaskState, eventCursor: string | null }
+    | { __typename: 'BaseError', message: string, code: string }
+    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'InvalidArgumentsError', message: string, code: string }
+    | { __typename: 'InvalidScheduleError', message: string, code: string }
+    | { __typename: 'InvalidStateError', message: string, code: string }
+    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'ScheduledMonitor', scheduleId: string, taskId: string }
+    | { __typename: 'UnknownToolError', message: string, code: string }
+    | { __typename: 'ValidationError', message: string, code: string }
+   };
+
+export type ClientToolCallEventsSubscriptionVariables = Exact<{
+  sessionId: string | number;
+  batchId?: string | null | undefined;
+  after?: string | null | undefined;
+  completeWhenDone?: boolean | null | undefined;
+}>;
+
+
+export type ClientToolCallEventsSubscription = { toolCallEvents:
+    | { __typename: 'CursorExpired', oldestCursor: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskCancelRequested', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskCreated', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskFinished', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskHeartbeat', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskOutput', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskProgress', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskReattached', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskStarted', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskStatus', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolBatchCompleted', batchId: string, total: number, succeeded: number, failed: number, cancelled: number, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallApproved', batchId: string, callId: string, tool: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallAwaitingApproval', batchId: string, callId: string, tool: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallAwaitingCompletion', batchId: string, callId: string, tool: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallCompleted', batchId: string, callId: string, tool: string, status: ToolCallStatus, outcome: unknown, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallProgress', batchId: string, callId: string, tool: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallRetrying', batchId: string, callId: string, tool: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallStarted', batchId: string, callId: string, tool: string, type: string, cursor: string, seq: number, at: string }
+   };
+
+export type ClientTaskEventsSubscriptionVariables = Exact<{
+  taskId: string | number;
+  after?: string | null | undefined;
+  completeWhenDone?: boolean | null | undefined;
+}>;
+
+
+export type ClientTaskEventsSubscription = { taskEvents:
+    | { __typename: 'CursorExpired', oldestCursor: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskCancelRequested', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskCreated', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskFinished', state: TaskState, summary: string | null, error: string | null, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskHeartbeat', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskOutput', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskProgress', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskReattached', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskStarted', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'TaskStatus', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolBatchCompleted', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallApproved', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallAwaitingApproval', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallAwaitingCompletion', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallCompleted', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallProgress', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallRetrying', type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'ToolCallStarted', type: string, cursor: string, seq: number, at: string }
+   };
+
+
+export const ClientExecuteToolBatchDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ClientExecuteToolBatch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"calls"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ToolCallInput"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"timeoutMs"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"executeToolBatch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sessionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}}},{"kind":"Argument","name":{"kind":"Name","value":"calls"},"value":{"kind":"Variable","name":{"kind":"Name","value":"calls"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}},{"kind":"Argument","name":{"kind":"Name","value":"timeoutMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"timeoutMs"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ToolBatch"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"callCount"}},{"kind":"Field","name":{"kind":"Name","value":"eventCursor"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<ClientExecuteToolBatchMutation, ClientExecuteToolBatchMutationVariables>;
+export const ClientSpawnBackgroundDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ClientSpawnBackground"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tool"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"args"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"title"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"spawnBackground"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sessionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}}},{"kind":"Argument","name":{"kind":"Name","value":"tool"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tool"}}},{"kind":"Argument","name":{"kind":"Name","value":"args"},"value":{"kind":"Variable","name":{"kind":"Name","value":"args"}}},{"kind":"Argument","name":{"kind":"Name","value":"title"},"value":{"kind":"Variable","name":{"kind":"Name","value":"title"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BackgroundRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"taskId"}},{"kind":"Field","name":{"kind":"Name","value":"runId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"eventCursor"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ScheduledMonitor"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scheduleId"}},{"kind":"Field","name":{"kind":"Name","value":"taskId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<ClientSpawnBackgroundMutation, ClientSpawnBackgroundMutationVariables>;
+export const ClientToolCallEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ClientToolCallEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"batchId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"completeWhenDone"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"toolCallEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sessionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}}},{"kind":"Argument","name":{"kind":"Name","value":"batchId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"batchId"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"completeWhenDone"},"value":{"kind":"Variable","name":{"kind":"Name","value":"completeWhenDone"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ToolCallEvent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"callId"}},{"kind":"Field","name":{"kind":"Name","value":"tool"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ToolCallCompleted"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ToolBatchCompleted"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"batchId"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"succeeded"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}},{"kind":"Field","name":{"kind":"Name","value":"cancelled"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CursorExpired"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"oldestCursor"}}]}}]}}]}}]} as unknown as DocumentNode<ClientToolCallEventsSubscription, ClientToolCallEventsSubscriptionVariables>;
+export const ClientTaskEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ClientTaskEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"taskId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"completeWhenDone"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"taskEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"taskId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"taskId"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"completeWhenDone"},"value":{"kind":"Variable","name":{"kind":"Name","value":"completeWhenDone"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TaskFinished"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"summary"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CursorExpired"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"oldestCursor"}}]}}]}}]}}]} as unknown as DocumentNode<ClientTaskEventsSubscription, ClientTaskEventsSubscriptionVariables>;

@@ -1,0 +1,174 @@
+// A small typed client of toolrun for Node and browsers (no Node built-ins): queries and
+// mutations over HTTP, subscriptions over graphql-ws, and `watch`, which follows a stream from a
+// cursor and, after any disconnect or server restart, subscribes again from the last cursor it
+// delivered — so nothing is missed and nothing is delivered twice.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { type DocumentNode, print } from 'graphql';
+import { type Client as WsClient, createClient } from 'graphql-ws';
+import {
+  ClientExecuteToolBatchDocument,
+  type ClientExecuteToolBatchMutationVariables,
+  ClientSpawnBackgroundDocument,
+  type ClientSpawnBackgroundMutationVariables,
+  ClientTaskEventsDocument,
+  type ClientTaskEventsSubscription,
+  ClientToolCallEventsDocument,
+  type ClientToolCallEventsSubscription,
+} from './gql/graphql.js';
+
+export * from './gql/graphql.js';
+
+export interface ToolrunClientOptions {
+  /** The GraphQL endpoint, e.g. `http://localhost:4000/graphql`. */
+  url: string;
+  /** The graphql-ws endpoint (default: `url` with ws:// or wss://). */
+  wsUrl?: string;
+  apiKey: string;
+  /** A WebSocket implementation where there is no global one (Node 20: `ws`). */
+  webSocketImpl?: unknown;
+  fetch?: typeof fetch;
+  /** Longest wait between resubscription attempts (default 5 s). */
+  maxRetryDelayMs?: number;
+}
+
+/** A GraphQL error answer (errors, no data). */
+export class ToolrunRequestError extends Error {
+  override name = 'ToolrunRequestError';
+  constructor(readonly errors: ReadonlyArray<{ message: string; extensions?: Record<string, unknown> }>) {
+    super(errors.map((error) => error.message).join('; '));
+  }
+  get code(): string | undefined {
+    return this.errors[0]?.extensions?.code as string | undefined;
+  }
+}
+
+type ToolCallEvent = ClientToolCallEventsSubscription['toolCallEvents'];
+type TaskEvent = ClientTaskEventsSubscription['taskEvents'];
+
+export interface WatchOptions {
+  /** Resume after this cursor; absent: from now. */
+  after?: string | null;
+  /** Stops the watch (the iterator completes). */
+  signal?: AbortSignal;
+}
+
+export class ToolrunClient {
+  private ws: WsClient | null = null;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ToolrunClientOptions) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** Runs a query or mutation; throws ToolrunRequestError when the answer has errors. */
+  async request<T, V>(document: TypedDocumentNode<T, V>, variables: V): Promise<T> {
+    const response = await this.fetchImpl(this.options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', authorization: `Bearer ${this.options.apiKey}` },
+      body: JSON.stringify({ query: print(document as DocumentNode), variables }),
+    });
+    const body = (await response.json()) as { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+    if (body.errors?.length) throw new ToolrunRequestError(body.errors);
+    if (!body.data) throw new ToolrunRequestError([{ message: `HTTP ${response.status} without data` }]);
+    return body.data;
+  }
+
+  /** Submits a batch; the answer carries `eventCursor`, what `watchBatch` follows from. */
+  async executeBatch(variables: ClientExecuteToolBatchMutationVariables) {
+    return (await this.request(ClientExecuteToolBatchDocument, variables)).executeToolBatch;
+  }
+
+  /** Starts a background run; the answer carries `eventCursor`, what `watchTask` follows from. */
+  async spawn(variables: ClientSpawnBackgroundMutationVariables) {
+    return (await this.request(ClientSpawnBackgroundDocument, variables)).spawnBackground;
+  }
+
+  /** Every event of a batch after `after` (its `eventCursor`), once each, until ToolBatchCompleted. */
+  watchBatch(sessionId: string, batchId: string, options: WatchOptions = {}): AsyncIterableIterator<ToolCallEvent> {
+    return this.watch(ClientToolCallEventsDocument, (after) => ({ sessionId, batchId, after, completeWhenDone: true }), (data) => data.toolCallEvents, {
+      ...options,
+      isLast: (event) => event.__typename === 'ToolBatchCompleted' && event.batchId === batchId,
+    });
+  }
+
+  /** Every event of a task after `after` (its `eventCursor`), once each, until TaskFinished. */
+  watchTask(taskId: string, options: WatchOptions = {}): AsyncIterableIterator<TaskEvent> {
+    return this.watch(ClientTaskEventsDocument, (after) => ({ taskId, after, completeWhenDone: true }), (data) => data.taskEvents, {
+      ...options,
+      isLast: (event) => event.__typename === 'TaskFinished',
+    });
+  }
+
+  /**
+   * Follows any subscription whose events carry a `cursor`: subscribes with `variables(after)`,
+   * yields each event, and when the stream breaks (socket closed, server restarted, stream
+   * completed by a shutdown) subscribes again from the last cursor it yielded. It ends when
+   * `isLast` accepts an event, on `signal`, or on an error answer (bad arguments, CursorExpired is
+   * delivered as an event and ends nothing by itself).
+   */
+  async *watch<T, V, E extends { cursor: string; __typename?: string }>(
+    document: TypedDocumentNode<T, V>,
+    variables: (after: string | null) => V,
+    eventOf: (data: T) => E,
+    options: WatchOptions & { isLast?: (event: E) => boolean } = {},
+  ): AsyncIterableIterator<E> {
+    let after = options.after ?? null;
+    let failures = 0;
+    const query = print(document as DocumentNode);
+    while (!options.signal?.aborted) {
+      const iterator = this.socket().iterate<T>({ query, variables: variables(after) as Record<string, unknown> });
+      const stop = () => void iterator.return?.();
+      options.signal?.addEventListener('abort', stop, { once: true });
+      try {
+        for await (const result of iterator) {
+          if (result.errors?.length) throw new ToolrunRequestError(result.errors as ToolrunRequestError['errors']);
+          const event = eventOf(result.data as T);
+          failures = 0;
+          after = event.cursor;
+          yield event;
+          if (options.isLast?.(event) || event.__typename === 'CursorExpired') return;
+        }
+      } catch (error) {
+        if (error instanceof ToolrunRequestError) throw error;
+        failures++;
+      } finally {
+        options.signal?.removeEventListener('abort', stop);
+      }
+      if (options.signal?.aborted) return;
+      // The stream ended without its last event (a server going away completes it) or broke: resume.
+      await delay(Math.min(100 * 2 ** Math.min(failures, 10), this.options.maxRetryDelayMs ?? 5000), options.signal);
+    }
+  }
+
+  /** Closes the WebSocket connection. */
+  async close(): Promise<void> {
+    await this.ws?.dispose();
+    this.ws = null;
+  }
+
+  private socket(): WsClient {
+    this.ws ??= createClient({
+      url: this.options.wsUrl ?? this.options.url.replace(/^http/, 'ws'),
+      connectionParams: { authorization: `Bearer ${this.options.apiKey}` },
+      lazy: true,
+      // watch resubscribes from its last cursor itself; graphql-ws's own retry would replay from the first.
+      retryAttempts: 0,
+      ...(this.options.webSocketImpl ? { webSocketImpl: this.options.webSocketImpl } : {}),
+    });
+    return this.ws;
+  }
+}
+
+export function createToolrunClient(options: ToolrunClientOptions): ToolrunClient {
+  return new ToolrunClient(options);
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

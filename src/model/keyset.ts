@@ -1,0 +1,61 @@
+// Keyset pagination: a page is "the first N rows after (orderKey, id)" in a fixed order, so rows
+// inserted meanwhile never make a page repeat or skip one. Cursors are opaque to clients.
+import { ValidationError } from './errors.js';
+
+/** The position of a row in its list: its order key (a time, in ISO form, or a number) and its id. */
+export interface KeysetPosition {
+  key: string | number;
+  id: string;
+}
+
+export interface PageRequest {
+  /** Rows to return (the page size). */
+  first: number;
+  after: KeysetPosition | null;
+}
+
+export interface Page<T> {
+  rows: T[];
+  hasNextPage: boolean;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export function encodeKeysetCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify(['k1', position.key, position.id])).toString('base64url');
+}
+
+export function decodeKeysetCursor(cursor: string, argument = 'after'): KeysetPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (Array.isArray(value) && value.length === 3 && value[0] === 'k1' && (typeof value[1] === 'string' || typeof value[1] === 'number') && typeof value[2] === 'string') {
+      return { key: value[1], id: value[2] };
+    }
+  } catch {
+    // reported below
+  }
+  throw new ValidationError(`\`${argument}\` is not a cursor of this list`, argument);
+}
+
+/** The page request of connection arguments: forward pagination, `first` in 0..maxSize. */
+export function pageRequest(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, maxSize = MAX_PAGE_SIZE): PageRequest {
+  if ((args.last ?? null) !== null || (args.before ?? null) !== null) {
+    throw new ValidationError('Lists page forward only: use `first` and `after`', args.last != null ? 'last' : 'before');
+  }
+  const first = args.first ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 0 || first > maxSize) throw new ValidationError(`\`first\` must be between 0 and ${maxSize}`, 'first');
+  return { first, after: args.after ? decodeKeysetCursor(args.after) : null };
+}
+
+/** Splits the `first + 1` rows a store read into the page and whether more follow. */
+export function toPage<T>(rows: T[], request: PageRequest): Page<T> {
+  return { rows: rows.slice(0, request.first), hasNextPage: rows.length > request.first };
+}
+
+/** A keyset position whose key is a time (the list is ordered by a timestamp, then id). */
+export function keysetTime(position: KeysetPosition): { key: Date; id: string } {
+  const key = new Date(position.key);
+  if (typeof position.key !== 'string' || Number.isNaN(key.getTime())) throw new ValidationError('`after` is not a cursor of this list', 'after');
+  return { key, id: position.id };
+}

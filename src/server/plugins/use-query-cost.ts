@@ -1,0 +1,105 @@
+// The cost of an operation: how many objects it may return. Every object-typed field costs one per
+// parent it can appear under; a list field with `first` (a connection or a paged list) multiplies
+// what is below it by `first` (its default page when absent), so a dashboard page of 50 sessions
+// with 20 batches of 20 calls passes and the same query for 100 × 100 × 1,000 fails. Refused
+// operations get a GraphQL error with code QUERY_TOO_COSTLY, before any resolver runs.
+import type { Plugin } from '@envelop/core';
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  Kind,
+  type SelectionSetNode,
+  valueFromASTUntyped,
+} from 'graphql';
+import { DEFAULT_PAGE_SIZE } from '../../model/keyset.js';
+
+export const QUERY_TOO_COSTLY = 'QUERY_TOO_COSTLY';
+
+export function useQueryCost(maxCost: number): Plugin {
+  const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) => {
+    const cost = operationCost(args.schema, args.document, args.operationName ?? undefined, args.variableValues ?? {});
+    if (cost <= maxCost) return null;
+    return new GraphQLError(`The operation may return ${Math.ceil(cost)} objects, more than the limit of ${maxCost}: ask for smaller pages (first) or fewer nested lists`, {
+      extensions: { code: QUERY_TOO_COSTLY, cost: Math.ceil(cost), maxCost },
+    });
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const error = check(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const error = check(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+  };
+}
+
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return 0;
+  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  if (!root || operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__'))) return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+
+  const costOf = (type: Composite, selectionSet: SelectionSetNode, depth: number): number => {
+    if (depth > 64) return Number.POSITIVE_INFINITY;
+    let total = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value.startsWith('__') || !selection.selectionSet) continue;
+        const field = fieldOf(type, selection.name.value);
+        if (!field) continue;
+        const { named, isList } = unwrap(field.type);
+        if (!isComposite(named)) continue;
+        const first = selection.arguments?.find((argument) => argument.name.value === 'first');
+        const firstValue = first ? Number(valueFromASTUntyped(first.value, variables)) : null;
+        const isPaged = field.args.some((argument) => argument.name === 'first');
+        const multiplier = isPaged ? (Number.isFinite(firstValue) && firstValue !== null ? Math.max(firstValue, 1) : DEFAULT_PAGE_SIZE) : 1;
+        const childCost = costOf(named, selection.selectionSet, depth + 1);
+        // Lists of a connection (edges, nodes) are its page; other lists without `first` count as a default page.
+        const listSize = isList && !type.name.endsWith('Connection') ? DEFAULT_PAGE_SIZE : 1;
+        total += isPaged ? 1 + multiplier * childCost : 1 + listSize * childCost;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const on = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) as Composite | undefined) : type;
+        if (on) total += costOf(on, selection.selectionSet, depth + 1);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        const on = fragment ? (schema.getType(fragment.typeCondition.name.value) as Composite | undefined) : undefined;
+        if (fragment && on) total += costOf(on, fragment.selectionSet, depth + 1);
+      }
+    }
+    return total;
+  };
+  return costOf(root as Composite, operation.selectionSet, 0);
+}
+
+// Structural checks rather than graphql-js' instanceof ones: the schema's types may come from the
+// other (CommonJS or ESM) copy of graphql-js.
+type Composite = { name: string; getFields?: () => Record<string, GraphQLField<unknown, unknown>> };
+
+function fieldOf(type: Composite, name: string): GraphQLField<unknown, unknown> | undefined {
+  return type.getFields?.()[name];
+}
+
+function unwrap(type: GraphQLOutputType): { named: Composite & { getFields?: unknown; getTypes?: unknown; getInterfaces?: unknown }; isList: boolean } {
+  let current: unknown = type;
+  let isList = false;
+  for (;;) {
+    const wrapped = current as { ofType?: unknown; constructor: { name: string } };
+    if (!wrapped.ofType) break;
+    if (wrapped.constructor.name === 'GraphQLList') isList = true;
+    current = wrapped.ofType;
+  }
+  return { named: current as Composite, isList };
+}
+
+function isComposite(type: { getFields?: unknown; getTypes?: unknown }): boolean {
+  return typeof type.getFields === 'function' || typeof type.getTypes === 'function';
+}

@@ -1,0 +1,249 @@
+// The dashboard surface: tenant-wide filtered connections with stable keyset cursors and lazy
+// totalCount, counts and tool statistics, a bounded number of SQL statements per page, cursors from
+// mutations with streams that complete, and the tenant-wide event stream.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BatchCallsPageDocument,
+  CreateSessionDocument,
+  DashboardDocument,
+  FilterSessionsDocument,
+  ListSchedulesDocument,
+  ListTasksDocument,
+  ListToolCallsDocument,
+  SpawnBackgroundDocument,
+  SubmitForCursorDocument,
+  TenantCursorDocument,
+  TenantEventsDocument,
+  ToolCallCountsDocument,
+  ToolStatsDocument,
+  WatchBatchDocument,
+} from '../gql/graphql.js';
+import { createSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+
+let app: Toolrun;
+let key: string;
+beforeAll(async () => {
+  app = await startToolrun();
+});
+afterAll(async () => app?.close());
+
+/** Each test works in a tenant of its own, so counts are exact. */
+async function freshTenant(): Promise<string> {
+  key = await app.newKey();
+  return key;
+}
+
+async function session(title: string, metadata?: unknown): Promise<string> {
+  const result = await app.query(CreateSessionDocument, { title, metadata }, key);
+  if (result.createSession.__typename !== 'Session') throw new Error('no session');
+  return result.createSession.id;
+}
+
+describe('toolCalls', () => {
+  it('lists calls across sessions by status, tool and failure class, with totalCount and stable pages', async () => {
+    await freshTenant();
+    const a = await session('a');
+    const b = await session('b');
+    await submitBatch(app, { sessionId: a, waitMs: 10_000, calls: [{ id: 'a1', tool: 'echo', args: { message: 'x' } }, { id: 'a2', tool: 'failing_tool', args: { message: 'no' } }] }, key);
+    await submitBatch(app, { sessionId: b, calls: [{ id: 'b1', tool: 'delete_file', args: { path: '/x' } }] }, key);
+    await submitBatch(app, { sessionId: b, calls: [{ id: 'b2', tool: 'delete_file', args: { path: '/y' } }] }, key);
+
+    const inbox = await app.query(ListToolCallsDocument, { filter: { status: ['AWAITING_APPROVAL'] } }, key);
+    expect(inbox.toolCalls.totalCount).toBe(2);
+    expect(inbox.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['b2', 'b1']);
+
+    const failed = await app.query(ListToolCallsDocument, { filter: { failureClass: ['EXECUTION'] } }, key);
+    expect(failed.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['a2']);
+    expect((await app.query(ListToolCallsDocument, { filter: { tool: ['echo'], sessionId: a } }, key)).toolCalls.totalCount).toBe(1);
+    expect((await app.query(ListToolCallsDocument, { filter: { tool: ['echo'], sessionId: b } }, key)).toolCalls.totalCount).toBe(0);
+
+    // Page 1, then new calls arrive, then page 2: nothing repeats, nothing is skipped.
+    const first = await app.query(ListToolCallsDocument, { first: 2 }, key);
+    expect(first.toolCalls.pageInfo.hasNextPage).toBe(true);
+    await submitBatch(app, { sessionId: a, calls: [{ id: 'late', tool: 'echo', args: { message: 'late' } }] }, key);
+    const second = await app.query(ListToolCallsDocument, { first: 10, after: first.toolCalls.pageInfo.endCursor }, key);
+    const seen = [...first.toolCalls.edges, ...second.toolCalls.edges].map((edge) => edge.node.callId);
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen)).toEqual(new Set(['b2', 'b1', 'a2', 'a1']));
+    expect(second.toolCalls.pageInfo.hasNextPage).toBe(false);
+
+    const counts = await app.query(ToolCallCountsDocument, {}, key);
+    expect(counts.toolCallCounts).toMatchObject({ total: 5, awaitingApproval: 2, failed: 1 });
+    expect(counts.toolCallCounts.succeeded + counts.toolCallCounts.queued + counts.toolCallCounts.running).toBe(2);
+
+    const stats = await app.query(ToolStatsDocument, {}, key);
+    expect(stats.toolStats.find((row) => row.tool === 'failing_tool')).toMatchObject({ callCount: 1, failedCount: 1 });
+    expect(stats.toolStats.find((row) => row.tool === 'delete_file')).toMatchObject({ callCount: 2, durationP50Ms: null });
+  });
+
+  it('refuses bad cursors, backward paging and oversized pages with typed errors', async () => {
+    await freshTenant();
+    for (const variables of [{ after: 'bm90LWEtY3Vyc29y' }, { first: 101 }]) {
+      const response = await app.request(ListToolCallsDocument, variables, key);
+      expect(response.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    }
+    const backward = await app.request('{ toolCalls(last: 2) { totalCount } }', {}, key);
+    expect(backward.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('sessions', () => {
+  it('filters by title, metadata, pending approvals and orders by last activity', async () => {
+    await freshTenant();
+    const red = await session('Red team run', { team: 'red', env: { region: 'eu' } });
+    const blue = await session('blue team run', { team: 'blue' });
+    const idle = await session('idle');
+    await submitBatch(app, { sessionId: red, calls: [{ id: 'gate', tool: 'delete_file', args: { path: '/x' } }] }, key);
+
+    const titles = async (variables: Parameters<typeof app.query<unknown, object>>[1]) =>
+      (await app.query(FilterSessionsDocument, variables as never, key)).sessions.nodes.map((node) => node.title);
+    expect(await titles({ filter: { titleContains: 'TEAM' } })).toEqual(['blue team run', 'Red team run']);
+    expect(await titles({ filter: { metadataContains: { env: { region: 'eu' } } } })).toEqual(['Red team run']);
+    expect(await titles({ filter: { hasPendingApprovals: true } })).toEqual(['Red team run']);
+    expect(await titles({ filter: { hasPendingApprovals: false } })).toEqual(['idle', 'blue team run']);
+    expect(await titles({ orderBy: 'LAST_ACTIVITY' })).toEqual(['Red team run', 'idle', 'blue team run']);
+    const page = await app.query(FilterSessionsDocument, { first: 1, filter: { titleContains: 'run' } }, key);
+    expect(page.sessions).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true } });
+    expect(page.sessions.nodes[0]).toMatchObject({ title: 'blue team run', status: 'IDLE' });
+    void blue;
+    void idle;
+  });
+
+  it('pages stably while sessions are created between pages', async () => {
+    await freshTenant();
+    for (let i = 0; i < 5; i++) await session(`s${i}`);
+    const first = await app.query(FilterSessionsDocument, { first: 2 }, key);
+    await session('new one');
+    const rest = await app.query(FilterSessionsDocument, { first: 10, after: first.sessions.pageInfo.endCursor }, key);
+    expect([...first.sessions.nodes, ...rest.sessions.nodes].map((node) => node.title)).toEqual(['s4', 's3', 's2', 's1', 's0']);
+  });
+
+  it('loads a dashboard page with a number of SQL statements that does not grow with its size', async () => {
+    // An API-only instance: no worker loops, so every statement counted is the query's own.
+    const idle = await startToolrun({}, { worker: false });
+    try {
+      const measure = async () => {
+        await idle.services.dispatcher.settle();
+        idle.resetQueries();
+        const result = await idle.query(DashboardDocument, { first: 50, batches: 20, calls: 20 });
+        return { statements: idle.queries.length, sessions: result.sessions.nodes.length };
+      };
+      const one = await createSession(idle);
+      await submitBatch(idle, { sessionId: one, calls: [{ tool: 'echo', args: { message: '1' } }] });
+      const small = await measure();
+      for (let i = 0; i < 6; i++) {
+        const id = await createSession(idle);
+        for (let j = 0; j < 2; j++) await submitBatch(idle, { sessionId: id, calls: [{ tool: 'echo', args: { message: `${j}a` } }, { tool: 'echo', args: { message: `${j}b` } }] });
+      }
+      const large = await measure();
+      expect(large.sessions).toBe(7);
+      expect(large.statements).toBe(small.statements);
+      expect(large.statements).toBeLessThanOrEqual(14);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('lets a dashboard page pass the cost limit and refuses an abusive one with a code', async () => {
+    const abusive = await app.request(DashboardDocument, { first: 100, batches: 100, calls: 1000 }, key);
+    expect(abusive.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
+    expect(abusive.errors?.[0]?.message).not.toMatch(/syntax/i);
+    const page = await app.request(DashboardDocument, { first: 50, batches: 20, calls: 20 }, key);
+    expect(page.errors).toBeUndefined();
+  });
+});
+
+describe('child connections', () => {
+  it('pages the calls of a batch in input order', async () => {
+    await freshTenant();
+    const sessionId = await createSession(app, key);
+    const calls = Array.from({ length: 5 }, (_, i) => ({ id: `c${i}`, tool: 'echo', args: { message: `${i}` } }));
+    const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls }, key);
+    const one = await app.query(BatchCallsPageDocument, { sessionId, batchId: batch.batchId, first: 3 }, key);
+    expect(one.toolBatch!.calls).toMatchObject({ totalCount: 5, pageInfo: { hasNextPage: true } });
+    const two = await app.query(BatchCallsPageDocument, { sessionId, batchId: batch.batchId, first: 3, after: one.toolBatch!.calls.pageInfo.endCursor }, key);
+    expect([...one.toolBatch!.calls.nodes, ...two.toolBatch!.calls.nodes].map((call) => call.position)).toEqual([0, 1, 2, 3, 4]);
+    expect(two.toolBatch!.calls.pageInfo.hasNextPage).toBe(false);
+  });
+});
+
+describe('tasks and schedules across sessions', () => {
+  it('lists the tenant’s tasks and schedules without a session', async () => {
+    await freshTenant();
+    const a = await createSession(app, key);
+    const b = await createSession(app, key);
+    await app.query(SpawnBackgroundDocument, { sessionId: a, tool: 'sleep', args: { ms: 1 } }, key);
+    await app.query(SpawnBackgroundDocument, { sessionId: b, tool: 'sleep', args: { ms: 1 }, schedule: { cronExpression: '0 3 * * *' } }, key);
+    const tasks = await app.query(ListTasksDocument, { first: 10 }, key);
+    expect(tasks.tasks.totalCount).toBe(2);
+    expect(tasks.tasks.nodes.map((task) => task.kind).sort()).toEqual(['background_tool', 'monitor']);
+    const schedules = await app.query(ListSchedulesDocument, { first: 10 }, key);
+    expect(schedules.schedules.totalCount).toBe(1);
+    expect((await app.query(ListSchedulesDocument, { sessionId: a }, key)).schedules.totalCount).toBe(0);
+  });
+});
+
+describe('cursors from mutations', () => {
+  it('executeToolBatch returns the cursor its events follow; completeWhenDone ends the stream', async () => {
+    await freshTenant();
+    const sessionId = await createSession(app, key);
+    await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ tool: 'echo', args: { message: 'before' } }] }, key);
+    const submitted = (await app.query(SubmitForCursorDocument, { sessionId, calls: [{ id: 'w1', tool: 'sleep', args: { ms: 200 } }, { id: 'w2', tool: 'echo', args: { message: 'x' } }] }, key)).executeToolBatch;
+    if (submitted.__typename !== 'ToolBatch') throw new Error(JSON.stringify(submitted));
+    expect(submitted.eventCursor).toBeTruthy();
+    const stream = app.ws(WatchBatchDocument, { sessionId, batchId: submitted.batchId, after: submitted.eventCursor, completeWhenDone: true }, key);
+    const events = await stream.until((item) => item.data?.toolCallEvents.type === 'ToolBatchCompleted');
+    await expect(stream.next(5_000)).rejects.toThrow('subscription ended');
+    const types = events.map((item) => item.data!.toolCallEvents.type);
+    expect(types.filter((type) => type === 'ToolCallCompleted')).toHaveLength(2);
+    expect(types.at(-1)).toBe('ToolBatchCompleted');
+    const seqs = events.map((item) => item.data!.toolCallEvents.seq);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(events[0]!.data!.toolCallEvents.sessionId).toBe(sessionId);
+  });
+});
+
+describe('tenantEvents', () => {
+  it('replays the tenant’s events after a cursor, in order, each once, filtered by type', async () => {
+    await freshTenant();
+    const start = (await app.query(TenantCursorDocument, {}, key)).tenantSettings.lastEventCursor;
+    expect(start).toBeNull();
+    const a = await createSession(app, key);
+    const b = await createSession(app, key);
+    await submitBatch(app, { sessionId: a, waitMs: 10_000, calls: [{ id: 'x', tool: 'echo', args: { message: 'x' } }] }, key);
+    const mid = (await app.query(TenantCursorDocument, {}, key)).tenantSettings.lastEventCursor!;
+    const all = app.ws(TenantEventsDocument, { after: Buffer.from(`tevt:${(await app.services.db.apiKey.findFirstOrThrow({ where: { id: (await app.query(TenantCursorDocument, {}, key)).viewer.apiKeyId } })).tenantId}:0`).toString('base64url') }, key);
+    const approvals = app.ws(TenantEventsDocument, { after: mid, types: ['ToolCallAwaitingApproval'] }, key);
+    await submitBatch(app, { sessionId: b, waitMs: 10_000, calls: [{ id: 'y', tool: 'echo', args: { message: 'y' } }] }, key);
+    await submitBatch(app, { sessionId: b, calls: [{ id: 'gate', tool: 'delete_file', args: { path: '/x' } }] }, key);
+
+    const inbox = await approvals.next();
+    expect(inbox.data!.tenantEvents).toMatchObject({ type: 'ToolCallAwaitingApproval', callId: 'gate', sessionId: b });
+    const events = await all.until((item) => item.data?.tenantEvents.type === 'ToolCallAwaitingApproval');
+    const seqs = events.map((item) => item.data!.tenantEvents.tenantSeq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(new Set(events.map((item) => item.data!.tenantEvents.sessionId))).toEqual(new Set([a, b]));
+
+    // Resuming from an event's cursor delivers exactly what follows it.
+    const third = events[2]!.data!.tenantEvents;
+    const resumed = app.ws(TenantEventsDocument, { after: third.cursor }, key);
+    const again = await resumed.until((item) => item.data?.tenantEvents.type === 'ToolCallAwaitingApproval');
+    expect(again.map((item) => item.data!.tenantEvents.tenantSeq)).toEqual(seqs.slice(3));
+    for (const stream of [all, approvals, resumed]) await stream.close();
+  });
+
+  it('refuses another tenant’s cursor with a typed error', async () => {
+    await freshTenant();
+    const other = await app.newKey();
+    const sessionId = await createSession(app, other);
+    await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ tool: 'echo', args: { message: 'x' } }] }, other);
+    const foreign = (await app.query(TenantCursorDocument, {}, other)).tenantSettings.lastEventCursor!;
+    const stream = app.sse(TenantEventsDocument, { after: foreign }, key);
+    const response = await stream.next();
+    expect(response.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    await stream.close();
+  });
+});
+
+void waitForBatch;

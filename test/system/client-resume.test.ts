@@ -1,0 +1,82 @@
+// The typed client's watch against an API that restarts mid-stream: through one address (a TCP
+// proxy in front of whichever API process is current), the watch resubscribes from the last cursor
+// it delivered, so every event of the batch arrives exactly once, in order.
+import { createServer, type Server, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createToolrunClient } from '../../src/client/index.js';
+import { CreateSessionDocument } from '../gql/graphql.js';
+import { type ApiProcess, Cluster } from '../support/cluster.js';
+
+let cluster: Cluster;
+let proxy: Server;
+let target = 0;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  cluster = await Cluster.start();
+  await cluster.startWorker('worker-1');
+  proxy = createServer((client) => {
+    const upstream = new Socket();
+    sockets.add(client).add(upstream);
+    upstream.connect(target, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+}, 120_000);
+
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  proxy?.close();
+  await cluster?.close();
+});
+
+describe('client watch', () => {
+  it('delivers every event of a batch exactly once across API restarts', async () => {
+    let api: ApiProcess = await cluster.startApi('api-1');
+    target = api.port;
+    const port = (proxy.address() as { port: number }).port;
+    const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 500 });
+    try {
+      const created = await client.request(CreateSessionDocument, { title: 'resume' });
+      if (created.createSession.__typename !== 'Session') throw new Error('no session');
+      const sessionId = created.createSession.id;
+      const calls = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, tool: 'sleep', args: { ms: 150 + 100 * i } }));
+      const batch = await client.executeBatch({ sessionId, calls });
+      if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
+
+      const seen: Array<{ seq: number; type: string; callId?: string }> = [];
+      const watching = (async () => {
+        for await (const event of client.watchBatch(sessionId, batch.batchId, { after: batch.eventCursor })) {
+          seen.push({ seq: event.seq, type: event.type, callId: 'callId' in event ? event.callId : undefined });
+        }
+      })();
+
+      for (const name of ['api-2', 'api-3']) {
+        await new Promise((resolve) => setTimeout(resolve, 350));
+        const next = await cluster.startApi(name);
+        await api.child.stop();
+        for (const socket of sockets) socket.destroy();
+        target = next.port;
+        api = next;
+      }
+      await watching;
+
+      const seqs = seen.map((event) => event.seq);
+      expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
+      expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+      expect(seen.filter((event) => event.type === 'ToolCallCompleted').map((event) => event.callId).sort()).toEqual(calls.map((call) => call.id).sort());
+      expect(seen.at(-1)!.type).toBe('ToolBatchCompleted');
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
+});
