@@ -1,21 +1,24 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-// Typed documents for GraphQL clients (the test suite is one) from the committed schema.graphql.
+// Typed documents for GraphQL clients from the committed schema.graphql: the test suite's
+// (test/gql) and the dashboard's (dashboard/src/gql).
+const shared = {
+  preset: 'client',
+  presetConfig: { fragmentMasking: false },
+  config: {
+    useTypeImports: true,
+    enumsAsTypes: true,
+    scalars: { JSON: 'unknown', DateTime: 'string' },
+    importExtension: '.js',
+  },
+} as const;
+
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: ['test/operations/**/*.graphql'],
   ignoreNoDocuments: false,
   generates: {
-    'test/gql/': {
-      preset: 'client',
-      presetConfig: { fragmentMasking: false },
-      config: {
-        useTypeImports: true,
-        enumsAsTypes: true,
-        scalars: { JSON: 'unknown', DateTime: 'string' },
-        importExtension: '.js',
-      },
-    },
+    'test/gql/': { ...shared, documents: ['test/operations/**/*.graphql'] },
+    'dashboard/src/gql/': { ...shared, documents: ['dashboard/src/**/*.graphql'] },
   },
 };
 

@@ -8,6 +8,7 @@ import './events.js';
 import './tasks.js';
 import './tools.js';
 import './tenant.js';
+import './viewer.js';
 
 builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
 builder.mutationType({});

@@ -11,3 +11,4 @@ import './tasks.js';
 import './task-events.js';
 import './call-decisions.js';
 import './tenant.js';
+import './viewer.js';
