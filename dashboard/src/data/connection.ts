@@ -157,3 +157,13 @@ export function watch<E extends StreamEvent, V extends AnyVariables & { after?: 
   subscribe();
   return stop;
 }
+
+/**
+ * The cursor before a session's first event, for a session that has none yet
+ * (`lastEventCursor` null): subscribing without a cursor would start at "now" and miss what
+ * happens between the snapshot and the subscription. (Cursors are opaque; this is the one place
+ * that knows their form, until the API hands out a start cursor itself.)
+ */
+export function sessionStartCursor(sessionId: string): string {
+  return btoa(`evt:${sessionId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}

@@ -6,7 +6,7 @@ import { useClient, useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { StatusBadge, time } from '../components/Status.js';
-import { type Link, watch } from '../data/connection.js';
+import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
 import { BatchCallsDocument, CallDetailDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
 import { TasksPanel } from './Tasks.js';
@@ -44,7 +44,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     store.setBatches(session.batches.nodes);
     const newest = [...session.batches.nodes].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
     if (!focusBatch && newest) setExpanded((open) => (open.size === 0 ? new Set([newest.batchId]) : open));
-    return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? null }, {
+    return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? sessionStartCursor(sessionId) }, {
       onEvents: (events) => {
         for (const batchId of store.apply(events)) {
           if (focusBatch === batchId) load(batchId);

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { StatusBadge, age, time } from '../components/Status.js';
-import { type Link, watch } from '../data/connection.js';
+import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import { CancelScheduleDocument, CancelTaskDocument, SessionTasksDocument, type TaskRowFragment, TaskEventsDocument } from '../gql/graphql.js';
 
 const ACTIVE = new Set(['QUEUED', 'RUNNING']);
@@ -23,7 +23,7 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
 
   useEffect(
     () =>
-      watch(link, TaskEventsDocument, { sessionId, after }, {
+      watch(link, TaskEventsDocument, { sessionId, after: after ?? sessionStartCursor(sessionId) }, {
         onEvents: (events) => {
           setLive((current) => {
             const next = { ...current };
