@@ -17,6 +17,7 @@ const runtime = await startWorkerRuntime(services);
 const url = `http://${config.HOST}:${port}/graphql`;
 console.log(`
 toolrun is running (API + worker)
+  Dashboard: http://${config.HOST}:${port}/   (sign in with the API key below)
   GraphiQL:  ${url}
   API key:   ${apiKey}   (tenant "${config.DEV_TENANT}"; GraphiQL sends it for you)
   Try:       curl -s ${url} -H 'authorization: Bearer ${apiKey}' -H 'content-type: application/json' -d '{"query":"{ tools { name } }"}'
