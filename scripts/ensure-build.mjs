@@ -52,7 +52,12 @@ if (existsSync(dashboardSource) && (!existsSync(dashboardIndex) || newestChange(
     process.exit(1);
   }
   console.error('toolrun: building the dashboard (vite build)…');
-  const viteBuild = spawn(process.execPath, [vite, 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const viteBuild = spawn(process.execPath, [vite, 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+    // A NODE_ENV of the caller's (test runners set `test`) would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const viteStatus = await new Promise((resolve) => viteBuild.on('close', (code) => resolve(code)));
   if (viteStatus !== 0) {
     console.error('toolrun: the dashboard build failed (vite build --config dashboard/vite.config.ts)');
