@@ -170,7 +170,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const session = await newSession('background');
     await openSession(session.sessionId);
     await page.getByRole('tab', { name: 'Background tasks' }).click();
-    const spawned = await api.query(SpawnBackgroundDocument, { sessionId: session.sessionId, tool: 'report_progress', args: { steps: 8, intervalMs: 400, label: 'step' }, title: 'progress demo' });
+    const spawned = await api.query(SpawnBackgroundDocument, { sessionId: session.sessionId, tool: 'report_progress', args: { steps: 10, intervalMs: 600, label: 'step' }, title: 'progress demo' });
     if (spawned.spawnBackground.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned.spawnBackground));
     const task = page.locator(`.task[data-task-id="${spawned.spawnBackground.taskId}"]`);
     const seenLines = new Set<number>();
@@ -180,13 +180,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
       const percent = Number((await task.locator('progress').getAttribute('data-percent', { timeout: 1000 }).catch(() => '0')) ?? 0);
       seenLines.add(lines);
       seenPercents.add(percent);
-      if (percent > 0 && percent < 100 && seenPercents.size === 2) await shot('tasks');
       return percent === 100 && (await task.getAttribute('data-state')) === 'SUCCEEDED';
     }, 30_000, 100, 'the task at 100 %');
-    // It was watched moving: several intermediate widths and log lengths, ending with all 8 lines.
+    await shot('tasks');
+    // It was watched moving: several intermediate widths and log lengths, ending with all 10 lines.
     expect([...seenPercents].filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(2);
-    expect([...seenLines].filter((n) => n > 0 && n < 8).length).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => task.locator('.log-tail').getAttribute('data-lines')).toBe('8');
+    expect([...seenLines].filter((n) => n > 0 && n < 10).length).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => task.locator('.log-tail').getAttribute('data-lines')).toBe('10');
   });
 
   it('catches up after the API restarts mid-stream: no row missing, none twice', async () => {
