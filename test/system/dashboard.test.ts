@@ -43,7 +43,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     base = `http://127.0.0.1:${api.port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
