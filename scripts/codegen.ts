@@ -4,4 +4,4 @@ import { generate } from '@graphql-codegen/cli';
 import config from '../codegen.js';
 
 await generate({ ...config, silent: true }, true);
-console.log('wrote test/gql');
+console.log('wrote test/gql and dashboard/src/gql');

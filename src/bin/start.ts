@@ -18,6 +18,7 @@ const runtime = await startWorkerRuntime(services);
 const url = `http://${config.HOST}:${port}/graphql`;
 console.log(`
 toolrun is running (API + worker)
+  Dashboard: http://${config.HOST}:${port}/   (sign in with the API key below)
   GraphiQL:  ${url}
   API key:   ${apiKey}   (tenant "${config.DEV_TENANT}"; ${mayEmbedApiKey(config) ? 'GraphiQL sends it for you' : 'add it to GraphiQL\'s headers: the page carries it only on a loopback HOST in development'})
   Try:       curl -s ${url} -H 'authorization: Bearer ${apiKey}' -H 'content-type: application/json' -d '{"query":"{ tools { name } }"}'

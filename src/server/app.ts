@@ -1,4 +1,4 @@
-// The API process: HTTP (GraphQL, SSE, GraphiQL, health) and graphql-ws on one port.
+// The API process: HTTP (GraphQL, SSE, GraphiQL, health, the dashboard) and graphql-ws on one port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -10,6 +10,7 @@ import { withLogContext } from '../logging/context.js';
 import { metricSources } from '../telemetry/metrics.js';
 import { tokenFromConnectionParams } from './auth.js';
 import { closeWhenKeyInvalid, countSubscription } from './ws-limits.js';
+import { dashboardHandler } from './dashboard.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { serveMetrics } from '../telemetry/metrics-server.js';
 import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
@@ -32,6 +33,8 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const mcp = createMcpEndpoint(services, shutdown.signal);
   const sockets = new Set<Socket>();
   const queueBoard = services.config.BULL_BOARD_ENABLED ? createQueueBoard(services) : null;
+  const dashboard = dashboardHandler();
+  const apiPaths = new Set([yoga.graphqlEndpoint, '/health', '/ready']);
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
@@ -39,14 +42,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
     withLogContext({ requestId }, () => route(req, res));
   });
   const route = (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path === '/') {
-      res.writeHead(302, { location: '/graphql' });
-      return void res.end();
-    }
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/metrics') return void serveMetrics(res);
     if (queueBoard && path && (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))) return void queueBoard(req, res);
     if (path === MCP_PATH) return void mcp.handle(req, res);
+    if (!apiPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return dashboard(req, res);
     void yoga.requestListener(req, res);
   };
   server.on('connection', (socket) => {

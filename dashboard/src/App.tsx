@@ -1,0 +1,151 @@
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { Provider } from 'urql';
+import { forgetKey, storeKey, storedKey } from './data/auth.js';
+import { createLink, type Link, useLinkState } from './data/connection.js';
+import { navigate, useLocation } from './data/router.js';
+import { type Role, ViewerContext, type ViewerInfo } from './data/viewer.js';
+import { ViewerDocument } from './gql/graphql.js';
+import { ApprovalsView } from './views/Approvals.js';
+import { HealthView } from './views/Health.js';
+import { SessionView } from './views/Session.js';
+import { SessionsView } from './views/Sessions.js';
+import { ToolsView } from './views/Tools.js';
+
+export function App() {
+  const [apiKey, setApiKey] = useState(storedKey);
+  const [viewer, setViewer] = useState<ViewerInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const link = useMemo(() => (apiKey ? createLink(apiKey) : null), [apiKey]);
+  useEffect(() => () => link?.dispose(), [link]);
+
+  useEffect(() => {
+    if (!link) return;
+    let cancelled = false;
+    void link.urql
+      .query(ViewerDocument, {}, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((result) => {
+        if (cancelled) return;
+        if (result.data?.viewer) {
+          setViewer({ roles: result.data.viewer.roles.map((role) => role.toUpperCase() as Role), tenantName: result.data.tenantSettings.tenantName });
+          setError(null);
+        } else {
+          const unauthenticated = result.error?.response?.status === 401 || result.error?.graphQLErrors.some((e) => e.extensions.code === 'UNAUTHENTICATED');
+          if (unauthenticated) {
+            forgetKey();
+            setApiKey(null);
+          }
+          setError(unauthenticated ? 'That API key was not accepted.' : (result.error?.message ?? 'toolrun did not answer'));
+        }
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [link]);
+
+  if (!link || !apiKey) {
+    return (
+      <SignIn
+        error={error}
+        onKey={(key) => {
+          storeKey(key);
+          setViewer(null);
+          setApiKey(key);
+        }}
+      />
+    );
+  }
+  if (!viewer) return <main className="signin">{error ? <p role="alert">{error}</p> : <p>Signing in…</p>}</main>;
+  return (
+    <Provider value={link.urql}>
+      <ViewerContext.Provider value={viewer}>
+        <Shell
+          link={link}
+          viewer={viewer}
+          onSignOut={() => {
+            forgetKey();
+            setViewer(null);
+            setApiKey(null);
+          }}
+        />
+      </ViewerContext.Provider>
+    </Provider>
+  );
+}
+
+function SignIn({ onKey, error }: { onKey(key: string): void; error: string | null }) {
+  const [key, setKey] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (key.trim()) onKey(key.trim());
+  };
+  return (
+    <main className="signin">
+      <h1>toolrun</h1>
+      <form onSubmit={submit} aria-label="Sign in">
+        <label htmlFor="api-key">API key</label>
+        <input id="api-key" type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} placeholder="trk_…" autoFocus />
+        <button type="submit">Sign in</button>
+        {error ? <p role="alert">{error}</p> : null}
+        <p className="hint">The key stays in this tab (sessionStorage) and is sent only to this toolrun. Make one with `npm run apikey`.</p>
+      </form>
+    </main>
+  );
+}
+
+const NAV = [
+  { path: '/', label: 'Sessions' },
+  { path: '/approvals', label: 'Approvals' },
+  { path: '/tools', label: 'Tools' },
+  { path: '/health', label: 'Health' },
+];
+
+function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; onSignOut(): void }) {
+  const { path, params } = useLocation();
+  const linkState = useLinkState();
+  const section = path.startsWith('/sessions/') ? '/' : path;
+  return (
+    <div className="shell">
+      <header>
+        <strong className="brand">toolrun</strong>
+        <nav aria-label="Main">
+          {NAV.map((item) => (
+            <a
+              key={item.path}
+              href={item.path}
+              aria-current={section === item.path ? 'page' : undefined}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate(item.path);
+              }}
+            >
+              {item.label}
+            </a>
+          ))}
+        </nav>
+        <span className="link-state" role="status" data-link-state={linkState}>
+          {linkState === 'reconnecting' ? '⟳ reconnecting…' : linkState === 'live' ? '● live' : '○ connecting'}
+        </span>
+        <span className="who">
+          {viewer.tenantName} · {viewer.roles.map((role) => role.toLowerCase()).join(', ')}
+        </span>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <main>
+        {path.startsWith('/sessions/') ? (
+          <SessionView key={path} link={link} sessionId={decodeURIComponent(path.slice('/sessions/'.length))} focusBatch={params.get('batch')} />
+        ) : path === '/approvals' ? (
+          <ApprovalsView />
+        ) : path === '/tools' ? (
+          <ToolsView />
+        ) : path === '/health' ? (
+          <HealthView />
+        ) : (
+          <SessionsView />
+        )}
+      </main>
+    </div>
+  );
+}

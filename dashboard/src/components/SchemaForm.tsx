@@ -1,0 +1,116 @@
+// A form generated from a tool's JSON schema (its top-level properties): text, number, checkbox
+// and select inputs, JSON for anything nested. Values are kept as the arguments object.
+import { useId } from 'react';
+
+interface Property {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
+
+export interface JsonSchema {
+  properties?: Record<string, Property>;
+  required?: string[];
+}
+
+export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; value: Record<string, unknown>; onChange(value: Record<string, unknown>): void }) {
+  const base = useId();
+  const properties = Object.entries(schema.properties ?? {});
+  if (properties.length === 0) return <p>This tool takes no arguments.</p>;
+  const set = (name: string, next: unknown) => {
+    const copy = { ...value };
+    if (next === undefined) delete copy[name];
+    else copy[name] = next;
+    onChange(copy);
+  };
+  return (
+    <div className="schema-form">
+      {properties.map(([name, property]) => {
+        const id = `${base}-${name}`;
+        const required = schema.required?.includes(name) ?? false;
+        const type = Array.isArray(property.type) ? property.type.find((t) => t !== 'null') : property.type;
+        const current = value[name];
+        const label = (
+          <label htmlFor={id}>
+            {name}
+            {required ? ' *' : ''}
+          </label>
+        );
+        const help = property.description ? <small id={`${id}-help`}>{property.description}</small> : null;
+        let input;
+        if (property.enum) {
+          input = (
+            <select id={id} value={current === undefined ? '' : JSON.stringify(current)} onChange={(event) => set(name, event.target.value === '' ? undefined : JSON.parse(event.target.value))}>
+              <option value="">(default)</option>
+              {property.enum.map((option) => (
+                <option key={JSON.stringify(option)} value={JSON.stringify(option)}>
+                  {String(option)}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (type === 'boolean') {
+          input = <input id={id} type="checkbox" checked={current === true} onChange={(event) => set(name, event.target.checked)} />;
+        } else if (type === 'integer' || type === 'number') {
+          input = (
+            <input
+              id={id}
+              type="number"
+              required={required}
+              step={type === 'integer' ? 1 : 'any'}
+              min={property.minimum}
+              max={property.maximum}
+              placeholder={property.default !== undefined ? String(property.default) : undefined}
+              value={typeof current === 'number' ? current : ''}
+              onChange={(event) => set(name, event.target.value === '' ? undefined : Number(event.target.value))}
+            />
+          );
+        } else if (type === 'string') {
+          input = (
+            <input
+              id={id}
+              type="text"
+              required={required}
+              placeholder={typeof property.default === 'string' ? property.default : undefined}
+              value={typeof current === 'string' ? current : ''}
+              onChange={(event) => set(name, event.target.value === '' ? undefined : event.target.value)}
+            />
+          );
+        } else {
+          input = <JsonInput id={id} value={current} onChange={(next) => set(name, next)} />;
+        }
+        return (
+          <div className="field" key={name}>
+            {label}
+            {input}
+            {help}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function JsonInput({ id, value, onChange }: { id: string; value: unknown; onChange(value: unknown): void }) {
+  return (
+    <textarea
+      id={id}
+      rows={3}
+      defaultValue={value === undefined ? '' : JSON.stringify(value, null, 2)}
+      placeholder="JSON"
+      onChange={(event) => {
+        const text = event.target.value.trim();
+        if (!text) return onChange(undefined);
+        try {
+          onChange(JSON.parse(text));
+          event.target.setCustomValidity('');
+        } catch {
+          event.target.setCustomValidity('Not valid JSON');
+        }
+      }}
+    />
+  );
+}

@@ -1,0 +1,404 @@
+// One session: its batches as live timelines, the call drawer, background tasks and schedules,
+// messages and files, and the list of tool call events as they arrived.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useClient, useMutation, useQuery } from 'urql';
+import { JsonView } from '../components/JsonView.js';
+import { RoleButton } from '../components/RoleButton.js';
+import { StatusBadge, time } from '../components/Status.js';
+import { type Link, sessionStartCursor, watch } from '../data/connection.js';
+import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
+import { BatchCallsDocument, CallDetailDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { TasksPanel } from './Tasks.js';
+
+type Tab = 'batches' | 'tasks' | 'files' | 'activity';
+const WAITING = new Set(['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL']);
+
+export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessionId: string; focusBatch: string | null }) {
+  const client = useClient();
+  const [{ data, error }, refetchSession] = useQuery({ query: SessionViewDocument, variables: { id: sessionId }, requestPolicy: 'network-only' });
+  const session = data?.session;
+  const [store, setStore] = useState(() => new SessionStore());
+  const [tab, setTab] = useState<Tab>('batches');
+  const [expanded, setExpanded] = useState<Set<string>>(new Set(focusBatch ? [focusBatch] : []));
+  const [drawer, setDrawer] = useState<string | null>(null);
+  useSyncExternalStore(store.subscribe, store.getVersion);
+
+  const load = useCallback(
+    (batchId: string) => {
+      if (!store.loading(batchId)) return;
+      void client
+        .query(BatchCallsDocument, { sessionId, batchId }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .then((result) => {
+          const batch = result.data?.toolBatch;
+          if (batch) store.loaded(batchId, batch, batch.calls.nodes);
+        });
+    },
+    [client, sessionId, store],
+  );
+
+  // The snapshot's cursor first, then the stream from it: nothing between the two is missed.
+  useEffect(() => {
+    if (!session) return;
+    store.setBatches(session.batches.nodes);
+    const newest = [...session.batches.nodes].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (!focusBatch && newest) setExpanded((open) => (open.size === 0 ? new Set([newest.batchId]) : open));
+    return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? sessionStartCursor(sessionId) }, {
+      onEvents: (events) => {
+        for (const batchId of store.apply(events)) {
+          if (focusBatch === batchId) load(batchId);
+          setExpanded((open) => (open.size === 0 ? new Set([batchId]) : open));
+        }
+      },
+      // Past retention: start over from a fresh snapshot.
+      onExpired: () => {
+        setStore(new SessionStore());
+        refetchSession({ requestPolicy: 'network-only' });
+      },
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session, store]);
+
+  useEffect(() => {
+    for (const batchId of expanded) if (store.batches.has(batchId)) load(batchId);
+  });
+
+  if (error) return <p role="alert">{error.message}</p>;
+  if (data && !session) return <p role="alert">No session {sessionId}</p>;
+  if (!session) return <p>Loading…</p>;
+  const batches = [...store.batches.values()].sort((a, b) => b.summary.createdAt.localeCompare(a.summary.createdAt));
+  const tabs: Array<[Tab, string]> = [
+    ['batches', `Batches (${batches.length})`],
+    ['tasks', 'Background tasks'],
+    ['files', 'Messages & files'],
+    ['activity', `Events (${store.activity.length})`],
+  ];
+  return (
+    <section aria-labelledby="session-title" className="session">
+      <h1 id="session-title">{session.title || '(untitled session)'}</h1>
+      <p className="mono subtle">
+        {session.sessionId} · created {new Date(session.createdAt).toLocaleString()}
+      </p>
+      <div role="tablist" aria-label="Session views" className="tabs">
+        {tabs.map(([id, label]) => (
+          <button key={id} role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => setTab(id)} type="button">
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'batches' ? (
+          batches.length === 0 ? (
+            <p>No batches yet. Run one from Tools → Try it.</p>
+          ) : (
+            batches.map((batch) => (
+              <BatchPanel
+                key={batch.summary.batchId}
+                batch={batch}
+                revision={batch.revision}
+                open={expanded.has(batch.summary.batchId)}
+                onToggle={() =>
+                  setExpanded((open) => {
+                    const next = new Set(open);
+                    if (!next.delete(batch.summary.batchId)) next.add(batch.summary.batchId);
+                    return next;
+                  })
+                }
+                onOpenCall={setDrawer}
+                sessionId={sessionId}
+              />
+            ))
+          )
+        ) : tab === 'tasks' ? (
+          <TasksPanel link={link} sessionId={sessionId} after={session.lastEventCursor ?? null} />
+        ) : tab === 'files' ? (
+          <FilesPanel sessionId={sessionId} />
+        ) : (
+          <ActivityPanel store={store} version={store.version} />
+        )}
+      </div>
+      {drawer ? <CallDrawer sessionId={sessionId} callId={drawer} status={findCall(store, drawer)?.status ?? null} onClose={() => setDrawer(null)} /> : null}
+    </section>
+  );
+}
+
+function findCall(store: SessionStore, callId: string): CallState | undefined {
+  for (const batch of store.batches.values()) {
+    const call = batch.calls?.get(callId);
+    if (call) return call;
+  }
+  return undefined;
+}
+
+const ROW_HEIGHT = 30;
+
+const BatchPanel = memo(function BatchPanel({
+  batch,
+  open,
+  onToggle,
+  onOpenCall,
+  sessionId,
+}: {
+  batch: BatchState;
+  revision: number;
+  open: boolean;
+  onToggle(): void;
+  onOpenCall(callId: string): void;
+  sessionId: string;
+}) {
+  const { summary } = batch;
+  const calls = batch.calls;
+  const counts = useMemo(() => {
+    const result: Record<string, number> = {};
+    if (calls) for (const call of calls.values()) result[call.status] = (result[call.status] ?? 0) + 1;
+    return result;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [calls, batch.revision]);
+  const running = summary.status === 'RUNNING';
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!running || !open) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [running, open]);
+  const start = Date.parse(summary.createdAt);
+  const end = summary.completedAt ? Math.max(Date.parse(summary.completedAt), start + 1) : Math.max(now, start + 1);
+  return (
+    <div className="batch" data-batch-id={summary.batchId} data-batch-status={summary.status}>
+      <button type="button" className="batch-head" aria-expanded={open} onClick={onToggle}>
+        <StatusBadge status={summary.status} /> <span className="mono">{summary.batchId.slice(0, 12)}</span> · {calls ? calls.size : summary.callCount} calls ·{' '}
+        {Object.entries(counts)
+          .map(([status, count]) => `${count} ${status.toLowerCase().replaceAll('_', ' ')}`)
+          .join(', ')}{' '}
+        · started {time(summary.createdAt)}
+      </button>
+      {open ? calls ? <Timeline batch={batch} start={start} end={end} now={now} onOpenCall={onOpenCall} sessionId={sessionId} /> : <p>Loading calls…</p> : null}
+    </div>
+  );
+});
+
+function Timeline({ batch, start, end, now, onOpenCall, sessionId }: { batch: BatchState; start: number; end: number; now: number; onOpenCall(callId: string): void; sessionId: string }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: batch.order.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  return (
+    <div ref={parent} className="timeline" role="list" aria-label={`Calls of batch ${batch.summary.batchId}`} data-row-count={batch.order.length}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const callId = batch.order[item.index]!;
+          const call = batch.calls!.get(callId)!;
+          return (
+            <div key={callId} role="listitem" className="call-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <CallRow call={call} start={start} end={end} now={now} onOpen={onOpenCall} sessionId={sessionId} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId }: { call: CallState; start: number; end: number; now: number; onOpen(callId: string): void; sessionId: string }) {
+  const [, cancel] = useMutation(CancelCallDocument);
+  const span = end - start;
+  const at = (value: string | null | undefined, fallback: number) => (value ? Date.parse(value) : fallback);
+  const queued = at(call.queuedAt, start);
+  const began = call.startedAt ? Date.parse(call.startedAt) : null;
+  const finished = call.completedAt ? Date.parse(call.completedAt) : null;
+  const waitEnd = began ?? finished ?? Math.min(now, end);
+  const pct = (ms: number) => `${Math.max(0, Math.min(100, ((ms - start) / span) * 100))}%`;
+  const width = (from: number, to: number) => `${Math.max(0.4, ((Math.max(to, from) - from) / span) * 100)}%`;
+  const progress = call.progress?.total ? Math.round(((call.progress.current ?? 0) / call.progress.total) * 100) : null;
+  return (
+    <div className="call" data-call-id={call.callId} data-status={call.status}>
+      <button type="button" className="call-name" onClick={() => onOpen(call.callId)} title={`Open call ${call.callId}`}>
+        <span className="mono">{call.callId.length > 14 ? `${call.callId.slice(0, 14)}…` : call.callId}</span> {call.tool}
+      </button>
+      <StatusBadge status={call.status} />
+      <span className="attempt" title="attempt / max attempts">
+        {call.attempt}/{call.maxAttempts}
+      </span>
+      <div className="bar-track" aria-hidden="true">
+        <div className={`bar bar-wait${call.status === 'AWAITING_APPROVAL' || call.status === 'PENDING_EXTERNAL' ? ' bar-hold' : ''}`} style={{ left: pct(queued), width: width(queued, waitEnd) }} />
+        {began !== null || finished !== null ? (
+          <div className={`bar bar-${call.status.toLowerCase()}`} style={{ left: pct(began ?? finished!), width: width(began ?? finished!, finished ?? Math.min(now, end)) }} />
+        ) : null}
+      </div>
+      <span className="duration">{call.durationMs !== null && call.durationMs !== undefined ? `${call.durationMs} ms` : progress !== null ? `${progress}%` : ''}</span>
+      {WAITING.has(call.status) ? (
+        <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ sessionId, callId: call.callId })} aria-label={`Cancel call ${call.callId}`}>
+          Cancel
+        </RoleButton>
+      ) : null}
+    </div>
+  );
+});
+
+function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string; callId: string; status: string | null; onClose(): void }) {
+  const [{ data, fetching }, refetch] = useQuery({ query: CallDetailDocument, variables: { sessionId, callId }, requestPolicy: 'network-only' });
+  useEffect(() => {
+    if (status) refetch({ requestPolicy: 'network-only' });
+  }, [status, refetch]);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => closeRef.current?.focus(), []);
+  const call = data?.toolCall;
+  const output = call?.output;
+  return (
+    <aside className="drawer" role="dialog" aria-modal="false" aria-label={`Call ${callId}`} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+      <div className="drawer-head">
+        <h2>Call {callId}</h2>
+        <button ref={closeRef} type="button" onClick={onClose} aria-label="Close call details">
+          ✕
+        </button>
+      </div>
+      {!call ? (
+        <p>{fetching ? 'Loading…' : 'Not found'}</p>
+      ) : (
+        <>
+          <dl className="facts">
+            <dt>Tool</dt>
+            <dd>{call.tool}</dd>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={call.status} />
+            </dd>
+            <dt>Attempt</dt>
+            <dd>
+              {call.attempt} of {call.maxAttempts}
+            </dd>
+            <dt>Queued / started / done</dt>
+            <dd>
+              {time(call.queuedAt)} / {time(call.startedAt)} / {time(call.completedAt)}
+            </dd>
+            <dt>Duration</dt>
+            <dd>{call.durationMs ?? '—'} ms (timeout {call.timeoutMs} ms)</dd>
+            <dt>Scheduling</dt>
+            <dd>{call.scheduling.toLowerCase()}</dd>
+            {call.deadlineAt ? (
+              <>
+                <dt>External deadline</dt>
+                <dd>{time(call.deadlineAt)}</dd>
+              </>
+            ) : null}
+            {output?.__typename === 'ToolFailure' ? (
+              <>
+                <dt>Failure</dt>
+                <dd data-failure-class={output.class}>
+                  {output.class} · {output.code} · source {output.source.toLowerCase()} · retry {output.retry.kind.toLowerCase()}
+                  {output.retry.afterMs ? ` after ${output.retry.afterMs} ms` : ''}
+                  <br />
+                  {output.message}
+                </dd>
+              </>
+            ) : null}
+            {output?.__typename === 'ToolCancellation' ? (
+              <>
+                <dt>Cancelled</dt>
+                <dd>
+                  {output.message} (source {output.source.toLowerCase()})
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          <h3>Arguments</h3>
+          <JsonView value={call.args} />
+          <h3>Output</h3>
+          {output?.__typename === 'ToolSuccess' ? <JsonView value={output.value} /> : call.outcome ? <JsonView value={call.outcome} /> : <p>Not finished</p>}
+          <h3>What the model sees</h3>
+          <pre className="model-text">{call.modelReturn?.text ?? '—'}</pre>
+          {call.rawOutput ? (
+            <>
+              <h3>Raw output</h3>
+              <pre>{call.rawOutput}</pre>
+            </>
+          ) : null}
+        </>
+      )}
+    </aside>
+  );
+}
+
+function FilesPanel({ sessionId }: { sessionId: string }) {
+  const [messages, refetchMessages] = useQuery({ query: SessionMessagesDocument, variables: { sessionId }, requestPolicy: 'network-only' });
+  const [files, refetchFiles] = useQuery({ query: SessionFilesDocument, variables: { sessionId }, requestPolicy: 'network-only' });
+  const [selected, setSelected] = useState<string | null>(null);
+  const file = files.data?.sessionFiles.nodes.find((entry) => entry.path === selected);
+  return (
+    <div className="files">
+      <button
+        type="button"
+        onClick={() => {
+          refetchMessages({ requestPolicy: 'network-only' });
+          refetchFiles({ requestPolicy: 'network-only' });
+        }}
+      >
+        Refresh
+      </button>
+      <h2>Messages</h2>
+      {messages.data?.sessionMessages.length ? (
+        <ul className="messages">
+          {messages.data.sessionMessages.map((message) => (
+            <li key={message.messageId}>
+              <span className="subtle">
+                {time(message.createdAt)} · {message.kind}
+              </span>
+              <pre>{message.text}</pre>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>No messages.</p>
+      )}
+      <h2>Files</h2>
+      <div className="file-browser">
+        <ul aria-label="Session files">
+          {(files.data?.sessionFiles.nodes ?? []).map((entry) => (
+            <li key={entry.path}>
+              {entry.isDirectory ? (
+                <span className="mono">{entry.path}/</span>
+              ) : (
+                <button type="button" className="link mono" aria-pressed={selected === entry.path} onClick={() => setSelected(entry.path)}>
+                  {entry.path} ({entry.size} B)
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+        {file ? (
+          <div className="file-view" aria-label={`Contents of ${file.path}`}>
+            <h3 className="mono">{file.path}</h3>
+            {file.path.endsWith('.json') && file.content ? <JsonOrText text={file.content} /> : <pre>{file.content ?? ''}</pre>}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function JsonOrText({ text }: { text: string }) {
+  try {
+    return <JsonView value={JSON.parse(text)} />;
+  } catch {
+    return <pre>{text}</pre>;
+  }
+}
+
+function ActivityPanel({ store }: { store: SessionStore; version: number }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const rows = store.activity;
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 24, overscan: 10 });
+  return (
+    <div ref={parent} className="activity" role="list" aria-label="Tool call events" data-event-count={rows.length} data-event-seqs={rows.map((row) => row.seq).join(',')}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div key={row.seq} role="listitem" className="activity-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <span className="mono">#{row.seq}</span> {time(row.at)} <strong>{row.type}</strong> <span className="mono">{row.subject}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+// Background tasks of a session (progress, status text, log tail, heartbeat age, cancel) and its
+// schedules. Task events move progress and status at once and reload the rows (their log tail is
+// the server's, so no output line is shown twice).
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { RoleButton } from '../components/RoleButton.js';
+import { StatusBadge, age, time } from '../components/Status.js';
+import { type Link, sessionStartCursor, watch } from '../data/connection.js';
+import { CancelScheduleDocument, CancelTaskDocument, SessionTasksDocument, type TaskRowFragment, TaskEventsDocument } from '../gql/graphql.js';
+
+const ACTIVE = new Set(['QUEUED', 'RUNNING']);
+
+export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: string; after: string | null }) {
+  const [{ data, error }, refetch] = useQuery({ query: SessionTasksDocument, variables: { sessionId }, requestPolicy: 'network-only' });
+  const [live, setLive] = useState<Record<string, Partial<TaskRowFragment>>>({});
+  const [now, setNow] = useState(Date.now());
+  const reload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+
+  useEffect(
+    () =>
+      watch(link, TaskEventsDocument, { sessionId, after: after ?? sessionStartCursor(sessionId) }, {
+        onEvents: (events) => {
+          setLive((current) => {
+            const next = { ...current };
+            for (const event of events) {
+              if (!('taskId' in event)) continue;
+              const patch = { ...next[event.taskId] };
+              if (event.__typename === 'TaskProgress') patch.progress = event.progress;
+              if (event.__typename === 'TaskStatus') patch.stateDetail = event.text;
+              if (event.__typename === 'TaskHeartbeat') patch.heartbeatAt = event.at;
+              if (event.__typename === 'TaskStarted') patch.state = 'RUNNING';
+              if (event.__typename === 'TaskFinished') patch.state = event.state;
+              next[event.taskId] = patch;
+            }
+            return next;
+          });
+          clearTimeout(reload.current);
+          reload.current = setTimeout(() => refetch({ requestPolicy: 'network-only' }), 250);
+        },
+        onExpired: () => refetch({ requestPolicy: 'network-only' }),
+      }),
+    [link, sessionId, after, refetch],
+  );
+  useEffect(() => () => clearTimeout(reload.current), []);
+
+  if (error) return <p role="alert">{error.message}</p>;
+  const tasks = (data?.tasks.nodes ?? []).map((task) => {
+    const patch = live[task.taskId];
+    // A reloaded row is newer than the events it was reloaded for; a finished state always wins.
+    if (!patch || !ACTIVE.has(task.state)) return task;
+    return { ...task, ...patch, outputTail: task.outputTail };
+  });
+  const schedules = data?.schedules.nodes ?? [];
+  return (
+    <div>
+      <h2>Background tasks</h2>
+      {tasks.length === 0 ? <p>No background tasks.</p> : null}
+      <ul className="tasks">
+        {tasks.map((task) => (
+          <TaskCard key={task.taskId} task={task} now={now} />
+        ))}
+      </ul>
+      <h2>Schedules</h2>
+      {schedules.length === 0 ? <p>No schedules.</p> : null}
+      <table className="grid">
+        {schedules.length ? (
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Tool</th>
+              <th scope="col">When</th>
+              <th scope="col">Next</th>
+              <th scope="col">Last</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+        ) : null}
+        <tbody>
+          {schedules.map((schedule) => (
+            <ScheduleRow key={schedule.id} schedule={schedule} onChange={() => refetch({ requestPolicy: 'network-only' })} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
+  const [, cancel] = useMutation(CancelTaskDocument);
+  const progress = task.progress;
+  const percent = progress?.total ? Math.min(100, Math.round(((progress.current ?? 0) / progress.total) * 100)) : null;
+  return (
+    <li className="task" data-task-id={task.taskId} data-state={task.state}>
+      <div className="task-head">
+        <strong>{task.title || task.tool || task.kind}</strong> <StatusBadge status={task.state} />
+        <span className="subtle">
+          {' '}
+          heartbeat {age(task.heartbeatAt, now)} · started {time(task.startedAt)}
+        </span>
+        {ACTIVE.has(task.state) ? (
+          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ id: task.id })} aria-label={`Cancel task ${task.title ?? task.taskId}`}>
+            Cancel
+          </RoleButton>
+        ) : null}
+      </div>
+      {progress ? (
+        <div className="progress">
+          <label>
+            <span className="subtle">
+              {progress.label ?? 'progress'}: {progress.current ?? 0}
+              {progress.total ? ` / ${progress.total}` : ''} {progress.unit ?? ''} {percent !== null ? `(${percent} %)` : ''}
+            </span>
+            <progress max={progress.total ?? undefined} value={progress.current ?? undefined} data-percent={percent ?? undefined} />
+          </label>
+        </div>
+      ) : null}
+      {task.stateDetail ? <p className="task-status">{task.stateDetail}</p> : null}
+      {task.summary ? <p>{task.summary}</p> : null}
+      {task.error ? <p role="alert">{task.error}</p> : null}
+      <pre className="log-tail" aria-label="Log tail" data-lines={task.outputTail.split('\n').filter(Boolean).length}>
+        {task.outputTruncated ? '… (log truncated)\n' : ''}
+        {task.outputTail}
+      </pre>
+    </li>
+  );
+}
+
+function ScheduleRow({
+  schedule,
+  onChange,
+}: {
+  schedule: { id: string; title: string; tool: string; type: string; enabled: boolean; cronExpression?: string | null; scheduledAt?: string | null; nextTriggerAt?: string | null; lastTriggerAt?: string | null };
+  onChange(): void;
+}) {
+  const [, cancel] = useMutation(CancelScheduleDocument);
+  return (
+    <tr data-schedule-id={schedule.id}>
+      <td>{schedule.title}</td>
+      <td>{schedule.tool}</td>
+      <td className="mono">{schedule.cronExpression ?? (schedule.scheduledAt ? new Date(schedule.scheduledAt).toLocaleString() : '')}</td>
+      <td>{time(schedule.nextTriggerAt)}</td>
+      <td>{time(schedule.lastTriggerAt)}</td>
+      <td>{schedule.enabled ? 'enabled' : 'cancelled'}</td>
+      <td>
+        {schedule.enabled ? (
+          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ id: schedule.id }).then(onChange)}>
+            Cancel
+          </RoleButton>
+        ) : null}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,41 @@
+// The web dashboard (dashboard/, built by Vite into dist/dashboard/) served at `/` and below, as
+// static files with the single-page fallback to index.html. The API keeps /graphql, /health, /ready.
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sirv from 'sirv';
+
+export type DashboardHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The package root: the nearest folder above this module with a package.json (src/server/ and dist/src/server/ alike). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+export const DASHBOARD_DIR = join(packageRoot(), 'dist', 'dashboard');
+
+/** Serves the built dashboard; without a build, `/` says how to make one. */
+export function dashboardHandler(dir = DASHBOARD_DIR): DashboardHandler {
+  if (!existsSync(join(dir, 'index.html'))) {
+    return (_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('The dashboard is not built: run `npm run build` (GraphiQL is at /graphql)\n');
+    };
+  }
+  // Hashed assets are immutable; index.html is revalidated so a new build is picked up at once.
+  const serve = sirv(dir, {
+    single: true,
+    etag: true,
+    setHeaders: (res, pathname) => {
+      res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return (req, res) =>
+    serve(req, res, () => {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Not found\n');
+    });
+}
