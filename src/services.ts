@@ -123,7 +123,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   });
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
     registered: new RegisteredToolStore(db, secrets),
-    mcp: { servers: new McpServerStore(db), connections: mcpConnections },
+    mcp: { servers: new McpServerStore(db, secrets), connections: mcpConnections },
     http: {
       allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
       allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
@@ -175,7 +175,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks, tenantLimits });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
   const registeredTools = new RegisteredToolService({ config, db, registry, secrets });
-  const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger });
+  const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger, secrets });
   mcpConnections.setHooks({ onToolListChanged: (target) => void mcpServers.toolsChanged(target), logger });
   const unregisterMetrics = metricSources.resources({
     pool,

@@ -44,7 +44,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const route = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/metrics') return void serveMetrics(res);
-    if (queueBoard && path && (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`))) return void queueBoard(req, res);
+    if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`)) {
+      if (queueBoard) return void queueBoard(req, res);
+      res.writeHead(404).end();
+      return;
+    }
     if (path === MCP_PATH) return void mcp.handle(req, res);
     if (!apiPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return dashboard(req, res);
     void yoga.requestListener(req, res);

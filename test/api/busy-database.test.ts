@@ -37,6 +37,6 @@ describe('a statement that hits the lock timeout', () => {
       await holder.end();
     }
     const accepted = await app.query(ExecuteToolBatchDocument, variables);
-    expect(accepted.executeToolBatch).toMatchObject({ __typename: 'ToolBatch', calls: [{ callId: 'u', status: 'FAILED' }] });
+    expect(accepted.executeToolBatch).toMatchObject({ __typename: 'ToolBatch', calls: { nodes: [{ callId: 'u', status: 'FAILED' }] } });
   });
 });

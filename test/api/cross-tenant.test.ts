@@ -11,12 +11,12 @@ const CREATE_SESSION = 'mutation { createSession(title: "cross-tenant") { ... on
 const EXECUTE = `mutation($s: ID!, $c: [ToolCallInput!]!, $w: Int, $t: Int) {
   executeToolBatch(sessionId: $s, calls: $c, waitMs: $w, timeoutMs: $t) {
     __typename
-    ... on ToolBatch { batchId status calls { callId status attempt durationMs output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } }
+    ... on ToolBatch { batchId status calls(first: 1000) { nodes { callId status attempt durationMs output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } } }
     ... on Error { message }
   }
 }`;
 const BATCH = `query($s: ID!, $b: String!) {
-  toolBatch(sessionId: $s, batchId: $b) { status calls { callId status attempt durationMs output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } }
+  toolBatch(sessionId: $s, batchId: $b) { status calls(first: 1000) { nodes { callId status attempt durationMs output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } } }
 }`;
 
 interface Call {
@@ -29,7 +29,7 @@ interface Call {
 interface Batch {
   batchId: string;
   status: string;
-  calls: Call[];
+  calls: { nodes: Call[] };
 }
 
 /** The uuid of a Relay global id. */
@@ -111,7 +111,7 @@ describe('one tenant cannot hurt another', () => {
 
     // B lost nothing and ran each call once.
     for (const [n, batch] of bDone.entries()) {
-      for (const [i, call] of batch.calls.entries()) {
+      for (const [i, call] of batch.calls.nodes.entries()) {
         expect(call, JSON.stringify(call)).toMatchObject({ status: 'SUCCEEDED', attempt: 1, output: { __typename: 'ToolSuccess', value: { result: n + i } } });
       }
     }
@@ -127,7 +127,7 @@ describe('one tenant cannot hurt another', () => {
     const fetched = await completed(sessionA, binary.batchId);
     const expectedBody = new TextDecoder('utf-8').decode(BINARY);
     expect(expectedBody).toContain('\u0000');
-    for (const call of fetched.calls) {
+    for (const call of fetched.calls.nodes) {
       expect(call.status, JSON.stringify(call.output)).toBe('SUCCEEDED');
       expect((call.output!.value as { body: string }).body).toBe(expectedBody);
       expect(call.attempt).toBe(1);
@@ -135,13 +135,13 @@ describe('one tenant cannot hurt another', () => {
 
     // The catastrophic pattern answers at once on RE2 (no match: the line ends in b).
     const redosDone = await completed(sessionA, redos.batchId);
-    expect(redosDone.calls[0]).toMatchObject({ status: 'SUCCEEDED', output: { value: { count: 0 } } });
+    expect(redosDone.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', output: { value: { count: 0 } } });
     // The grep past its deadline ends TIMEOUT, promptly: it did not outlive its deadline.
     const slowDone = await completed(sessionA, slowGrep.batchId);
-    expect(slowDone.calls[0]).toMatchObject({ status: 'FAILED', output: { class: 'TIMEOUT' } });
-    expect(slowDone.calls[0]!.durationMs).toBeLessThan(3000);
+    expect(slowDone.calls.nodes[0]).toMatchObject({ status: 'FAILED', output: { class: 'TIMEOUT' } });
+    expect(slowDone.calls.nodes[0]!.durationMs).toBeLessThan(3000);
 
-    for (const batch of flood) expect((await completed(sessionA, batch.batchId)).calls.every((call) => call.status === 'SUCCEEDED')).toBe(true);
+    for (const batch of flood) expect((await completed(sessionA, batch.batchId)).calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
     console.log(`cross-tenant: B unloaded ${unloadedMs} ms; B's 32 calls under load ${bMs} ms; all of A ${Date.now() - started} ms`);
     // B stays prompt while A floods (fair dispatch itself is the quotas work; this bounds the harm).
     expect(bMs).toBeLessThan(20_000);

@@ -99,12 +99,12 @@ describe('input fuzzing', () => {
     );
     const created = await toolrun.request<{ createSession: { id: string } }, unknown>('mutation { createSession(title: "fuzz") { ... on Session { id } } }');
     sessionId = created.data!.createSession.id;
-    const batch = await toolrun.request<{ executeToolBatch: { batchId: string; calls: Array<{ id: string; callId: string }> } }, unknown>(
-      'mutation($s: ID!) { executeToolBatch(sessionId: $s, calls: [{tool: "delete_file", args: {path: "/x"}}, {tool: "echo", args: {message: "hi"}}]) { ... on ToolBatch { batchId calls { id callId } } } }',
+    const batch = await toolrun.request<{ executeToolBatch: { batchId: string; calls: { nodes: Array<{ id: string; callId: string }> } } }, unknown>(
+      'mutation($s: ID!) { executeToolBatch(sessionId: $s, calls: [{tool: "delete_file", args: {path: "/x"}}, {tool: "echo", args: {message: "hi"}}]) { ... on ToolBatch { batchId calls(first: 1000) { nodes { id callId } } } } }',
       { s: sessionId },
     );
     const { batchId, calls } = batch.data!.executeToolBatch;
-    ids = [sessionId, batchId, ...calls.flatMap((call) => [call.id, call.callId])];
+    ids = [sessionId, batchId, ...calls.nodes.flatMap((call) => [call.id, call.callId])];
   });
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled);
@@ -160,14 +160,14 @@ describe('input fuzzing', () => {
     const deadline = Date.now() + 20_000;
     for (const { tool, batchId } of submitted) {
       for (;;) {
-        const result = await toolrun.request<{ toolBatch: { status: string; calls: Array<{ status: string; output: { class?: string; message?: string } | null }> } }, unknown>(
-          'query($s: ID!, $b: String!) { toolBatch(sessionId: $s, batchId: $b) { status calls { status output { ... on ToolFailure { class message } } } } }',
+        const result = await toolrun.request<{ toolBatch: { status: string; calls: { nodes: Array<{ status: string; output: { class?: string; message?: string } | null }> } } }, unknown>(
+          'query($s: ID!, $b: String!) { toolBatch(sessionId: $s, batchId: $b) { status calls(first: 1000) { nodes { status output { ... on ToolFailure { class message } } } } } }',
           { s: sessionId, b: batchId },
         );
         expectTyped(result, `${tool} ${batchId}`);
         const batch = result.data!.toolBatch;
-        for (const call of batch.calls) expect(call.output?.class, `${tool}: ${call.output?.message}`).not.toBe('INTERNAL');
-        if (batch.status === 'COMPLETED' || batch.calls.every((call) => call.status === 'AWAITING_APPROVAL') || Date.now() > deadline) break;
+        for (const call of batch.calls.nodes) expect(call.output?.class, `${tool}: ${call.output?.message}`).not.toBe('INTERNAL');
+        if (batch.status === 'COMPLETED' || batch.calls.nodes.every((call) => call.status === 'AWAITING_APPROVAL') || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

@@ -12,7 +12,7 @@ const CREATE_SESSION = 'mutation($t: String, $m: JSON) { createSession(title: $t
 const EXECUTE = `mutation($s: ID!, $c: [ToolCallInput!]!, $w: Int) {
   executeToolBatch(sessionId: $s, calls: $c, waitMs: $w) {
     __typename
-    ... on ToolBatch { status calls { callId status attempt output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } }
+    ... on ToolBatch { status calls(first: 1000) { nodes { callId status attempt output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } } } } }
     ... on Error { message }
   }
 }`;
@@ -63,19 +63,19 @@ describe('input safety', () => {
     await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'ec\u0000ho', args: {} }] }, '$c[0].tool');
     await expectRefused(EXECUTE, { s: sessionId, c: [{ tool: 'echo', args: JSON.parse('{"__proto__": {"x": 1}}') }] }, '$c[0].args.__proto__');
     // A tool call's args may hold any text: they are stored losslessly and reach the tool exactly.
-    const viaVariable = await toolrun.request<{ executeToolBatch: { calls: Array<{ output: { value: unknown } }> } }, unknown>(EXECUTE, {
+    const viaVariable = await toolrun.request<{ executeToolBatch: { calls: { nodes: Array<{ output: { value: unknown } }> } } }, unknown>(EXECUTE, {
       s: sessionId,
       c: [{ tool: 'echo', args: { message: 'a\u0000b\ud800c' } }],
       w: 10_000,
     });
     expect(viaVariable.errors).toBeUndefined();
-    expect(viaVariable.data?.executeToolBatch.calls[0]?.output.value).toEqual({ echoed: 'a\u0000b\ud800c' });
-    const viaLiteral = await toolrun.request<{ executeToolBatch: { calls: Array<{ output: { value: unknown } }> } }, unknown>(
-      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 10000, calls: [{tool: "echo", args: {message: "a\\u0000b"}}]) { ... on ToolBatch { calls { output { ... on ToolSuccess { value } } } } } }',
+    expect(viaVariable.data?.executeToolBatch.calls.nodes[0]?.output.value).toEqual({ echoed: 'a\u0000b\ud800c' });
+    const viaLiteral = await toolrun.request<{ executeToolBatch: { calls: { nodes: Array<{ output: { value: unknown } }> } } }, unknown>(
+      'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 10000, calls: [{tool: "echo", args: {message: "a\\u0000b"}}]) { ... on ToolBatch { calls(first: 1000) { nodes { output { ... on ToolSuccess { value } } } } } } }',
       { s: sessionId },
     );
     expect(viaLiteral.errors).toBeUndefined();
-    expect(viaLiteral.data?.executeToolBatch.calls[0]?.output.value).toEqual({ echoed: 'a\u0000b' });
+    expect(viaLiteral.data?.executeToolBatch.calls.nodes[0]?.output.value).toEqual({ echoed: 'a\u0000b' });
     // A well-formed pair is fine.
     const ok = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: 'emoji \ud83d\ude00', m: { a: '\ud83d\ude00' } });
     expect(ok.data?.createSession.__typename).toBe('Session');
@@ -121,7 +121,7 @@ describe('input safety', () => {
     expect((await toolrun.request('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ['zzz', mine, missingSession] })).data).toEqual({ nodes: [null, { id: mine }, null] });
     // Another tenant's session is nothing to this key.
     expect((await toolrun.request('query($id: ID!) { node(id: $id) { id } }', { id: mine }, otherTenant)).data).toEqual({ node: null });
-    for (const field of ['schedules(sessionId: $s) { id }', 'sessionFiles(sessionId: $s) { path }', 'sessionMessages(sessionId: $s) { kind }']) {
+    for (const field of ['schedules(sessionId: $s) { nodes { id } }', 'sessionFiles(sessionId: $s) { nodes { path } }', 'sessionMessages(sessionId: $s) { kind }']) {
       for (const s of ['00000000-0000-4000-8000-000000000000', 'zz']) {
         const result = await toolrun.request(`query($s: ID!) { ${field} }`, { s });
         expect(result.errors?.[0]?.extensions, `${field} ${s}`).toMatchObject({ code: 'NOT_FOUND' });

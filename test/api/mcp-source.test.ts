@@ -86,6 +86,15 @@ describe('registration and discovery', () => {
 });
 
 describe('calls', () => {
+  it('stores a server’s bearer token encrypted, never as its plain text', async () => {
+    const view = await register({ name: 'sealed' });
+    expect(view).toMatchObject({ __typename: 'McpServer', hasBearerToken: true });
+    const row = await app.services.db.mcpServer.findFirst({ where: { name: 'sealed' }, select: { secret: true } });
+    expect(row!.secret).toBeTruthy();
+    expect(row!.secret).not.toContain(TOKEN);
+    expect(row!.secret!.startsWith('{')).toBe(false);
+  });
+
   it('returns text content as text and validates arguments against the input schema', async () => {
     const { call } = await runOne('demo__echo', { text: 'hello' });
     expect(call.status).toBe('SUCCEEDED');

@@ -149,7 +149,7 @@ describe('with DATABASE_URL and REDIS_URL set', () => {
     try {
       expect(logLines(started.child).some((line) => String(line.msg).startsWith('started'))).toBe(false);
       expect(processesMarked(started.mark)).toHaveLength(2); // npm and toolrun
-      expect(readdirSync(dataDir)).toEqual(['dev-api-key']);
+      expect(readdirSync(dataDir).sort()).toEqual(['dev-api-key', 'secret-keys']); // no database or Redis data: only the dev key and the key that encrypts secrets at rest
       expect(await listening(pgPort)).toBe(false);
       expect(await listening(redisPort)).toBe(false);
     } finally {

@@ -142,6 +142,23 @@ describe('settings', () => {
   // One invalid value for every setting that can be invalid; the free-text ones take any value.
   const INVALID: Record<string, string> = {
     NODE_ENV: 'staging',
+    WORKER_METRICS_PORT: '70000',
+    BULL_BOARD_ENABLED: 'maybe',
+    INTROSPECTION: 'sometimes',
+    MAX_CALLS_PER_REQUEST: '0',
+    MAX_JSON_DEPTH: '1',
+    MAX_SUBSCRIPTIONS_PER_SOCKET: '0',
+    MAX_SUBSCRIPTIONS_PER_KEY: '0',
+    RATE_LIMIT_REQUESTS: '-1',
+    RATE_LIMIT_WINDOW_SECONDS: '0',
+    SESSION_FILES_MAX_CONTENT_CHARS: '-1',
+    SESSION_FILE_MAX_BYTES: '10',
+    SESSION_FILE_MAX_FILES: '0',
+    TENANT_FILE_MAX_BYTES: '10',
+    TENANT_FILE_MAX_FILES: '0',
+    TENANT_MAX_BACKGROUND_RUNS: '0',
+    TENANT_MAX_RUNNING_CALLS: '-1',
+    CORS_ORIGINS: 'example.com/path',
     DATABASE_URL: 'mysql://someone:s3cret@db.example/toolrun',
     DATABASE_POOL_SIZE: '0',
     REDIS_URL: 'not a url',
@@ -189,7 +206,7 @@ describe('settings', () => {
     SCHEDULE_ALLOW_SECONDS: 'perhaps',
     ENABLE_TEST_TOOLS: '2',
   };
-  const FREE_TEXT = ['HOST', 'WORKER_ID', 'DEV_TENANT', 'TOOLRUN_DATA_DIR'];
+  const FREE_TEXT = ['HOST', 'WORKER_ID', 'DEV_TENANT', 'TOOLRUN_DATA_DIR', 'SECRET_KEYS'];
 
   it('covers every setting (a new setting needs an invalid value here, or to be free text)', () => {
     expect([...Object.keys(INVALID), ...FREE_TEXT].sort()).toEqual([...SETTINGS].sort());

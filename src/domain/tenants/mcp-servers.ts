@@ -29,6 +29,7 @@ import type { McpServerRow, McpServerSource } from '../../tools/registry.js';
 import type { ToolDefinition, ToolPolicy, ToolScheduling } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
 import { LIMITS } from './registered-tools.js';
+import type { SecretBox } from './secret-box.js';
 
 const MAX_HEADERS = 20;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
@@ -71,34 +72,44 @@ export interface McpServerView {
   listedAt: Date | null;
 }
 
-// The stored form of a server's credentials. They are written and read only here, the way HTTP
-// tools' signing secrets are, so encryption at rest of those secrets applies here too.
-function storedSecret(credentials: McpCredentials | null): string | null {
+// The stored form of a server's credentials: their JSON, encrypted at rest like HTTP tools' signing
+// secrets (AES-256-GCM under SECRET_KEYS). Written and read only here.
+function storedSecret(box: SecretBox, credentials: McpCredentials | null): string | null {
   if (!credentials || (!credentials.bearerToken && Object.keys(credentials.headers ?? {}).length === 0)) return null;
-  return JSON.stringify(credentials);
+  return box.encrypt(JSON.stringify(credentials));
 }
 
-function secretFromStorage(stored: string | null): McpCredentials | null {
+function secretFromStorage(box: SecretBox, stored: string | null): McpCredentials | null {
   if (!stored) return null;
-  const parsed = JSON.parse(stored) as McpCredentials;
+  // Credentials stored before encryption are their plain JSON.
+  const parsed = JSON.parse(stored.startsWith('{') ? stored : box.decrypt(stored)) as McpCredentials;
   return { ...(parsed.bearerToken ? { bearerToken: parsed.bearerToken } : {}), ...(parsed.headers ? { headers: parsed.headers } : {}) };
 }
 
-function targetOf(row: Pick<McpServer, 'id' | 'name' | 'url' | 'secret'>): McpServerTarget {
-  return { id: row.id, name: row.name, url: row.url, credentials: secretFromStorage(row.secret) };
+function sameCredentials(a: McpCredentials | null, b: McpCredentials | null): boolean {
+  const canonical = (credentials: McpCredentials | null) =>
+    JSON.stringify([credentials?.bearerToken ?? null, Object.entries(credentials?.headers ?? {}).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))]);
+  return canonical(a) === canonical(b);
 }
 
-function serverRowOf(row: McpServer): McpServerRow {
-  return { target: targetOf(row), settings: settingsOf(row.settings), tools: toolEntriesOf(row.tools) };
+function targetOf(box: SecretBox, row: Pick<McpServer, 'id' | 'name' | 'url' | 'secret'>): McpServerTarget {
+  return { id: row.id, name: row.name, url: row.url, credentials: secretFromStorage(box, row.secret) };
+}
+
+function serverRowOf(box: SecretBox, row: McpServer): McpServerRow {
+  return { target: targetOf(box, row), settings: settingsOf(row.settings), tools: toolEntriesOf(row.tools) };
 }
 
 /** The MCP servers the tool registry resolves, read from their table on every resolve. */
 export class McpServerStore implements McpServerSource {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretBox,
+  ) {}
 
   async servers(tenantId: string, names?: string[]): Promise<McpServerRow[]> {
     const rows = await this.db.mcpServer.findMany({ where: { tenantId, ...(names ? { name: { in: names } } : {}) }, orderBy: { name: 'asc' } });
-    return rows.map(serverRowOf);
+    return rows.map((row) => serverRowOf(this.secrets, row));
   }
 }
 
@@ -107,6 +118,7 @@ export interface McpServerServiceDeps {
   db: Db;
   connections: McpConnections;
   logger: Logger;
+  secrets: SecretBox;
 }
 
 export class McpServerService {
@@ -117,7 +129,7 @@ export class McpServerService {
 
   async list(tenantId: string): Promise<McpServerView[]> {
     const rows = await this.deps.db.mcpServer.findMany({ where: { tenantId }, orderBy: { name: 'asc' } });
-    return rows.map(viewOf);
+    return rows.map((row) => viewOf(this.deps.secrets, row));
   }
 
   async register(tenantId: string, input: RegisterMcpServerInput): Promise<McpServerView> {
@@ -134,9 +146,9 @@ export class McpServerService {
     const tools = await this.discover({ id, name, url, credentials });
     try {
       const row = await this.deps.db.mcpServer.create({
-        data: { id, tenantId, name, url, secret: storedSecret(credentials), settings: settings as object, tools: tools as object[], listedAt: new Date() },
+        data: { id, tenantId, name, url, secret: storedSecret(this.deps.secrets, credentials), settings: settings as object, tools: tools as object[], listedAt: new Date() },
       });
-      return viewOf(row);
+      return viewOf(this.deps.secrets, row);
     } catch (error) {
       if ((error as { code?: string }).code === 'P2002') throw new ValidationError(`An MCP server named \`${name}\` is already registered`, 'name');
       throw error;
@@ -147,32 +159,32 @@ export class McpServerService {
     const current = await this.find(tenantId, name);
     const settings = this.validated(settingsOf(current.settings), patch);
     const url = patch.url != null ? this.checkUrl(patch.url) : current.url;
-    const old = secretFromStorage(current.secret);
+    const old = secretFromStorage(this.deps.secrets, current.secret);
     const credentials = credentialsOf(
       patch.bearerToken != null ? patch.bearerToken : (old?.bearerToken ?? null),
       patch.headers !== undefined && patch.headers !== null ? patch.headers : (old?.headers ?? null),
     );
-    const connectionChanged = url !== current.url || storedSecret(credentials) !== current.secret;
+    const connectionChanged = url !== current.url || !sameCredentials(credentials, old);
     const tools = connectionChanged ? await this.discover({ id: current.id, name, url, credentials }) : toolEntriesOf(current.tools);
     const row = await this.deps.db.mcpServer.update({
       where: { id: current.id },
       data: {
         url,
-        secret: storedSecret(credentials),
+        secret: connectionChanged ? storedSecret(this.deps.secrets, credentials) : current.secret,
         settings: settings as object,
         tools: tools as object[],
         ...(connectionChanged ? { listedAt: new Date() } : {}),
       },
     });
-    return viewOf(row);
+    return viewOf(this.deps.secrets, row);
   }
 
   /** Lists the server's tools again now. */
   async refresh(tenantId: string, name: string): Promise<McpServerView> {
     const current = await this.find(tenantId, name);
-    const tools = await this.discover(targetOf(current));
+    const tools = await this.discover(targetOf(this.deps.secrets, current));
     const row = await this.deps.db.mcpServer.update({ where: { id: current.id }, data: { tools: tools as object[], listedAt: new Date() } });
-    return viewOf(row);
+    return viewOf(this.deps.secrets, row);
   }
 
   /** A connection heard notifications/tools/list_changed from the server: list again (coalesced). */
@@ -202,14 +214,16 @@ export class McpServerService {
   async remove(tenantId: string, name: string): Promise<McpServerView> {
     const current = await this.find(tenantId, name);
     await this.deps.db.mcpServer.delete({ where: { id: current.id } });
-    return viewOf(current);
+    return viewOf(this.deps.secrets, current);
   }
 
   private async refreshStored(target: McpServerTarget): Promise<void> {
     const tools = await this.discover(target);
     // Only while the row still connects as listed (not removed or re-pointed meanwhile).
+    const row = await this.deps.db.mcpServer.findUnique({ where: { id: target.id }, select: { url: true, secret: true } });
+    if (!row || row.url !== target.url || !sameCredentials(secretFromStorage(this.deps.secrets, row.secret), target.credentials)) return;
     await this.deps.db.mcpServer.updateMany({
-      where: { id: target.id, url: target.url, secret: storedSecret(target.credentials) },
+      where: { id: target.id, url: row.url, secret: row.secret },
       data: { tools: tools as object[], listedAt: new Date() },
     });
   }
@@ -332,8 +346,8 @@ function credentialsOf(bearerToken: string | null, headers: unknown): McpCredent
   return credentials.bearerToken || credentials.headers ? credentials : null;
 }
 
-function viewOf(row: McpServer): McpServerView {
-  const credentials = secretFromStorage(row.secret);
+function viewOf(box: SecretBox, row: McpServer): McpServerView {
+  const credentials = secretFromStorage(box, row.secret);
   const settings = settingsOf(row.settings);
   return {
     name: row.name,

@@ -4,7 +4,7 @@
 // `v1.<key id>.<iv>.<tag>.<ciphertext>` (base64url); a value from before encryption (`whsec_…`)
 // is still read, and re-encrypted by the same command.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const VERSION = 'v1';
@@ -49,11 +49,16 @@ export class SecretBox {
     } catch {
       spec = `${new Date().toISOString().slice(0, 10).replaceAll('-', '')}:${randomBytes(32).toString('base64')}`;
       mkdirSync(settings.TOOLRUN_DATA_DIR, { recursive: true });
+      // Written whole under another name, then linked into place: a process starting at the same
+      // moment never reads a half-written file, and whichever link lands first wins.
+      const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      writeFileSync(draft, `${spec}\n`, { mode: 0o600 });
       try {
-        writeFileSync(file, `${spec}\n`, { mode: 0o600, flag: 'wx' });
+        linkSync(draft, file);
       } catch {
-        // Another process made it first: use theirs.
         spec = readFileSync(file, 'utf8').trim();
+      } finally {
+        unlinkSync(draft);
       }
       chmodSync(file, 0o600);
     }
