@@ -46,8 +46,11 @@ function exporterFrom(env: NodeJS.ProcessEnv): SpanExporter {
   if (protocol && protocol !== 'http/json') {
     throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL: toolrun exports traces over http/json only (got "${protocol}")`);
   }
-  // Reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and the like itself.
-  return new OTLPTraceExporter();
+  // The endpoint as the specification derives it (the exporter reads _HEADERS, _TIMEOUT and the like itself).
+  const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const url = tracesEndpoint || (endpoint ? `${endpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
+  return new OTLPTraceExporter(url ? { url } : {});
 }
 
 /**
@@ -55,7 +58,12 @@ function exporterFrom(env: NodeJS.ProcessEnv): SpanExporter {
  * registers a tracer provider, the AsyncLocalStorage context manager and the W3C propagator.
  * Returns null, starting nothing, when tracing is not configured.
  */
-export function startTracing(options: { serviceName: string; env?: NodeJS.ProcessEnv; spanProcessors?: SpanProcessor[] }): Tracing | null {
+export function startTracing(options: {
+  serviceName: string;
+  /** Decides whether to trace and where to (process.env by default); the SDK reads the other OTEL_* variables from process.env. */
+  env?: NodeJS.ProcessEnv;
+  spanProcessors?: SpanProcessor[];
+}): Tracing | null {
   const env = options.env ?? process.env;
   let spanProcessors = options.spanProcessors;
   if (!spanProcessors) {
