@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { checkDatabase, checkRedis, listenProblem, migrateDatabase, StartupError } from '../preflight.js';
 import type { ApiServer } from '../server/app.js';
 import { closeServices, createServices, type Services } from '../services.js';
+import { startTracing, type Tracing } from '../telemetry/tracing.js';
 
 export interface Booted {
   config: Config;
@@ -13,6 +14,8 @@ export interface Booted {
   services: Services;
   /** Servers started for this process (`npm start` with nothing configured); stopped with it. */
   local: LocalServices | null;
+  /** OpenTelemetry traces, when the OTEL_* variables configure them; flushed at shutdown. */
+  tracing: Tracing | null;
 }
 
 /** Ends the process with one line for an expected failure; anything else is a fault and keeps its stack. */
@@ -27,17 +30,20 @@ function failed(error: unknown): never {
 /**
  * `migrate`: create and migrate the database (`npm start`, apikey); otherwise it must exist and be
  * migrated already. `localServices`: start embedded PostgreSQL / redis-server where nothing is
- * configured and nothing answers (`npm start` only).
+ * configured and nothing answers (`npm start` only). `service`: the process's name in traces
+ * (tracing starts only for a named service, and only when the OTEL_* variables ask for it).
  */
-export async function boot(options: { migrate: boolean; localServices?: boolean }): Promise<Booted> {
+export async function boot(options: { migrate: boolean; localServices?: boolean; service?: string }): Promise<Booted> {
   // Until onShutdown takes over, a signal ends the process at once; exiting (rather than dying
   // of the signal) lets the local servers' exit handlers stop them.
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   let local: LocalServices | null = null;
+  let tracing: Tracing | null = null;
   try {
     let config = loadConfig();
     const logger = createLogger(config);
+    tracing = options.service ? startTracing({ serviceName: options.service }) : null;
     if (options.localServices) {
       local = await startLocalServices(config, logger);
       config = local.config;
@@ -45,9 +51,10 @@ export async function boot(options: { migrate: boolean; localServices?: boolean 
     await checkDatabase(config, { requireSchema: !options.migrate });
     await checkRedis(config);
     if (options.migrate) migrateDatabase(config);
-    return { config, logger, services: createServices(config, logger), local };
+    return { config, logger, services: createServices(config, logger), local, tracing };
   } catch (error) {
     await local?.stop().catch(() => undefined);
+    await tracing?.shutdown().catch(() => undefined);
     failed(error);
   }
 }
@@ -92,7 +99,7 @@ function onSignal(signal: NodeJS.Signals): void {
  * since every call is recorded in PostgreSQL and what it held is recovered by the others.
  */
 export function onShutdown(booted: Booted, stop: () => Promise<void>): void {
-  const { services, logger, local } = booted;
+  const { services, logger, local, tracing } = booted;
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -105,6 +112,7 @@ export function onShutdown(booted: Booted, stop: () => Promise<void>): void {
     }, deadlineMs).unref();
     stop()
       .then(() => closeServices(services))
+      .then(() => tracing?.shutdown())
       .then(() => local?.stop())
       .then(
         () => {

@@ -8,7 +8,7 @@ import { mayEmbedApiKey } from '../server/graphiql.js';
 import type { Services } from '../services.js';
 import { boot, listen, onShutdown } from './run.js';
 
-const booted = await boot({ migrate: true, localServices: true });
+const booted = await boot({ migrate: true, localServices: true, service: 'toolrun' });
 const { config, services } = booted;
 const apiKey = await developmentKey(services);
 const api = createApiServer(services, { graphiqlApiKey: apiKey });

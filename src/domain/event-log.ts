@@ -14,11 +14,13 @@
 // Isolation: in the API a group holds units of one session only, so a write blocked on one session
 // (its row held by a frozen process) never delays another session's; workers group across sessions.
 // A group that fails is retried unit by unit, so one bad item never affects another's write.
+import type { Context } from '@opentelemetry/api';
 import type { Db, DbTransaction } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { EventDraft, SessionEvent } from '../model/events.js';
 import { toStorableJson } from '../model/storable-json.js';
 import { isLockWaitTimeout, isTransientDatabaseError, type Queryable, type Sql, type SqlConnection, statement } from '../sql.js';
+import { activeTraceContext, bindToActiveTrace, inTraceContext, startSharedSpan, tracingEnabled } from '../telemetry/tracing.js';
 
 /** An event as committed: with its session and tenant sequences. */
 export type CommittedEvent = SessionEvent;
@@ -69,6 +71,8 @@ export interface EventLogOptions {
 
 interface Unit {
   sessionIds: string[];
+  /** The writer's trace context (tracing on only): the parent of its events' publish. */
+  trace?: Context;
   run: (scope: WriteScope) => Promise<unknown>;
   resolve: (value: unknown, events: CommittedEvent[]) => void;
   reject: (error: unknown) => void;
@@ -135,12 +139,14 @@ export class EventLog {
   /** Like `write`, also resolving with the events this unit emitted, as committed (with their sequences). */
   writeWithEvents<T>(sessionIds: string | string[], run: (scope: WriteScope) => Promise<T>): Promise<{ result: T; events: CommittedEvent[] }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({
+      const unit: Unit = {
         sessionIds: [...new Set(Array.isArray(sessionIds) ? sessionIds : [sessionIds])],
         run,
         resolve: (result, events) => resolve({ result: result as T, events }),
         reject,
-      });
+      };
+      if (tracingEnabled) unit.trace = activeTraceContext();
+      this.queue.push(unit);
       this.drain();
     });
   }
@@ -163,7 +169,7 @@ export class EventLog {
           { timeout: 30_000, maxWait: 30_000 },
         );
         // Like any write: the caller goes on at once; publishing and after-commit actions follow.
-        void this.announce(committed, afterCommit);
+        void this.announce(committed, afterCommit, tracingEnabled ? [activeTraceContext()] : undefined);
         return result;
       } catch (error) {
         if (attempt >= GROUP_RETRIES || !(isTransientDatabaseError(error) || isLockWaitTimeout(error))) throw error;
@@ -262,13 +268,17 @@ export class EventLog {
           },
           fold: (fold, item, then) => {
             const entries = folds.get(fold as Fold<unknown, unknown>) ?? [];
-            entries.push({ item, then: then as ((result: unknown) => void) | undefined });
+            entries.push({ item, then: (tracingEnabled && then ? bindToActiveTrace(then) : then) as ((result: unknown) => void) | undefined });
             folds.set(fold as Fold<unknown, unknown>, entries);
           },
           afterCommit: (fn) => afterCommit.push(fn),
         });
         const unitResults: unknown[] = [];
-        for (const [index, unit] of group.entries()) unitResults.push(await unit.run(scopeOf(index)));
+        // With tracing on, each unit (and its fold callbacks) runs in its writer's trace context, so
+        // the jobs it writes carry its writer's trace, whichever unit's caller started the group.
+        for (const [index, unit] of group.entries()) {
+          unitResults.push(await (unit.trace ? inTraceContext(unit.trace, () => unit.run(scopeOf(index))) : unit.run(scopeOf(index))));
+        }
         // Folds run in their order; a fold's callbacks may fold more items (a completion settles its batch).
         while (folds.size > 0) {
           const fold = [...folds.keys()].reduce((first, next) => (next.order < first.order ? next : first));
@@ -287,11 +297,16 @@ export class EventLog {
     group.forEach((unit, index) => unit.resolve(results[index], eventsOf[index]!));
     // Publishing starts now, in commit order (announce publishes before its first await); the next
     // group of these sessions need not wait for it.
-    void this.announce(committed, afterCommit);
+    void this.announce(committed, afterCommit, tracingEnabled ? group.map((unit) => unit.trace) : undefined);
   }
 
-  /** Publishes committed events (one message per tenant), then runs the after-commit actions. */
-  private async announce(committed: CommittedEvent[], afterCommit: Array<() => unknown>): Promise<void> {
+  /**
+   * Publishes committed events (one message per tenant), then runs the after-commit actions. With
+   * tracing on, `traces` are the writers' contexts: the publish is a span of the first, linked to the others.
+   */
+  private async announce(committed: CommittedEvent[], afterCommit: Array<() => unknown>, traces?: Array<Context | undefined>): Promise<void> {
+    const span = traces && committed.length > 0 ? publishSpan(committed, traces) : undefined;
+    const publishing: Array<Promise<void>> | undefined = span ? [] : undefined;
     const byTenant = new Map<string, CommittedEvent[]>();
     for (const event of committed) {
       const list = byTenant.get(event.tenantId) ?? [];
@@ -299,8 +314,13 @@ export class EventLog {
       byTenant.set(event.tenantId, list);
     }
     for (const [tenantId, events] of byTenant) {
-      this.publish(tenantId, events).catch((error: unknown) => this.logger.warn({ err: error, tenantId }, 'event publish failed; subscribers catch up from the database'));
+      const published = this.publish(tenantId, events).catch((error: unknown) => {
+        span?.recordException(error as Error);
+        this.logger.warn({ err: error, tenantId }, 'event publish failed; subscribers catch up from the database');
+      });
+      publishing?.push(published);
     }
+    if (publishing) void Promise.all(publishing).then(() => span!.end());
     // Started together (a commit's jobs reach the dispatcher in the same tick, so they go in one add).
     const failed = (error: unknown) => this.logger.warn({ err: error }, 'after-commit action failed');
     const running: Array<Promise<unknown>> = [];
@@ -314,6 +334,13 @@ export class EventLog {
     }
     await Promise.all(running);
   }
+}
+
+function publishSpan(committed: CommittedEvent[], traces: Array<Context | undefined>) {
+  return startSharedSpan('toolrun.events.publish', traces, {
+    'toolrun.events.count': committed.length,
+    'toolrun.events.types': [...new Set(committed.map((event) => event.type))],
+  });
 }
 
 /** Prisma's transaction client as a Queryable (named statements run unnamed through it). */

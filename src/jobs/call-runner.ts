@@ -16,6 +16,8 @@ import type { CallAttempt, CallAttempts } from './call-attempts.js';
 import type { CallSlots } from './call-slots.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import { Execution, replayKeyOf, type Settled } from './execution.js';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, setActiveSpanAttributes, type TraceCarrier, tracingEnabled } from '../telemetry/tracing.js';
 
 export interface CallRunnerDeps {
   config: Config;
@@ -56,9 +58,20 @@ export class CallRunner {
     for (const execution of this.executions) execution.abort('superseded');
   }
 
-  /** Runs the call with its ids in the log context (a job runs several calls at once). */
-  run(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
-    return withLogContext({ tenantId: call.tenantId, sessionId: call.sessionId, callId: call.callId }, () => this.runCall(call, descriptor, options));
+  /**
+   * Runs the call with its ids in the log context (a job runs several calls at once); with tracing
+   * on, in a span of the trace its job carries (`trace`).
+   */
+  run(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean; trace?: TraceCarrier }): Promise<RunResult> {
+    const run = () => withLogContext({ tenantId: call.tenantId, sessionId: call.sessionId, callId: call.callId }, () => this.runCall(call, descriptor, options));
+    if (!tracingEnabled) return run();
+    const attributes = { 'toolrun.tool': call.tool, 'toolrun.call.id': call.callId, 'toolrun.call.attempt': call.attempt, 'toolrun.session.id': call.sessionId };
+    return inSpan('toolrun.call.run', { kind: SpanKind.CONSUMER, attributes, parent: options.trace }, async (span) => {
+      const result = await run();
+      // `done` calls have their status set by record(); the others say how the run ended.
+      if (result !== 'done') span.setAttribute('toolrun.call.outcome', result);
+      return result;
+    });
   }
 
   private async runCall(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
@@ -85,7 +98,9 @@ export class CallRunner {
     if (!attempt) return 'skipped';
     if (!tool) {
       // Gone since submission (a registered tool removed): the call ends without running.
-      return (await attempts.finish(attempt, outputs.unavailable(call.tool), 0, false)) ? 'done' : 'skipped';
+      const unavailable = outputs.unavailable(call.tool);
+      if (tracingEnabled) setActiveSpanAttributes(outcomeAttributes(unavailable));
+      return (await attempts.finish(attempt, unavailable, 0, false)) ? 'done' : 'skipped';
     }
 
     const args = (descriptor.args !== undefined ? descriptor.args : await this.deps.readArgs(call.id)) as Record<string, unknown>;
@@ -130,7 +145,9 @@ export class CallRunner {
         return (await attempts.requeue(attempt, handedBack, 0)) ? 'requeued' : 'skipped';
       }
       const stopped = failure('UNAVAILABLE', 'worker_shutdown', `The worker shut down while running \`${call.tool}\`; the tool is not idempotent, so it is not run again`);
-      return (await attempts.finish(attempt, outputs.failure(stopped), durationMs)) ? 'done' : 'skipped';
+      const output = outputs.failure(stopped);
+      if (tracingEnabled) setActiveSpanAttributes(outcomeAttributes(output));
+      return (await attempts.finish(attempt, output, durationMs)) ? 'done' : 'skipped';
     }
     let output: ToolCallOutput;
     if (reason === 'cancelled') output = this.cancelledOutput(call, settled);
@@ -145,6 +162,7 @@ export class CallRunner {
     // A cancelled call is never retried, whatever its failure says.
     const decision = reason === 'cancelled' ? { kind: 'final' as const, output } : decideRetry(output, call.attempt, call.maxAttempts, tool.definition.retry);
     if (decision.kind === 'retry') return (await attempts.requeue(attempt, decision.failure, decision.delayMs)) ? 'requeued' : 'skipped';
+    if (tracingEnabled) setActiveSpanAttributes(outcomeAttributes(decision.output));
     const recorded = await attempts.finish(attempt, decision.output, durationMs);
     this.deps.logger.debug({ attempt: call.attempt, status: decision.output.status, durationMs: Math.round(durationMs), recorded }, 'call attempt ended');
     return recorded ? 'done' : 'skipped';
@@ -172,4 +190,11 @@ export class CallRunner {
     this.deps.logger.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool failed with an internal error');
     return outputs.internal();
   }
+}
+
+/** The outcome of an attempt as span attributes. */
+function outcomeAttributes(output: ToolCallOutput): Record<string, string> {
+  return output.status === 'FAILURE'
+    ? { 'toolrun.call.outcome': output.status, 'toolrun.call.failure_class': output.failure.class, 'toolrun.call.failure_code': output.failure.code }
+    : { 'toolrun.call.outcome': output.status };
 }

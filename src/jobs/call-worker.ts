@@ -83,7 +83,7 @@ export class CallWorker {
     const { limit, permits } = await this.permits(job.tenantId, job.calls.length);
     if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
     this.deps.dispatcher.started(job.tenantId, job.weight);
-    const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false });
+    const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false, trace: job.trace });
     const results = permits ? await inTurns(job.calls, permits, run) : await Promise.all(job.calls.map(run));
     // Calls this worker did not start before shutting down go back to the queue, untouched.
     const stopped = job.calls.filter((_, index) => results[index] === 'stopped');
@@ -114,7 +114,7 @@ export class CallWorker {
       // A call that waits (for a person, a client, a retry's backoff, another worker) holds the lane;
       // whoever ends the wait wakes the lane again.
       if (!turn || turn.status !== 'QUEUED') return;
-      const result = await this.deps.runner.run(callRefOf(job, turn.descriptor), turn.descriptor, { inLane: true });
+      const result = await this.deps.runner.run(callRefOf(job, turn.descriptor), turn.descriptor, { inLane: true, trace: job.trace });
       if (result === 'stopped') {
         await this.deps.eventLog.write(job.sessionId, async (scope) => wakeLane(scope, this.deps.dispatcher, job));
         return;

@@ -17,6 +17,7 @@ import { useInputLimits } from './plugins/use-input-limits.js';
 import { useIntrospectionSetting } from './plugins/use-introspection-setting.js';
 import { useQueryCost } from './plugins/use-query-cost.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
+import { useTracing } from './plugins/use-tracing.js';
 import { yogaLogger } from './yoga-logger.js';
 
 export interface ServerContext {
@@ -52,6 +53,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       useRequestSizeLimit(config.MAX_REQUEST_BYTES),
       useGraphqlMetrics(),
       useIntrospectionSetting(config.INTROSPECTION),
+      useTracing(),
       ...armor.protect().plugins,
       useInputLimits({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH }),
       useQueryCost(config.MAX_QUERY_COST),

@@ -13,6 +13,7 @@ import type { EventLog } from '../event-log.js';
 import { newCallId, sha256Hex, stableJson } from '../../model/ids.js';
 import { failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
 import { jsonText } from '../../model/tool-value.js';
+import { inSpan, tracingEnabled } from '../../telemetry/tracing.js';
 import type { Dispatcher } from '../outbox.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { WorkerRegistry } from '../workers.js';
@@ -76,7 +77,17 @@ export interface Submitted {
 export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
-  async submit(input: SubmitBatchInput): Promise<Submitted> {
+  submit(input: SubmitBatchInput): Promise<Submitted> {
+    if (!tracingEnabled) return this.submitBatch(input);
+    // The batch's jobs carry this span's context to the worker.
+    return inSpan('toolrun.batch.submit', { attributes: { 'toolrun.session.id': input.sessionId, 'toolrun.batch.calls': input.calls.length } }, async (span) => {
+      const submitted = await this.submitBatch(input);
+      span.setAttribute('toolrun.batch.id', submitted.batch.batchId);
+      return submitted;
+    });
+  }
+
+  private async submitBatch(input: SubmitBatchInput): Promise<Submitted> {
     const { config, db, eventLog, registry, dispatcher } = this.deps;
     if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);

@@ -2,6 +2,7 @@
 // worker needs for up to CALLS_PER_JOB parallel calls of one batch (args included when small), so a
 // worker reads nothing back before running them; a `run-lane` job runs a batch's serial calls in
 // order. Job ids are deterministic: resubmitting or relaying the same work adds nothing twice.
+import { currentTraceCarrier, type TraceCarrier } from '../../telemetry/tracing.js';
 import type { OutboxJob } from '../outbox.js';
 import type { CallRef } from './call-folds.js';
 
@@ -30,11 +31,20 @@ export interface BatchScope {
 export interface RunCallsJob extends BatchScope {
   weight: number;
   calls: CallDescriptor[];
+  /** The trace of the work that wrote the job, when tracing is on. */
+  trace?: TraceCarrier;
 }
 
 export interface RunLaneJob extends BatchScope {
   weight: number;
   gen: number;
+  trace?: TraceCarrier;
+}
+
+/** The active trace (when there is one) for a job's data, in place of any its scope came with. */
+function activeTrace(): { trace: TraceCarrier } | undefined {
+  const trace = currentTraceCarrier();
+  return trace && { trace };
 }
 
 export function describeCall(call: Omit<CallDescriptor, 'args'> & { args: unknown }): CallDescriptor {
@@ -67,7 +77,7 @@ export function runCallsJobs(scope: BatchScope, calls: CallDescriptor[], perJob:
       jobId: `run:${scope.batchRowId}:${start / perJob}`,
       queue: 'calls',
       name: 'run-calls',
-      data: { ...scope, weight: chunk.length, calls: chunk } satisfies RunCallsJob,
+      data: { ...scope, weight: chunk.length, calls: chunk, ...activeTrace() } satisfies RunCallsJob,
     });
   }
   return jobs;
@@ -88,7 +98,7 @@ export function runCallJob(scope: BatchScope, call: CallDescriptor, delayMs = 0,
     jobId: tag ? tagged(jobId, tag) : jobId,
     queue: 'calls',
     name: 'run-calls',
-    data: { ...scope, weight: 1, calls: [call] } satisfies RunCallsJob,
+    data: { ...scope, weight: 1, calls: [call], ...activeTrace() } satisfies RunCallsJob,
     delayMs,
   };
 }
@@ -99,7 +109,7 @@ export function runLaneJob(scope: BatchScope, gen: number, delayMs = 0): OutboxJ
     jobId: `lane:${scope.batchRowId}:${gen}`,
     queue: 'calls',
     name: 'run-lane',
-    data: { ...scope, weight: 1, gen } satisfies RunLaneJob,
+    data: { ...scope, weight: 1, gen, ...activeTrace() } satisfies RunLaneJob,
     delayMs,
   };
 }
