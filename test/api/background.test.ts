@@ -384,7 +384,7 @@ describe('background runs (in-process worker)', () => {
     expect(await runs()).toBe(runsAfterCancel);
     const again = await app.query(CancelScheduleDocument, { id: created.scheduleId });
     expect(again.cancelSchedule).toMatchObject({ __typename: 'Schedule', enabled: false });
-    expect(await app.query(ListSchedulesDocument, { sessionId: session.id, enabled: true })).toEqual({ schedules: [] });
+    expect((await app.query(ListSchedulesDocument, { sessionId: session.id, enabled: true })).schedules.nodes).toEqual([]);
     const scheduler = await app.services.queues.tasks.getJobScheduler(`schedule-${created.scheduleId}`);
     expect(scheduler).toBeFalsy();
   });

@@ -69,13 +69,13 @@ describe('input safety', () => {
       w: 10_000,
     });
     expect(viaVariable.errors).toBeUndefined();
-    expect(viaVariable.data?.executeToolBatch.calls.nodes[0]?.output.value).toEqual({ echoed: 'a\u0000b\ud800c' });
+    expect(viaVariable.data?.executeToolBatch.calls.nodes[0]?.output.value).toMatchObject({ echoed: 'a\u0000b\ud800c' });
     const viaLiteral = await toolrun.request<{ executeToolBatch: { calls: { nodes: Array<{ output: { value: unknown } }> } } }, unknown>(
       'mutation($s: ID!) { executeToolBatch(sessionId: $s, waitMs: 10000, calls: [{tool: "echo", args: {message: "a\\u0000b"}}]) { ... on ToolBatch { calls(first: 1000) { nodes { output { ... on ToolSuccess { value } } } } } } }',
       { s: sessionId },
     );
     expect(viaLiteral.errors).toBeUndefined();
-    expect(viaLiteral.data?.executeToolBatch.calls.nodes[0]?.output.value).toEqual({ echoed: 'a\u0000b' });
+    expect(viaLiteral.data?.executeToolBatch.calls.nodes[0]?.output.value).toMatchObject({ echoed: 'a\u0000b' });
     // A well-formed pair is fine.
     const ok = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: 'emoji \ud83d\ude00', m: { a: '\ud83d\ude00' } });
     expect(ok.data?.createSession.__typename).toBe('Session');

@@ -38,7 +38,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     cluster = await Cluster.start({ compiled: true });
     const keys = new ApiKeyService(cluster.db);
     operatorKey = (await keys.createKey(`cluster-${cluster.id}`, { name: 'operator', roles: ['submitter', 'approver'] })).key;
-    readerKey = (await keys.createKey(`cluster-${cluster.id}`, { name: 'reader', roles: [] })).key;
+    readerKey = (await keys.createKey(`cluster-${cluster.id}`, { name: 'reader', roles: ['reader'] })).key;
     [api] = await Promise.all([cluster.startApi('api'), cluster.startWorker('worker')]);
     base = `http://127.0.0.1:${api.port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
