@@ -81,11 +81,11 @@ interface Unit {
 const APPEND = statement(
   'event_log_append',
   `WITH d AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, n)),
-   locked_sessions AS (SELECT s.id FROM session s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR UPDATE),
+   locked_sessions AS (SELECT s.id FROM session s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR NO KEY UPDATE),
    s AS (UPDATE session s SET event_seq = s.event_seq + d.n, last_activity_at = $4 FROM d
           WHERE s.id = d.id AND s.id IN (SELECT id FROM locked_sessions)
       RETURNING s.id, s.tenant_id, s.event_seq AS last, d.n),
-   locked_tenants AS (SELECT t.id FROM tenant t WHERE t.id IN (SELECT tenant_id FROM s) ORDER BY t.id FOR UPDATE),
+   locked_tenants AS (SELECT t.id FROM tenant t WHERE t.id IN (SELECT tenant_id FROM s) ORDER BY t.id FOR NO KEY UPDATE),
    t AS (UPDATE tenant t SET event_seq = t.event_seq + x.n
            FROM (SELECT tenant_id, sum(n)::int AS n FROM s GROUP BY tenant_id) x
           WHERE t.id = x.tenant_id AND t.id IN (SELECT id FROM locked_tenants)

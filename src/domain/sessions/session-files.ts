@@ -316,6 +316,7 @@ export class PrismaSessionFiles implements SessionFiles {
     // The row is locked while the replacement is computed, so concurrent edits apply one after
     // another and none is lost.
     const result = await this.db.$transaction(async (tx) => {
+      await tx.$queryRaw`${this.usageLocked()} SELECT (SELECT count(*) FROM su) + (SELECT count(*) FROM tu) AS locked`;
       const [row] = await tx.$queryRaw<Array<{ id: string; is_directory: boolean; content: string | null }>>`
         SELECT id::text AS id, is_directory, content
         FROM session_file WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
@@ -401,21 +402,35 @@ export class PrismaSessionFiles implements SessionFiles {
     );
   }
 
+  /**
+   * CTEs `su` and `tu` that lock the session's and the tenant's usage rows. Every statement that
+   * changes files takes them before any file row (writes lock them first; the usage triggers of a
+   * delete or an edit would otherwise take them after the file row: a deadlock with a write).
+   */
+  private usageLocked(): Prisma.Sql {
+    return Prisma.sql`WITH su AS (SELECT 1 FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid FOR UPDATE),
+      tu AS (SELECT 1 FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid) FOR UPDATE)`;
+  }
+
   async deleteFile(rawPath: string, options: DeleteFileOptions = {}): Promise<DeleteFileResult> {
     const path = normalizePath(rawPath);
     if (path === '/') throw errors.invalidPath(path, 'the root directory cannot be deleted');
     if (options.recursive) {
       const rows = await this.db.$queryRaw<Array<{ path: string; is_directory: boolean }>>`
+        ${this.usageLocked()}
         DELETE FROM session_file
         WHERE session_id = ${this.sessionId}::uuid AND (path = ${path} OR path LIKE ${descendantsPattern(path)})
+          AND (SELECT count(*) FROM su) + (SELECT count(*) FROM tu) >= 0
         RETURNING path, is_directory`;
       const self = rows.find((row) => row.path === path);
       if (!self) throw errors.notFound(path);
       return { path, isDirectory: self.is_directory, deleted: rows.length };
     }
     const rows = await this.db.$queryRaw<Array<{ is_directory: boolean }>>`
+      ${this.usageLocked()}
       DELETE FROM session_file
       WHERE session_id = ${this.sessionId}::uuid AND path = ${path}
+        AND (SELECT count(*) FROM su) + (SELECT count(*) FROM tu) >= 0
         AND NOT EXISTS (
           SELECT 1 FROM session_file c WHERE c.session_id = ${this.sessionId}::uuid AND c.path LIKE ${descendantsPattern(path)}
         )
