@@ -171,6 +171,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
       const live = await workers.liveCount();
       return { workers: live, capacity: live * config.BACKGROUND_RUNS_PER_WORKER };
     },
+    alive: (workerIds: string[], withinMs: number) => workers.alive(workerIds, withinMs),
   };
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks, tenantLimits });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });

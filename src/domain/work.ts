@@ -21,4 +21,6 @@ export interface WorkQueue {
 /** The task workers alive now (they announce themselves), and their background-run slots. */
 export interface LiveTaskWorkers {
   live(): Promise<{ workers: number; capacity: number }>;
+  /** Which of these workers sent a heartbeat within `withinMs`. */
+  alive(workerIds: string[], withinMs: number): Promise<Set<string>>;
 }

@@ -316,7 +316,7 @@ describe('finding 8: PostgreSQL connections cut while mutations arrive', () => {
       // Every refused submission goes through on retry, and recorded ones are not recorded twice.
       for (const answer of answers.filter((a) => a.typename !== 'ToolBatch')) {
         const batch = await submitBatch(api, { sessionId: session.id, idempotencyKey: answer.key, calls: [{ id: answer.key, tool: 'echo', args: { message: answer.key } }] });
-        expect(batch.calls).toHaveLength(1);
+        expect(batch.calls.nodes).toHaveLength(1);
       }
       expect(await cluster.db.toolCall.count({ where: { sessionId: session.rowId } })).toBe(answers.length);
     }),

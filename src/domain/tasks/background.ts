@@ -375,7 +375,24 @@ export class BackgroundService {
       // Signalled on every request (not only the first), so a lost message is made good by asking again.
       scope.afterCommit(() => publishCancel(this.deps.bus, { taskIds: [task.id] }));
     });
+    // A run whose worker is gone cannot stop itself: end it here, at once when that is known now,
+    // else when the grace period is over (as cancelling calls does).
+    await this.endOrphanedRun(tenantId, taskId);
+    const timer = setTimeout(() => void this.endOrphanedRun(tenantId, taskId).catch(() => undefined), this.deps.config.CANCEL_GRACE_MS);
+    timer.unref();
     return this.deps.tasks.findTask(tenantId, taskId);
+  }
+
+  private async endOrphanedRun(tenantId: string, taskId: string): Promise<void> {
+    const task = await this.deps.tasks.findTask(tenantId, taskId);
+    if (task.state !== 'RUNNING') return;
+    if (task.workerId) {
+      const alive = await this.deps.workers.alive([task.workerId], 2 * this.deps.config.HEARTBEAT_INTERVAL_MS);
+      if (alive.has(task.workerId)) return;
+    }
+    await this.deps.eventLog.writeWithPrisma(task.sessionId, (scope) =>
+      finishTask(scope, task.id, { states: ['RUNNING'] }, { state: 'CANCELED', summary: 'Canceled by request (its worker was gone).' }),
+    );
   }
 
   /** Disables a schedule (idempotent) and ends its monitor task; runs it already started go on. */
