@@ -1,4 +1,4 @@
-// Calls waiting for approval anywhere in the tenant (the newest sessions' batches), refreshed
+// Calls waiting for approval anywhere in the tenant (`toolCalls` filtered by status), refreshed
 // every two seconds. Approve, or reject with a reason.
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -11,16 +11,12 @@ import { ApproveCallDocument, AwaitingApprovalDocument, RejectCallDocument } fro
 const REFRESH_MS = 2000;
 
 export function ApprovalsView() {
-  const [{ data, error }, refetch] = useQuery({ query: AwaitingApprovalDocument, variables: { first: 20 }, requestPolicy: 'network-only' });
+  const [{ data, error }, refetch] = useQuery({ query: AwaitingApprovalDocument, variables: { first: 100 }, requestPolicy: 'network-only' });
   useEffect(() => {
     const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), REFRESH_MS);
     return () => clearInterval(timer);
   }, [refetch]);
-  const waiting = (data?.sessions.nodes ?? []).flatMap((session) =>
-    session.batches.nodes
-      .filter((batch) => batch.pendingCount > 0)
-      .flatMap((batch) => batch.calls.nodes.filter((call) => call.status === 'AWAITING_APPROVAL').map((call) => ({ ...call, session, batchId: batch.batchId }))),
-  );
+  const waiting = (data?.toolCalls.nodes ?? []).map((call) => ({ ...call, batchId: call.batch.batchId }));
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
