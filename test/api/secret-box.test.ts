@@ -47,13 +47,14 @@ describe('re-encrypting stored secrets', () => {
     await db.registeredTool.create({ data: { tenantId: toolrun.tenantId, name: legacy, kind: 'HTTP', definition: { ...input, name: legacy }, url: input.url, signingSecret: 'whsec_bGVnYWN5' } });
 
     const rotated = service(`${NEW},${OLD}`);
-    expect(await rotated.reencryptSecrets()).toBeGreaterThanOrEqual(2);
+    // Scoped to this tenant: the shared test database holds other tests' tools under other keys.
+    expect(await rotated.reencryptSecrets({ tenantId: toolrun.tenantId })).toBeGreaterThanOrEqual(2);
     const rows = await db.registeredTool.findMany({ where: { tenantId: toolrun.tenantId, name: { in: [name, legacy] } } });
     for (const row of rows) expect(row.signingSecret).toMatch(/^v1\.new\./);
     // Readable with the new key alone now.
     const store = new RegisteredToolStore(db, new SecretBox(NEW));
     const secrets = Object.fromEntries((await store.rows(toolrun.tenantId, [name, legacy])).map((row) => [row.name, row.signingSecrets]));
     expect(secrets).toEqual({ [name]: [signingSecret], [legacy]: ['whsec_bGVnYWN5'] });
-    expect(await rotated.reencryptSecrets()).toBe(0);
+    expect(await rotated.reencryptSecrets({ tenantId: toolrun.tenantId })).toBe(0);
   });
 });

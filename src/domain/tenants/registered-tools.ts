@@ -166,10 +166,10 @@ export class RegisteredToolService {
    * Encrypts every stored secret still in plaintext or under a key other than the primary one
    * (after a key rotation, or from before encryption). Returns how many tools changed.
    */
-  async reencryptSecrets(): Promise<number> {
+  async reencryptSecrets(options: { tenantId?: string } = {}): Promise<number> {
     const { db, secrets } = this.deps;
     const rows = await db.registeredTool.findMany({
-      where: { OR: [{ signingSecret: { not: null } }, { previousSigningSecret: { not: null } }] },
+      where: { ...(options.tenantId ? { tenantId: options.tenantId } : {}), OR: [{ signingSecret: { not: null } }, { previousSigningSecret: { not: null } }] },
       select: { id: true, signingSecret: true, previousSigningSecret: true },
     });
     let changed = 0;
