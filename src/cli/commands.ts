@@ -37,21 +37,24 @@ async function sessionCursor(api: Transport, sessionId: string): Promise<string 
  */
 export async function runTool(api: Transport, screen: Screen, options: { tool: string; args: unknown; sessionId?: string }): Promise<number> {
   let sessionId = options.sessionId;
-  let after: string | null;
   if (sessionId) {
-    after = await sessionCursor(api, sessionId);
+    await sessionCursor(api, sessionId); // the session must exist (one line if not)
   } else {
-    const created = await api.request<{ createSession: Result<{ id: string; lastEventCursor: string | null }> }>(CREATE_SESSION, { title: `toolrun run ${options.tool}` });
-    const session = unwrap(created.createSession, 'Session');
-    sessionId = session.id;
-    after = session.lastEventCursor;
+    const created = await api.request<{ createSession: Result<{ id: string }> }>(CREATE_SESSION, { title: `toolrun run ${options.tool}` });
+    sessionId = unwrap(created.createSession, 'Session').id;
     screen.write(`session ${sessionId}\n`);
   }
   const callId = `cli-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const line = new LiveBlock(screen);
   let outcome: { status: string; output?: Output; durationMs?: number } | null = null;
-  // Subscribe from the cursor taken before submitting: no event of the call can be missed.
-  const watching = api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEvents: event }) => {
+  const submitted = await api.request<{ executeToolBatch: Result<{ batchId: string; eventCursor: string | null }> }>(EXECUTE, {
+    sessionId,
+    calls: [{ id: callId, tool: options.tool, args: options.args }],
+  });
+  const batch = unwrap(submitted.executeToolBatch, 'ToolBatch');
+  // From the cursor just before the batch's first event: none of the call's events can be missed,
+  // even those of a call that ended at submission.
+  const watching = api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after: batch.eventCursor }, ({ toolCallEvents: event }) => {
     if (event.callId !== callId) return;
     switch (event.__typename) {
       case 'ToolCallStarted':
@@ -69,11 +72,6 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     }
     return false;
   });
-  const submitted = await api.request<{ executeToolBatch: Result<{ batchId: string }> }>(EXECUTE, {
-    sessionId,
-    calls: [{ id: callId, tool: options.tool, args: options.args }],
-  });
-  unwrap(submitted.executeToolBatch, 'ToolBatch');
   await watching;
   const done = outcome as { status: string; output?: Output; durationMs?: number } | null;
   if (!done) throw new CliError('the event stream ended before the call completed');

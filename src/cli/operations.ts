@@ -54,7 +54,7 @@ export const SESSION_CURSOR = `query CliSession($id: ID!) { session(id: $id) { i
 
 export const EXECUTE = `mutation CliExecute($sessionId: ID!, $calls: [ToolCallInput!]!) {
   executeToolBatch(sessionId: $sessionId, calls: $calls) {
-    __typename ... on ToolBatch { batchId } ... on Error { code message }
+    __typename ... on ToolBatch { batchId eventCursor } ... on Error { code message }
   }
 }`;
 
