@@ -12,7 +12,6 @@ import type { Logger } from '../../logger.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { ToolFailureError } from '../../model/outcome.js';
 import type { RetryPolicy } from '../../model/retry.js';
-import { AddressNotAllowedError, checkHostLiteral } from '../../tools/address-guard.js';
 import type { McpConnections, McpCredentials, McpServerTarget } from '../../tools/mcp-client.js';
 import {
   MCP_DEFAULT_SETTINGS,
@@ -28,7 +27,7 @@ import {
 import type { McpServerRow, McpServerSource } from '../../tools/registry.js';
 import type { ToolDefinition, ToolPolicy, ToolScheduling } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
-import { LIMITS } from './registered-tools.js';
+import { checkToolUrl, LIMITS } from './registered-tools.js';
 import type { SecretBox } from './secret-box.js';
 
 const MAX_HEADERS = 20;
@@ -137,7 +136,7 @@ export class McpServerService {
     if (name.length > MCP_SERVER_NAME_MAX || !MCP_SERVER_NAME_PATTERN.test(name)) {
       throw new ValidationError(`name must be at most ${MCP_SERVER_NAME_MAX} characters matching ${MCP_SERVER_NAME_PATTERN.source} (its tools are named <name>__<tool>)`, 'name');
     }
-    const url = this.checkUrl(input.url);
+    const url = checkToolUrl(this.deps.config, 'MCP servers', input.url, ' (use bearerToken or headers)');
     const credentials = credentialsOf(input.bearerToken ?? null, input.headers);
     const settings = this.validated(MCP_DEFAULT_SETTINGS, input);
     const existing = await this.deps.db.mcpServer.findUnique({ where: { tenantId_name: { tenantId, name } }, select: { id: true } });
@@ -158,7 +157,7 @@ export class McpServerService {
   async update(tenantId: string, name: string, patch: UpdateMcpServerInput): Promise<McpServerView> {
     const current = await this.find(tenantId, name);
     const settings = this.validated(settingsOf(current.settings), patch);
-    const url = patch.url != null ? this.checkUrl(patch.url) : current.url;
+    const url = patch.url != null ? checkToolUrl(this.deps.config, 'MCP servers', patch.url, ' (use bearerToken or headers)') : current.url;
     const old = secretFromStorage(this.deps.secrets, current.secret);
     const credentials = credentialsOf(
       patch.bearerToken != null ? patch.bearerToken : (old?.bearerToken ?? null),
@@ -266,26 +265,6 @@ export class McpServerService {
       });
     }
     return entries;
-  }
-
-  private checkUrl(value: string): string {
-    if (value.length > LIMITS.urlLength) throw new ValidationError(`url must be at most ${LIMITS.urlLength} characters`, 'url');
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new ValidationError('url is not a valid absolute URL', 'url');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`url must use http or https, not ${url.protocol}`, 'url');
-    if (url.username || url.password) throw new ValidationError('url must not contain credentials (use bearerToken or headers)', 'url');
-    const { config } = this.deps;
-    try {
-      checkHostLiteral(url, { allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE, allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK }, 'MCP servers');
-    } catch (error) {
-      if (error instanceof AddressNotAllowedError) throw new ValidationError(`url: ${error.message}`, 'url');
-      throw error;
-    }
-    return url.href;
   }
 
   private validated(current: McpServerSettings, patch: McpServerSettingsPatch): McpServerSettings {

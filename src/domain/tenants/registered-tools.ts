@@ -92,7 +92,7 @@ export class RegisteredToolService {
   constructor(private readonly deps: RegisteredToolServiceDeps) {}
 
   registerHttp(tenantId: string, input: RegisterHttpToolInput): Promise<RegisteredToolResult> {
-    return this.register(tenantId, 'HTTP', input, this.checkUrl(input.url));
+    return this.register(tenantId, 'HTTP', input, checkToolUrl(this.deps.config, 'HTTP tools', input.url));
   }
 
   registerExternal(tenantId: string, input: RegisterToolInput): Promise<RegisteredToolResult> {
@@ -130,7 +130,7 @@ export class RegisteredToolService {
       if (kind !== 'HTTP' && patch.url != null) throw new ValidationError('Only HTTP tools have a url', 'url');
       const { kind: _kind, name: _name, url: _url, ...stored } = definitionOfRow(current);
       const definition = this.validated(kind, stored, patch);
-      const url = kind === 'HTTP' && patch.url != null ? this.checkUrl(patch.url) : current.url;
+      const url = kind === 'HTTP' && patch.url != null ? checkToolUrl(this.deps.config, 'HTTP tools', patch.url) : current.url;
       return tx.registeredTool.update({ where: { id: current.id }, data: { definition: definition as object, url } });
     });
     return { tool: definitionOfRow(row) };
@@ -203,26 +203,6 @@ export class RegisteredToolService {
     return new NotFoundError('RegisteredTool', name);
   }
 
-  private checkUrl(value: string): string {
-    if (value.length > LIMITS.urlLength) throw new ValidationError(`url must be at most ${LIMITS.urlLength} characters`, 'url');
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new ValidationError('url is not a valid absolute URL', 'url');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`url must use http or https, not ${url.protocol}`, 'url');
-    if (url.username || url.password) throw new ValidationError('url must not contain credentials', 'url');
-    const { config } = this.deps;
-    try {
-      checkHostLiteral(url, { allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE, allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK }, 'HTTP tools');
-    } catch (error) {
-      if (error instanceof AddressNotAllowedError) throw new ValidationError(`url: ${error.message}`, 'url');
-      throw error;
-    }
-    return url.href;
-  }
-
   /** Applies `patch` to `current` and validates the result as a whole. */
   private validated(kind: RegisteredKind, current: StoredDefinition, patch: ToolSpecPatch): StoredDefinition {
     const { config } = this.deps;
@@ -288,4 +268,32 @@ function base(kind: RegisteredKind, name: string): StoredDefinition {
 
 function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== null && entry !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+/**
+ * An endpoint URL a tenant gives (an HTTP tool's, an MCP server's): absolute http(s), no
+ * credentials in it (`credentialsHint` says where they go), a host the address guard allows.
+ */
+export function checkToolUrl(
+  config: Pick<Config, 'HTTP_TOOL_ALLOW_PRIVATE' | 'HTTP_TOOL_ALLOW_LOOPBACK'>,
+  what: string,
+  value: string,
+  credentialsHint = '',
+): string {
+  if (value.length > LIMITS.urlLength) throw new ValidationError(`url must be at most ${LIMITS.urlLength} characters`, 'url');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ValidationError('url is not a valid absolute URL', 'url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(`url must use http or https, not ${url.protocol}`, 'url');
+  if (url.username || url.password) throw new ValidationError(`url must not contain credentials${credentialsHint}`, 'url');
+  try {
+    checkHostLiteral(url, { allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE, allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK }, what);
+  } catch (error) {
+    if (error instanceof AddressNotAllowedError) throw new ValidationError(`url: ${error.message}`, 'url');
+    throw error;
+  }
+  return url.href;
 }
