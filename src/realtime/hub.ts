@@ -56,6 +56,7 @@ export class Hub {
   private fillAgain = false;
   private readonly subscribers = new Set<Subscriber>();
   private refs = 0;
+  private started = false;
   readonly ready: Promise<void>;
 
   constructor(
@@ -67,8 +68,13 @@ export class Hub {
     head: () => Promise<number>,
     private readonly onIdle: (hub: Hub) => void,
   ) {
+    // Nothing is delivered before the head is known: events published meanwhile wait in `early`,
+    // so the ring never holds a stretch that the head then skips over.
     this.ready = retrying(head).then((value) => {
-      this.last = Math.max(this.last, value);
+      this.last = value;
+      this.started = true;
+      this.drainEarly();
+      if (this.early.size > 0) void this.catchUp();
     });
   }
 
@@ -94,6 +100,10 @@ export class Hub {
 
   /** Events published for this stream (any order, possibly repeated). */
   onPublished(events: CommittedEvent[]): void {
+    if (!this.started) {
+      for (const event of events) this.early.set(this.positionOf(event), event);
+      return;
+    }
     let gap = false;
     for (const event of events) {
       const position = this.positionOf(event);
@@ -110,6 +120,7 @@ export class Hub {
 
   /** Reads whatever PostgreSQL has after the hub's position (a lost announcement, a reconnect). */
   catchUp(): Promise<void> {
+    if (!this.started) return this.ready;
     if (this.filling) {
       this.fillAgain = true;
       return this.filling;
@@ -152,7 +163,10 @@ export class Hub {
   }
 
   private deliver(event: CommittedEvent): void {
-    this.last = this.positionOf(event);
+    const position = this.positionOf(event);
+    // The ring is indexed by position: it holds one unbroken stretch.
+    if (position !== this.last + 1) this.ring = [];
+    this.last = position;
     this.ring.push(event);
     if (this.ring.length > this.limits.ringSize * 2) this.ring = this.ring.slice(-this.limits.ringSize);
     for (const subscriber of this.subscribers) subscriber.push(event);
@@ -164,6 +178,8 @@ export class Hub {
     if (after >= this.last) return [];
     if (!first || this.positionOf(first) > after + 1) return null;
     const start = after + 1 - this.positionOf(first);
+    const from = this.ring[start];
+    if (!from || this.positionOf(from) !== after + 1) return null;
     return this.ring.slice(start);
   }
 
