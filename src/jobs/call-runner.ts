@@ -8,6 +8,8 @@ import type { BackgroundService } from '../domain/tasks/background.js';
 import type { SessionService } from '../domain/sessions/sessions.js';
 import type { Logger } from '../logger.js';
 import { withLogContext } from '../logging/context.js';
+import { isInfrastructureError, summarizeError } from '../logging/infrastructure-errors.js';
+import { isLockWaitTimeout, isTransientDatabaseError } from '../sql.js';
 import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../model/outcome.js';
 import { decideRetry } from '../model/retry.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
@@ -157,7 +159,7 @@ export class CallRunner {
         settled.kind === 'error' && settled.error instanceof ToolFailureError && settled.error.failure.class === 'TIMEOUT'
           ? outputs.failure(settled.error.failure)
           : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
-    } else output = this.outputOf(call, settled);
+    } else output = this.outputOf(call, settled, rerunnable);
 
     // A cancelled call is never retried, whatever its failure says.
     const decision = reason === 'cancelled' ? { kind: 'final' as const, output } : decideRetry(output, call.attempt, call.maxAttempts, tool.definition.retry);
@@ -170,12 +172,12 @@ export class CallRunner {
 
   /** Cancelled: what the tool produced within the grace period wins (its side effect happened); else CANCELLED. */
   private cancelledOutput(call: CallRef, settled: Settled): ToolCallOutput {
-    if (settled.kind === 'value') return this.outputOf(call, settled);
+    if (settled.kind === 'value') return this.outputOf(call, settled, false);
     if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return outputs.failure(settled.error.failure);
     return outputs.cancelled();
   }
 
-  private outputOf(call: CallRef, settled: Settled): ToolCallOutput {
+  private outputOf(call: CallRef, settled: Settled, rerunnable: boolean): ToolCallOutput {
     if (settled.kind === 'value') {
       try {
         return outputs.success(settled.value);
@@ -187,9 +189,26 @@ export class CallRunner {
       }
     }
     if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return outputs.failure(settled.error.failure);
+    if (settled.kind === 'error' && isStoreUnavailable(settled.error)) {
+      // What toolrun gives a tool (its session's files, output, progress) failed because PostgreSQL or
+      // Redis did not answer in time: no fault of the tool's, and a rerunnable tool may simply run again.
+      this.deps.logger.warn({ err: summarizeError(settled.error), callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool stopped: the store did not answer');
+      return outputs.failure(
+        failure('UNAVAILABLE', 'store_unavailable', `toolrun's store did not answer in time while \`${call.tool}\` ran${rerunnable ? '; the call runs again' : '; the tool is not idempotent, so it is not run again'}`, {
+          retry: rerunnable ? { kind: 'SAFE', afterMs: STORE_RETRY_AFTER_MS } : { kind: 'NEVER' },
+        }),
+      );
+    }
     this.deps.logger.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool failed with an internal error');
     return outputs.internal();
   }
+}
+
+const STORE_RETRY_AFTER_MS = 1000;
+
+/** A dependency away or too slow: a lost connection, or a statement or lock wait that timed out. */
+function isStoreUnavailable(error: unknown): boolean {
+  return isInfrastructureError(error) || isTransientDatabaseError(error) || isLockWaitTimeout(error);
 }
 
 /** The outcome of an attempt as span attributes. */

@@ -113,7 +113,9 @@ describe('findings 2 and 3: a worker frozen (SIGSTOP) in the middle of its write
       const frozenApp = `${cluster.appName}-frozen`;
       const url = new URL(cluster.databaseUrl);
       url.searchParams.set('application_name', frozenApp);
-      const frozen = await startWorker('frozen', { DATABASE_URL: url.toString() });
+      // Its statements may run long on a loaded machine: a ticker whose write timed out would end
+      // before it could be frozen. What ends its frozen transaction is the idle-in-transaction timeout.
+      const frozen = await startWorker('frozen', { DATABASE_URL: url.toString(), DB_STATEMENT_TIMEOUT_MS: '15000', DB_LOCK_TIMEOUT_MS: '15000' });
       const session = await newSession(api);
       const other = await newSession(api);
       // A ticker without pause writes to the session without pause: freezing it mid-transaction is likely.
