@@ -88,7 +88,7 @@ interface WatchedCall {
   result: string;
 }
 
-/** `watch <session>`: a live table of the session's calls (from its first event), until interrupted. */
+/** `watch <session>`: a live table of the calls that move in the session from now on, until interrupted. */
 export async function watchSession(api: Transport, screen: Screen, sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
   const calls = new Map<string, WatchedCall>();
   const block = new LiveBlock(screen);
@@ -96,8 +96,10 @@ export async function watchSession(api: Transport, screen: Screen, sessionId: st
     const rows = [...calls.values()].map((call) => [call.callId, call.tool, call.status, call.attempt, call.progress, call.result]);
     block.draw(table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'PROGRESS', 'RESULT'], rows).trimEnd().split('\n'));
   };
+  // From the session's current cursor, so that a reconnect resumes there even before the first event.
+  const after = await sessionCursor(api, sessionId);
   redraw();
-  await api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after: null }, ({ toolCallEvents: event }) => {
+  await api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEvents: event }) => {
     if (options.signal?.aborted) return true;
     if (event.__typename === 'CursorExpired') {
       screen.write(`events before this point are no longer kept: ${event.message ?? ''}\n`);

@@ -1,13 +1,18 @@
-// How the CLI talks to a toolrun API: queries and mutations over HTTP (fetch), subscriptions over
-// graphql-ws. The commands see only `Transport`, so the typed resuming client of src/client/ can
-// take its place without touching them.
-import { createClient } from 'graphql-ws';
+// How the CLI talks to a toolrun API: through the repository's typed client (src/client/), whose
+// `watch` resubscribes from the last cursor after any disconnect. The commands see only `Transport`.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { parse } from 'graphql';
 import { WebSocket } from 'ws';
+import { createToolrunClient, ToolrunRequestError } from '../client/index.js';
 
 export interface Transport {
   /** Runs a query or mutation; GraphQL errors become a CliError. */
   request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** Calls `onEvent` with each payload until `onEvent` returns true, the stream ends, or it fails. */
+  /**
+   * Follows a subscription whose single field carries a `cursor`, from `variables.after`, calling
+   * `onEvent` with each payload (each event once, across reconnects) until it returns true, the
+   * stream completes, or it fails.
+   */
   subscribe<T>(query: string, variables: Record<string, unknown>, onEvent: (data: T) => boolean | void): Promise<void>;
   close(): Promise<void>;
 }
@@ -17,73 +22,39 @@ export class CliError extends Error {
   override name = 'CliError';
 }
 
-interface GraphQLResult<T> {
-  data?: T | null;
-  errors?: Array<{ message: string }>;
+const documents = new Map<string, TypedDocumentNode<unknown, Record<string, unknown>>>();
+function documentOf<T>(query: string): TypedDocumentNode<T, Record<string, unknown>> {
+  let document = documents.get(query);
+  if (!document) documents.set(query, (document = parse(query) as TypedDocumentNode<unknown, Record<string, unknown>>));
+  return document as TypedDocumentNode<T, Record<string, unknown>>;
 }
 
 export function httpTransport(options: { url: string; apiKey: string }): Transport {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` };
-  let ws: ReturnType<typeof createClient> | null = null;
-  const wsClient = () =>
-    (ws ??= createClient({
-      url: options.url.replace(/^http/, 'ws'),
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${options.apiKey}` },
-      lazy: true,
-      // The stream resumes from the last cursor the command saw, so a dropped connection retries.
-      retryAttempts: 5,
-    }));
+  const client = createToolrunClient({ url: options.url, apiKey: options.apiKey, webSocketImpl: WebSocket });
+  const failure = (error: unknown): CliError => {
+    if (error instanceof ToolrunRequestError) return new CliError(error.message);
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    return new CliError(`cannot reach ${options.url}: ${cause ?? (error as Error).message}`);
+  };
   return {
     async request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      let response: Response;
       try {
-        response = await fetch(options.url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+        return await client.request(documentOf<T>(query), variables);
       } catch (error) {
-        throw new CliError(`cannot reach ${options.url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+        throw failure(error);
       }
-      const text = await response.text();
-      let body: GraphQLResult<T>;
-      try {
-        body = JSON.parse(text) as GraphQLResult<T>;
-      } catch {
-        throw new CliError(`${options.url} answered ${response.status}: ${text.slice(0, 200)}`);
-      }
-      if (body.errors?.length) throw new CliError(body.errors.map((error) => error.message).join('; '));
-      if (!body.data) throw new CliError(`${options.url} answered ${response.status} without data`);
-      return body.data;
     },
-    subscribe<T>(query: string, variables: Record<string, unknown>, onEvent: (data: T) => boolean | void): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const unsubscribe = wsClient().subscribe<T>(
-          { query, variables },
-          {
-            next: (result) => {
-              if (result.errors?.length) {
-                unsubscribe();
-                return reject(new CliError(result.errors.map((error) => error.message).join('; ')));
-              }
-              if (result.data && onEvent(result.data as T) === true) {
-                unsubscribe();
-                resolve();
-              }
-            },
-            error: (error) => reject(new CliError(subscriptionProblem(error, options.url))),
-            complete: () => resolve(),
-          },
-        );
+    async subscribe<T>(query: string, variables: Record<string, unknown>, onEvent: (data: T) => boolean | void): Promise<void> {
+      const field = (data: T) => Object.values(data as Record<string, { cursor: string }>)[0]!;
+      const events = client.watch(documentOf<T>(query), (after) => ({ ...variables, after }), (data) => ({ cursor: field(data).cursor, data }), {
+        after: (variables.after as string | null | undefined) ?? null,
       });
+      try {
+        for await (const event of events) if (onEvent(event.data) === true) return;
+      } catch (error) {
+        throw failure(error);
+      }
     },
-    async close() {
-      await ws?.dispose();
-    },
+    close: () => client.close(),
   };
-}
-
-function subscriptionProblem(error: unknown, url: string): string {
-  if (Array.isArray(error)) return error.map((each: { message?: string }) => each.message).join('; ');
-  if (error instanceof Error) return `${url}: ${error.message}`;
-  const event = error as { code?: number; reason?: string };
-  if (event?.code === 4403 || event?.code === 4401) return 'the API key was refused';
-  return `the WebSocket connection to ${url} closed${event?.code ? ` (${event.code}${event.reason ? `: ${event.reason}` : ''})` : ''}`;
 }

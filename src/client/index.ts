@@ -67,7 +67,13 @@ export class ToolrunClient {
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', authorization: `Bearer ${this.options.apiKey}` },
       body: JSON.stringify({ query: print(document as DocumentNode), variables }),
     });
-    const body = (await response.json()) as { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+    const text = await response.text();
+    let body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw new ToolrunRequestError([{ message: `${this.options.url} answered HTTP ${response.status}, not GraphQL: ${text.slice(0, 200)}` }]);
+    }
     if (body.errors?.length) throw new ToolrunRequestError(body.errors);
     if (!body.data) throw new ToolrunRequestError([{ message: `HTTP ${response.status} without data` }]);
     return body.data;
@@ -130,6 +136,12 @@ export class ToolrunClient {
         }
       } catch (error) {
         if (error instanceof ToolrunRequestError) throw error;
+        // A refused key or a request the server will never accept: resubscribing cannot help.
+        const code = (error as { code?: unknown } | null)?.code;
+        if (typeof code === 'number' && REFUSALS.has(code)) {
+          const reason = (error as { reason?: unknown }).reason;
+          throw new ToolrunRequestError([{ message: `the server refused the subscription (${code}${reason ? `: ${String(reason)}` : ''})`, extensions: { code: code === 4400 ? 'BAD_REQUEST' : 'UNAUTHENTICATED' } }]);
+        }
         failures++;
       } finally {
         options.signal?.removeEventListener('abort', stop);
@@ -158,6 +170,9 @@ export class ToolrunClient {
     return this.ws;
   }
 }
+
+/** graphql-ws close codes that end a watch: bad request, unauthorized, forbidden (a refused or revoked key). */
+const REFUSALS = new Set([4400, 4401, 4403]);
 
 export function createToolrunClient(options: ToolrunClientOptions): ToolrunClient {
   return new ToolrunClient(options);

@@ -22,17 +22,21 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TOOLRUN_NODE_ARGS = ['--import', 'tsx', '--import', './test/support/exit-with-parent.ts'];
 const OUTPUT_LINES = 400;
 
-/** A port nobody listens on right now (bind port 0, read it, release it). */
+/**
+ * A port nobody listens on right now, for a process a test starts. Drawn below the kernel's
+ * ephemeral range (32768+): a port from bind(0) is one that any outgoing connection may take as its
+ * local port before the process under test binds it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 export interface Exit {
