@@ -5,6 +5,7 @@
 // npm run apikey -- self-approval <tenant> on|off
 import { parseArgs } from 'node:util';
 import { type ApiKeyInfo, ROLES } from '../domain/tenants/api-keys.js';
+import { durationSeconds } from '../cli/keys.js';
 import { DomainError, ValidationError } from '../model/errors.js';
 import { closeServices } from '../services.js';
 import { boot } from './run.js';
@@ -84,7 +85,7 @@ function describe(info: ApiKeyInfo): string {
 }
 
 function seconds(text: string, option: string): number {
-  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
-  if (!match) throw new ValidationError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`, option);
-  return Number(match[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  const value = durationSeconds(text);
+  if (value === null) throw new ValidationError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`, option);
+  return value;
 }

@@ -13,16 +13,10 @@ import {
   SESSION_CURSOR,
   SESSION_TASKS,
   TOOL_CALL_EVENTS,
+  unwrap,
 } from './operations.js';
 import { LiveBlock, outputText, progressBar, type Screen, table } from './render.js';
 import { CliError, type Transport } from './transport.js';
-
-/** The object of a result union, or a CliError with its Error member's code and message. */
-function unwrap<T>(result: Result<T>, typename: string): T {
-  if (result.__typename === typename) return result as T;
-  const error = result as { code?: string; message?: string };
-  throw new CliError(`${error.code ?? result.__typename}: ${error.message ?? 'failed'}`);
-}
 
 async function sessionCursor(api: Transport, sessionId: string): Promise<string | null> {
   const { session } = await api.request<{ session: { lastEventCursor: string | null } | null }>(SESSION_CURSOR, { id: sessionId });

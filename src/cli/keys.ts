@@ -1,57 +1,67 @@
-// `toolrun keys …`: API keys managed against the database (DATABASE_URL), as `npm run apikey` does.
-// Pending: once the API has key-management mutations, these go through the API with an admin key
-// instead, like the other commands.
-import { loadConfig } from '../config.js';
-import { createDb } from '../db.js';
-import { ApiKeyAdmin, type ApiKeyInfo } from '../domain/tenants/api-key-admin.js';
-import { ApiKeyService, ROLES, type Role } from '../domain/tenants/api-keys.js';
-import { checkDatabase } from '../preflight.js';
-import type { Screen } from './render.js';
-import { table } from './render.js';
-import { CliError } from './transport.js';
+// `toolrun keys …`: the API keys of the tenant of the admin key the CLI runs with, through the API
+// like every other command. A tenant's first key comes from `npm run apikey` (the database).
+import { ROLES } from '../domain/tenants/api-keys.js';
+import { API_KEYS, type ApiKeyRow, CREATE_API_KEY, type IssuedKey, type Result, REVOKE_API_KEY, ROTATE_API_KEY, unwrap } from './operations.js';
+import { type Screen, table } from './render.js';
+import { CliError, type Transport } from './transport.js';
 
 export type KeysCommand =
-  | { action: 'list'; tenant: string }
-  | { action: 'create'; tenant: string; name: string; roles: string }
-  | { action: 'revoke' | 'rotate'; tenant: string; key: string };
+  | { action: 'list' }
+  | { action: 'create'; name: string; roles: string; expiresIn?: string }
+  | { action: 'revoke'; key: string }
+  | { action: 'rotate'; key: string; overlap: string };
 
-export async function keysCommand(screen: Screen, command: KeysCommand): Promise<void> {
-  const config = loadConfig();
-  await checkDatabase(config, { requireSchema: true });
-  const db = createDb(config.DATABASE_URL, { poolSize: 2 });
-  const keys = new ApiKeyService(db);
-  const admin = new ApiKeyAdmin(db, keys);
-  try {
-    switch (command.action) {
-      case 'list': {
-        const rows = (await admin.list(command.tenant)).map((key) => [key.id, `${key.prefix}…`, key.name, key.roles.join(','), key.createdAt.toISOString(), state(key)]);
-        screen.write(table(['ID', 'PREFIX', 'NAME', 'ROLES', 'CREATED', 'STATE'], rows));
-        break;
-      }
-      case 'create': {
-        const roles = command.roles.split(',').map((role) => role.trim()).filter(Boolean);
-        const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
-        if (unknown.length > 0) throw new CliError(`unknown role ${unknown.join(', ')} (roles: ${ROLES.join(', ')})`);
-        const { key, tenant, apiKeyId } = await keys.createKey(command.tenant, { name: command.name, roles: roles as Role[] });
-        screen.write(`tenant ${tenant.name} (${tenant.id})\nid     ${apiKeyId}\nroles  ${roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n`);
-        break;
-      }
-      case 'revoke': {
-        const key = await admin.revoke(command.tenant, command.key);
-        screen.write(`revoked ${key.prefix}… (${key.id}) at ${key.revokedAt?.toISOString()}; it stops authenticating within 10 s\n`);
-        break;
-      }
-      case 'rotate': {
-        const { key, replaced, created } = await admin.rotate(command.tenant, command.key);
-        screen.write(`revoked ${replaced.prefix}… (${replaced.id})\nid     ${created.id}\nroles  ${created.roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n`);
-        break;
-      }
+export async function keysCommand(api: Transport, screen: Screen, command: KeysCommand): Promise<void> {
+  switch (command.action) {
+    case 'list': {
+      const { apiKeys } = await api.request<{ apiKeys: ApiKeyRow[] }>(API_KEYS);
+      const rows = apiKeys.map((key) => [key.id, `${key.prefix}…`, key.name, key.roles.join(','), key.createdAt, state(key), key.lastUsedAt ?? 'never']);
+      screen.write(table(['ID', 'PREFIX', 'NAME', 'ROLES', 'CREATED', 'STATE', 'LAST USED'], rows));
+      return;
     }
-  } finally {
-    await db.$disconnect();
+    case 'create': {
+      const roles = command.roles.split(',').map((role) => role.trim()).filter(Boolean);
+      const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
+      if (unknown.length > 0) throw new CliError(`unknown role ${unknown.join(', ')} (roles: ${ROLES.join(', ')})`);
+      const expiresAt = command.expiresIn === undefined ? null : new Date(Date.now() + seconds(command.expiresIn, 'expires-in') * 1000).toISOString();
+      const { createApiKey } = await api.request<{ createApiKey: Result<IssuedKey> }>(CREATE_API_KEY, { name: command.name, roles, expiresAt });
+      screen.write(issued(unwrap(createApiKey, 'IssuedApiKey')));
+      return;
+    }
+    case 'revoke': {
+      const { revokeApiKey } = await api.request<{ revokeApiKey: Result<ApiKeyRow> }>(REVOKE_API_KEY, { id: command.key });
+      const key = unwrap(revokeApiKey, 'ApiKey');
+      screen.write(`revoked ${key.prefix}… (${key.id}) at ${key.revokedAt}: refused everywhere within a second\n`);
+      return;
+    }
+    case 'rotate': {
+      const { rotateApiKey } = await api.request<{ rotateApiKey: Result<IssuedKey> }>(ROTATE_API_KEY, { id: command.key, overlapSeconds: seconds(command.overlap, 'overlap') });
+      const rotated = unwrap(rotateApiKey, 'IssuedApiKey');
+      const previous = rotated.previous;
+      screen.write(`${issued(rotated)}${previous ? `old key ${previous.prefix}… (${previous.id}) ${previous.revokedAt ? `refused from ${previous.revokedAt}` : 'still active'}\n` : ''}`);
+      return;
+    }
   }
 }
 
-function state(key: ApiKeyInfo): string {
-  return key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : 'active';
+function issued({ key, apiKey }: IssuedKey): string {
+  return `id     ${apiKey.id}\nroles  ${apiKey.roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n`;
+}
+
+function state(key: ApiKeyRow): string {
+  if (key.revokedAt) return `${key.active ? 'active until' : 'revoked'} ${key.revokedAt}`;
+  if (!key.active) return `expired ${key.expiresAt}`;
+  return key.expiresAt ? `active until ${key.expiresAt}` : 'active';
+}
+
+function seconds(text: string, option: string): number {
+  const value = durationSeconds(text);
+  if (value === null) throw new CliError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`);
+  return value;
+}
+
+/** A duration as `npm run apikey` and `toolrun keys` take it: 90d, 12h, 30m, 45s or seconds; null if it is none. */
+export function durationSeconds(text: string): number | null {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  return match ? Number(match[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'] : null;
 }

@@ -1,5 +1,4 @@
-// toolrun <command>: the operator's and developer's command line. Commands other than `keys` talk to
-// a running API: TOOLRUN_URL (or --url; default http://127.0.0.1:4000/graphql) with TOOLRUN_API_KEY
+// toolrun <command>: the operator's and developer's command line. Every command talks to a running API: TOOLRUN_URL (or --url; default http://127.0.0.1:4000/graphql) with TOOLRUN_API_KEY
 // (or --key). Expected failures print one line and exit 1; usage errors exit 2.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config.js';
@@ -19,10 +18,11 @@ export const USAGE = `usage: toolrun <command> [options]
   calls approve <session> <call-id>           approve a call awaiting approval
   tasks list <session>                        the session's background runs and monitors
   tasks cancel <task-id>                      cancel a background run
-  keys list <tenant>                          the tenant's API keys (database: DATABASE_URL)
-  keys create <tenant> [--name N] [--roles submitter,approver]
-  keys revoke <tenant> <key-id|prefix>
-  keys rotate <tenant> <key-id|prefix>        a new key with the same name and roles; the old one revoked
+  keys list                                   the API keys of your key's tenant (admin role)
+  keys create --name N [--roles submitter,approver] [--expires-in 90d]
+  keys revoke <key-id|prefix>                 refused everywhere within a second
+  keys rotate <key-id|prefix> [--overlap 1h]  a new key with the same name and roles; the old one works for the overlap
+  (a tenant's first key: npm run apikey -- create <tenant> --roles admin)
 
 API options: --url URL (TOOLRUN_URL, default http://127.0.0.1:4000/graphql), --key KEY (TOOLRUN_API_KEY)
 `;
@@ -40,6 +40,8 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
       session: { type: 'string' },
       name: { type: 'string', default: 'default' },
       roles: { type: 'string', default: 'submitter,approver' },
+      'expires-in': { type: 'string' },
+      overlap: { type: 'string', default: '0' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,22 +50,6 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
     screen.write(USAGE);
     return values.help ? 0 : 2;
   }
-  const need = (count: number, what: string) => {
-    if (rest.length < count) throw new UsageError(`toolrun ${command} ${sub ?? ''}: expected ${what}`);
-  };
-
-  if (command === 'keys') {
-    const tenant = rest[0];
-    if (!tenant) throw new UsageError(`toolrun keys ${sub ?? ''}: expected a tenant`);
-    if (sub === 'list') return (await keysCommand(screen, { action: 'list', tenant }), 0);
-    if (sub === 'create') return (await keysCommand(screen, { action: 'create', tenant, name: values.name, roles: values.roles }), 0);
-    if (sub === 'revoke' || sub === 'rotate') {
-      need(2, 'a tenant and a key id or prefix');
-      return (await keysCommand(screen, { action: sub, tenant, key: rest[1]! }), 0);
-    }
-    throw new UsageError(`unknown keys command ${sub ?? ''}`);
-  }
-
   const apiKey = values.key ?? env.TOOLRUN_API_KEY;
   if (!apiKey) throw new UsageError('no API key: set TOOLRUN_API_KEY or pass --key');
   const api = httpTransport({ url: values.url ?? env.TOOLRUN_URL ?? 'http://127.0.0.1:4000/graphql', apiKey });
@@ -74,8 +60,25 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
   }
 }
 
-async function apiCommand(api: Transport, screen: Screen, command: string, sub: string | undefined, rest: string[], values: { args?: string; session?: string }): Promise<number> {
+async function apiCommand(
+  api: Transport,
+  screen: Screen,
+  command: string,
+  sub: string | undefined,
+  rest: string[],
+  values: { args?: string; session?: string; name: string; roles: string; 'expires-in'?: string; overlap: string },
+): Promise<number> {
   switch (command) {
+    case 'keys': {
+      if (sub === 'list') return (await keysCommand(api, screen, { action: 'list' }), 0);
+      if (sub === 'create') return (await keysCommand(api, screen, { action: 'create', name: values.name, roles: values.roles, expiresIn: values['expires-in'] }), 0);
+      if (sub === 'revoke' || sub === 'rotate') {
+        const [key] = rest;
+        if (!key) throw new UsageError(`toolrun keys ${sub}: expected a key id or prefix`);
+        return (await keysCommand(api, screen, sub === 'revoke' ? { action: 'revoke', key } : { action: 'rotate', key, overlap: values.overlap }), 0);
+      }
+      throw new UsageError(`unknown keys command ${sub ?? ''}`);
+    }
     case 'run': {
       if (!sub) throw new UsageError('toolrun run: expected a tool name');
       let args: unknown = {};

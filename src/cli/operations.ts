@@ -1,4 +1,5 @@
 // The GraphQL documents the CLI sends, with the shapes of their answers.
+import { CliError } from './transport.js';
 export const EVENT_FIELDS = `
   __typename cursor seq
   ... on ToolCallEvent { callId tool }
@@ -80,3 +81,48 @@ export const CANCEL_TASK = `mutation CliCancelTask($id: ID!) {
 
 /** A member of a result union: the object, or its Error member's message. */
 export type Result<T> = (T & { __typename: string }) | { __typename: string; code: string; message: string };
+
+/** The object of a result union, or a CliError with its Error member's code and message. */
+export function unwrap<T>(result: Result<T>, typename: string): T {
+  if (result.__typename === typename) return result as T;
+  const error = result as { code?: string; message?: string };
+  throw new CliError(`${error.code ?? result.__typename}: ${error.message ?? 'failed'}`);
+}
+
+const API_KEY_FIELDS = 'id prefix name roles active createdAt expiresAt revokedAt lastUsedAt';
+
+export interface ApiKeyRow {
+  id: string;
+  prefix: string;
+  name: string;
+  roles: string[];
+  active: boolean;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface IssuedKey {
+  key: string;
+  apiKey: ApiKeyRow;
+  previous: ApiKeyRow | null;
+}
+
+export const API_KEYS = `query CliApiKeys { apiKeys { ${API_KEY_FIELDS} } }`;
+
+export const CREATE_API_KEY = `mutation CliCreateApiKey($name: String!, $roles: [Role!]!, $expiresAt: DateTime) {
+  createApiKey(name: $name, roles: $roles, expiresAt: $expiresAt) {
+    __typename ... on IssuedApiKey { key apiKey { ${API_KEY_FIELDS} } previous { ${API_KEY_FIELDS} } } ... on Error { code message }
+  }
+}`;
+
+export const REVOKE_API_KEY = `mutation CliRevokeApiKey($id: String!) {
+  revokeApiKey(id: $id) { __typename ... on ApiKey { ${API_KEY_FIELDS} } ... on Error { code message } }
+}`;
+
+export const ROTATE_API_KEY = `mutation CliRotateApiKey($id: String!, $overlapSeconds: Int!) {
+  rotateApiKey(id: $id, overlapSeconds: $overlapSeconds) {
+    __typename ... on IssuedApiKey { key apiKey { ${API_KEY_FIELDS} } previous { ${API_KEY_FIELDS} } } ... on Error { code message }
+  }
+}`;

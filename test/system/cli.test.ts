@@ -1,6 +1,6 @@
 // The `toolrun` command, run as people run it (the compiled bin, a child process) against a test
 // server: run with live progress, watch, calls list/cancel/approve, tasks list/cancel, and the keys
-// commands against the database.
+// commands with an admin key.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, ensureBuilt } from '../support/build.js';
@@ -132,32 +132,42 @@ describe('toolrun tasks', () => {
 });
 
 describe('toolrun keys', () => {
-  it('creates, lists, rotates and revokes keys of a tenant', { timeout: 300_000 }, async () => {
+  it('creates, lists, rotates and revokes the keys of the admin key’s tenant', { timeout: 300_000 }, async () => {
+    // A tenant of its own, whose first (admin) key comes from the database as `npm run apikey` makes it.
     const tenant = `cli-${randomUUID().slice(0, 8)}`;
-    const env = { DATABASE_URL: TEST_DATABASE_URL };
-    const created = await finished(['keys', 'create', tenant, '--name', 'ci', '--roles', 'submitter,admin'], env);
+    const { key: adminKey } = await app.services.apiKeys.createKey(tenant, { name: 'operator', roles: ['admin'] });
+    const env = { TOOLRUN_API_KEY: adminKey };
+    const created = await finished(['keys', 'create', '--name', 'ci', '--roles', 'submitter,admin', '--expires-in', '30d'], env);
     expect(created.exit.code, created.text).toBe(0);
     const key = /^key\s+(trk_\S+)$/m.exec(created.text)![1]!;
     const id = /^id\s+(\S+)$/m.exec(created.text)![1]!;
     expect(await app.services.apiKeys.authenticate(key)).toMatchObject({ roles: ['submitter', 'admin'] });
 
-    const listed = await finished(['keys', 'list', tenant], env);
-    expect(listed.text).toMatch(new RegExp(`^${id}\\s+${key.slice(0, 10)}…\\s+ci\\s+submitter,admin\\s+\\S+\\s+active$`, 'm'));
+    const listed = await finished(['keys', 'list'], env);
+    expect(listed.text).toMatch(new RegExp(`^${id}\\s+${key.slice(0, 10)}…\\s+ci\\s+submitter,admin\\s+\\S+\\s+active until \\S+\\s+\\S+$`, 'm'));
+    expect(listed.text).toMatch(/^\S+\s+trk_\S+…\s+operator\s+admin\s+\S+\s+active\s+\d{4}-/m);
 
-    const rotated = await finished(['keys', 'rotate', tenant, key.slice(0, 10)], env);
+    const rotated = await finished(['keys', 'rotate', key.slice(0, 10), '--overlap', '1h'], env);
     expect(rotated.exit.code, rotated.text).toBe(0);
     const newKey = /^key\s+(trk_\S+)$/m.exec(rotated.text)![1]!;
     const newId = /^id\s+(\S+)$/m.exec(rotated.text)![1]!;
     expect(await app.services.apiKeys.authenticate(newKey)).toMatchObject({ roles: ['submitter', 'admin'] });
+    // The old key keeps working for the overlap.
+    expect(await app.services.apiKeys.authenticate(key)).not.toBeNull();
 
-    const revoked = await finished(['keys', 'revoke', tenant, newId], env);
+    const revoked = await finished(['keys', 'revoke', newId], env);
     expect(revoked.exit.code, revoked.text).toBe(0);
-    const after = await finished(['keys', 'list', tenant], env);
-    expect(after.text).toMatch(new RegExp(`^${id}\\s.*revoked`, 'm'));
+    const after = await finished(['keys', 'list'], env);
     expect(after.text).toMatch(new RegExp(`^${newId}\\s.*revoked`, 'm'));
+    expect(await app.services.apiKeys.authenticate(newKey)).toBeNull();
 
-    const missing = await finished(['keys', 'list', `no-such-${tenant}`], env);
+    const missing = await finished(['keys', 'revoke', 'trk_nothing'], env);
     expect(missing.exit.code).toBe(1);
-    expect(missing.text).toMatch(/^toolrun: tenant `no-such-cli-\w+` was not found$/m);
+    expect(missing.lines.filter(Boolean)).toHaveLength(1);
+    // A key without the admin role is refused, in one line.
+    const { key: submitterKey } = await app.services.apiKeys.createKey(tenant, { name: 'agent', roles: ['submitter'] });
+    const refused = await finished(['keys', 'list'], { TOOLRUN_API_KEY: submitterKey });
+    expect(refused.exit.code).toBe(1);
+    expect(refused.lines.filter(Boolean)).toHaveLength(1);
   });
 });
