@@ -136,7 +136,8 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
     // The request a cancel names may run in another process: it is cancelled through its call's row.
     server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
       const { requestId } = notification.params;
-      if (requestId === undefined) return;
+      // Cancelling a call needs the submitter role, as calling does.
+      if (requestId === undefined || !viewer.roles.includes('submitter')) return;
       await services.batches.cancelCall(viewer.tenantId, mcpCallId(requestId), sessionId).catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) logger.warn({ err: error, requestId }, 'could not cancel an MCP call');
       });
