@@ -1,15 +1,19 @@
 // toolrun as an MCP server: a Streamable HTTP endpoint (`/mcp`) on the API port, authenticated
 // with the API keys and roles of the GraphQL API. tools/list lists the tenant's tools (built-in,
 // HTTP, external, MCP-sourced); each tools/call is a durable toolrun call in the toolrun session
-// of the MCP session (made at its first call): its progress, approval wait and retries are sent
-// as notifications/progress, the client's notifications/cancelled cancels it, and its outcome
-// comes back as MCP content (text, plus structuredContent for an object value). Approval-gated
-// tools wait for their approval. Background runs: the SDK's task utilities are experimental, so
-// background runs are reached through the `spawn_background` tool like any other.
+// of the MCP session: its progress, approval wait and retries are sent as notifications/progress,
+// the client's notifications/cancelled cancels it, and its outcome comes back as MCP content
+// (text, plus structuredContent for an object value). Approval-gated tools wait for their
+// approval. A task-augmented tools/call of a background-capable tool starts a background run and
+// answers with its MCP task (tasks/get, tasks/result, tasks/list, tasks/cancel: `mcp-tasks.ts`).
 //
-// MCP sessions live in the API process that created them: several API processes need sticky
-// routing of `/mcp` by the `mcp-session-id` header.
-import { randomUUID } from 'node:crypto';
+// No sticky routing: the MCP session is a toolrun session (its id is the `Mcp-Session-Id`, made at
+// initialize), and each request is served by a server and transport made for it alone, in
+// whichever API process it reaches. So the call a cancel names is found by id (`mcp-<request
+// id>`, unique in the session as the spec wants request ids), not in memory; progress streams on
+// the response of the POST that made the call. There is no standalone GET stream (405): toolrun
+// sends no server-initiated messages.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -17,33 +21,27 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   type CallToolResult,
   CallToolRequestSchema,
+  CancelledNotificationSchema,
   ErrorCode,
   isInitializeRequest,
   ListToolsRequestSchema,
   McpError,
+  type RequestId,
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { bearerToken, type Viewer } from '../domain/tenants/api-keys.js';
-import { DomainError } from '../model/errors.js';
+import { DomainError, NotFoundError } from '../model/errors.js';
 import type { SessionEvent } from '../model/events.js';
 import { formatOutputText, successValue, type ToolCallOutput } from '../model/outcome.js';
 import { encodeToolValue, isJsonObject } from '../model/tool-value.js';
 import { sessionEvents } from '../realtime/subscription.js';
 import type { Services } from '../services.js';
 import type { ToolDefinition } from '../tools/types.js';
+import { BackgroundRunTasks, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
 
 export const MCP_PATH = '/mcp';
 const SERVER_INFO = { name: 'toolrun', version: '0.1.0' };
-
-interface McpSession {
-  tenantId: string;
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  /** The toolrun session its calls run in, made at the first call. */
-  toolrunSession?: Promise<string>;
-  clientName?: string;
-}
 
 export interface McpEndpoint {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -85,7 +83,19 @@ export function mcpToolOf(tool: ToolDefinition): Tool {
       idempotentHint: tool.hints.idempotent,
       openWorldHint: tool.hints.openWorld,
     },
+    ...(runsInBackground(tool) ? { execution: { taskSupport: 'optional' } } : {}),
   };
+}
+
+/** Whether a task-augmented tools/call of the tool can start a background run (`BackgroundService.checkTarget` decides). */
+function runsInBackground(tool: ToolDefinition): boolean {
+  return tool.hints.supportsBackground === true && tool.policy !== 'REQUIRES_APPROVAL';
+}
+
+/** The toolrun call id of an MCP request: request ids are unique within an MCP session (spec), and so is this in its session. */
+export function mcpCallId(requestId: RequestId): string {
+  const id = String(requestId);
+  return /^[\x21-\x7e]{1,200}$/.test(id) ? `mcp-${id}` : `mcp-${createHash('sha256').update(id).digest('hex')}`;
 }
 
 /** A call's outcome as an MCP tool result. */
@@ -103,7 +113,7 @@ export function mcpResultOf(output: ToolCallOutput): CallToolResult {
 }
 
 export function createMcpEndpoint(services: Services, shutdown: AbortSignal): McpEndpoint {
-  const sessions = new Map<string, McpSession>();
+  const open = new Set<Server>();
   const { logger } = services;
 
   const viewerOf = (extra: { authInfo?: AuthInfo }): Viewer => {
@@ -112,28 +122,31 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
     return viewer;
   };
 
-  const toolrunSession = (session: McpSession, mcpSessionId: string): Promise<string> => {
-    session.toolrunSession ??= services.sessions
-      .create(session.tenantId, { title: `MCP session${session.clientName ? ` (${session.clientName})` : ''}`, metadata: { mcpSessionId } })
-      .then((created) => created.id);
-    session.toolrunSession.catch(() => (session.toolrunSession = undefined));
-    return session.toolrunSession;
-  };
-
-  const buildServer = (session: McpSession): Server => {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
-    server.oninitialized = () => {
-      session.clientName = server.getClientVersion()?.name;
-    };
+  /** A server for one request of the MCP session whose toolrun session is `sessionId`. */
+  const buildServer = (viewer: Viewer, sessionId: string): Server => {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore: new BackgroundRunTasks(services, viewer, sessionId),
+      defaultTaskPollInterval: TASK_POLL_INTERVAL_MS,
+    });
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
       const viewer = viewerOf(extra);
       return { tools: (await services.registry.list(viewer.tenantId)).map(mcpToolOf) };
     });
+    // The request a cancel names may run in another process: it is cancelled through its call's row.
+    server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
+      const { requestId } = notification.params;
+      // Cancelling a call needs the submitter role, as calling does.
+      if (requestId === undefined || !viewer.roles.includes('submitter')) return;
+      await services.batches.cancelCall(viewer.tenantId, mcpCallId(requestId), sessionId).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) logger.warn({ err: error, requestId }, 'could not cancel an MCP call');
+      });
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const viewer = viewerOf(extra);
       if (!viewer.roles.includes('submitter')) throw new McpError(ErrorCode.InvalidRequest, 'This API key lacks the submitter role needed to call tools');
-      const sessionId = await toolrunSession(session, extra.sessionId ?? '');
-      const callId = `mcp-${randomUUID()}`;
+      if (request.params.task) return { task: await extra.taskStore!.createTask(request.params.task) };
+      const callId = mcpCallId(extra.requestId);
       const head = await services.feed.head('session', sessionId);
       try {
         await services.batches.submit({
@@ -157,13 +170,11 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
         };
         extra.sendNotification(notification).catch(() => undefined);
       };
+      // Waiting stops on shutdown or when the POST's stream goes away; the call itself goes on.
       const stop = new AbortController();
-      const onShutdown = () => stop.abort();
-      shutdown.addEventListener('abort', onShutdown);
-      const onCancel = () => {
-        void services.batches.cancelCall(viewer.tenantId, callId, sessionId).catch((error: unknown) => logger.warn({ err: error, callId }, 'could not cancel an MCP call'));
-      };
-      extra.signal.addEventListener('abort', onCancel, { once: true });
+      const onStop = () => stop.abort();
+      shutdown.addEventListener('abort', onStop);
+      extra.signal.addEventListener('abort', onStop);
       try {
         const events = sessionEvents(services.feed, {
           tenantId: viewer.tenantId,
@@ -179,11 +190,22 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
         }
         throw new McpError(ErrorCode.InternalError, 'toolrun is shutting down; the call goes on: see its session in the GraphQL API');
       } finally {
-        shutdown.removeEventListener('abort', onShutdown);
-        extra.signal.removeEventListener('abort', onCancel);
+        shutdown.removeEventListener('abort', onStop);
+        extra.signal.removeEventListener('abort', onStop);
       }
     });
     return server;
+  };
+
+  /** Serves one request with a server and transport of its own, closed when its response ends. */
+  const serve = async (req: IncomingMessage, res: ServerResponse, transport: StreamableHTTPServerTransport, server: Server, body?: unknown) => {
+    open.add(server);
+    res.on('close', () => {
+      open.delete(server);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
   };
 
   return {
@@ -192,29 +214,26 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
         const viewer = await services.apiKeys.authenticate(bearerToken(req.headers.authorization ?? null));
         if (!viewer) return sendError(res, 401, -32001, 'Missing or invalid API key: send `Authorization: Bearer <key>`', { 'www-authenticate': 'Bearer' });
         (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: 'api-key', clientId: viewer.apiKeyId, scopes: viewer.roles, extra: { viewer } };
-        const sessionId = req.headers['mcp-session-id'];
-        if (typeof sessionId === 'string') {
-          const session = sessions.get(sessionId);
-          // Another tenant's session is as unknown as an expired one.
-          if (!session || session.tenantId !== viewer.tenantId) return sendError(res, 404, -32001, 'Session not found');
-          return await session.transport.handleRequest(req, res);
+        const mcpSessionId = req.headers['mcp-session-id'];
+        if (typeof mcpSessionId === 'string') {
+          // Another tenant's session is as unknown as a closed one.
+          const session = await services.sessions.findMcpSession(viewer.tenantId, mcpSessionId);
+          if (!session) return sendError(res, 404, -32001, 'Session not found');
+          if (req.method === 'DELETE') {
+            await services.sessions.closeMcpSession(viewer.tenantId, session.id);
+            res.writeHead(200).end();
+            return;
+          }
+          if (req.method !== 'POST') return sendError(res, 405, -32000, 'Method not allowed: toolrun offers no standalone stream; send requests with POST', { allow: 'POST, DELETE' });
+          const body = await readJson(req, services.config.MAX_REQUEST_BYTES);
+          // Stateless: the session was checked above, so the transport keeps none of its own.
+          return await serve(req, res, new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }), buildServer(viewer, session.id), body);
         }
         if (req.method !== 'POST') return sendError(res, 400, -32000, 'Bad Request: no mcp-session-id header');
         const body = await readJson(req, services.config.MAX_REQUEST_BYTES);
         if (!isInitializeRequest(body)) return sendError(res, 400, -32000, 'Bad Request: a request without mcp-session-id must be initialize');
-        let session: McpSession;
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => void sessions.set(id, session),
-          onsessionclosed: (id) => void sessions.delete(id),
-        });
-        transport.onclose = () => {
-          if (transport.sessionId) sessions.delete(transport.sessionId);
-        };
-        session = { tenantId: viewer.tenantId, transport, server: undefined as unknown as Server };
-        session.server = buildServer(session);
-        await session.server.connect(transport);
-        await transport.handleRequest(req, res, body);
+        const session = await services.sessions.openMcpSession(viewer.tenantId, body.params.clientInfo?.name ?? null);
+        await serve(req, res, new StreamableHTTPServerTransport({ sessionIdGenerator: () => session.id }), buildServer(viewer, session.id), body);
       } catch (error) {
         if (error instanceof McpError) return sendError(res, 400, error.code, error.message);
         logger.error({ err: error }, 'MCP request failed');
@@ -223,9 +242,9 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       }
     },
     async close() {
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map((session) => session.server.close().catch(() => undefined)));
+      const servers = [...open];
+      open.clear();
+      await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
     },
   };
 }

@@ -1,8 +1,9 @@
 // toolrun as an MCP server: the SDK's own client against `/mcp` on a real port — auth, listing,
-// calls as durable toolrun calls, progress, cancellation, approvals, roles and tenant isolation.
+// calls as durable toolrun calls, progress, cancellation, approvals, roles and tenant isolation;
+// background runs as MCP tasks; and an MCP session served by another API process.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RegisterExternalToolDocument } from '../gql/graphql.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
@@ -23,8 +24,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function connect(apiKey: string | null = app.apiKey): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} } });
+async function connect(apiKey: string | null = app.apiKey, options: { fetch?: typeof fetch } = {}): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} }, ...options });
   const client = new Client({ name: 'test-host', version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -145,6 +146,130 @@ describe('toolrun at /mcp', () => {
         'mcp-session-id': transport.sessionId!,
         'mcp-protocol-version': '2025-06-18',
       },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('background runs as MCP tasks', () => {
+  /** Starts a background run with a task-augmented tools/call; returns its task. */
+  async function startTask(client: Client, name: string, args: Record<string, unknown>) {
+    const { task } = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    return task;
+  }
+  const runOf = (taskId: string) => app.services.db.task.findUniqueOrThrow({ where: { id: taskId } });
+
+  it('advertises tasks, and task support on the tools that can run in the background', async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()?.tasks).toMatchObject({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    const byName = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('test_ticker')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(byName.get('sleep')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(byName.get('echo')?.execution).toBeUndefined();
+    expect(byName.has('spawn_background')).toBe(true);
+  });
+
+  it('starts a toolrun background run, reports its status and answers its value as the result', async () => {
+    const client = await connect();
+    const messages = [];
+    const stream = client.experimental.tasks.callToolStream({ name: 'test_ticker', arguments: { ticks: 2, intervalMs: 50, path: '/mcp-task.log' } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+    for await (const message of stream) messages.push(message);
+    expect(messages[0]).toMatchObject({ type: 'taskCreated', task: { status: 'working', pollInterval: expect.any(Number) } });
+    const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
+    expect(messages.at(-1)).toMatchObject({ type: 'result', result: { structuredContent: { ticks: 2 } } });
+
+    // It is a toolrun background run in the session of the MCP session.
+    const run = await runOf(taskId);
+    expect(run).toMatchObject({ kind: 'background_tool', tool: 'test_ticker', state: 'SUCCEEDED', sessionId: (client.transport as StreamableHTTPClientTransport).sessionId });
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed' });
+    const result = (await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ ticks: 2 });
+    expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toContain(taskId);
+
+    // A tool that cannot run in the background is refused with the reason.
+    await expect(startTask(client, 'echo', { message: 'x' })).rejects.toThrow(/echo/);
+  });
+
+  it('waits in tasks/result for a run to finish', async () => {
+    const client = await connect();
+    const task = await startTask(client, 'sleep', { ms: 600 });
+    expect(task.status).toBe('working');
+    const result = (await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect((await runOf(task.taskId)).state).toBe('SUCCEEDED');
+  });
+
+  it('cancels the run on tasks/cancel; another tenant can neither see nor cancel it', async () => {
+    const client = await connect();
+    const task = await startTask(client, 'sleep', { ms: 60_000 });
+    await eventually(async () => (await runOf(task.taskId)).state === 'RUNNING', 10_000, 50, 'the run running');
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'working' });
+
+    const other = await connect(await app.newKey());
+    await expect(other.experimental.tasks.getTask(task.taskId)).rejects.toThrow(/not found/i);
+    await expect(other.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toThrow(/not found/i);
+    await expect(other.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(/not found/i);
+    expect((await other.experimental.tasks.listTasks()).tasks).toEqual([]);
+    expect((await runOf(task.taskId)).state).toBe('RUNNING');
+
+    expect(await client.experimental.tasks.cancelTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
+    await eventually(async () => (await runOf(task.taskId)).state === 'CANCELED', 10_000, 50, 'the run canceled');
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'cancelled' });
+    const result = (await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)) as CallToolResult;
+    expect(result).toMatchObject({ isError: true, structuredContent: { status: 'canceled' } });
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(/terminal/);
+  });
+});
+
+describe('an MCP session on several API processes', () => {
+  let second: Toolrun;
+  beforeAll(async () => {
+    // Another API process over the same PostgreSQL and Redis (its prefix too), without a worker.
+    second = await startToolrun({ ENABLE_TEST_TOOLS: true, REDIS_PREFIX: app.services.config.REDIS_PREFIX }, { worker: false });
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  it('is served by any of them: initialized on one, called, cancelled and closed through another', async () => {
+    const secondBase = await second.baseUrl();
+    const served: string[] = [];
+    // Initialize reaches the first process; every later request the second.
+    const routed: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const target = served.length === 0 ? url : new URL(url.pathname, secondBase);
+      served.push(target.origin);
+      return fetch(target, init);
+    };
+    const client = await connect(app.apiKey, { fetch: routed });
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const progress: number[] = [];
+    const result = (await client.callTool({ name: 'test_ticker', arguments: { ticks: 2, intervalMs: 50, path: '/mcp-second.log' } }, undefined, {
+      onprogress: (update) => progress.push(update.progress),
+    })) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ ticks: 2 });
+    expect(progress.at(-1)).toBe(2);
+    expect(served[0]).toBe(base);
+    expect(served.slice(1).every((origin) => origin === secondBase)).toBe(true);
+    expect(served.length).toBeGreaterThan(1);
+    const call = await mcpCall('test_ticker');
+    expect(call.sessionId).toBe(sessionId);
+
+    // The client's cancel reaches a process that does not hold the call's request.
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'sleep', arguments: { ms: 60_000 } }, undefined, { signal: controller.signal });
+    const running = await mcpCall('sleep', 'RUNNING');
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: running.id } })).status === 'CANCELLED', 10_000, 50, 'the call cancelled');
+
+    // Closing the session on one process closes it for all.
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    const response = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(404);

@@ -29,6 +29,21 @@ export interface SessionServiceOptions {
   maxContentChars: number;
 }
 
+/** What a session made for an MCP session holds under `metadata.mcp`. */
+type McpSessionRecord = {
+  client: string | null;
+  closedAt: string | null;
+};
+
+const MAX_MCP_CLIENT_NAME = 200;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function mcpRecordOf(session: Session): McpSessionRecord | null {
+  const metadata = session.metadata as { mcp?: unknown } | null;
+  const mcp = metadata?.mcp as Partial<McpSessionRecord> | undefined;
+  return mcp && typeof mcp === 'object' && !Array.isArray(mcp) ? { client: mcp.client ?? null, closedAt: mcp.closedAt ?? null } : null;
+}
+
 export class SessionService {
   constructor(
     private readonly db: Db,
@@ -51,6 +66,32 @@ export class SessionService {
     const session = await this.db.session.findFirst({ where: { id: sessionId, tenantId } });
     if (!session) throw new NotFoundError('Session', sessionId);
     return session;
+  }
+
+  /**
+   * The session of an MCP client's session on `/mcp`: the session's id is the `Mcp-Session-Id`,
+   * so any API process can serve it (`server/mcp-endpoint.ts`).
+   */
+  openMcpSession(tenantId: string, clientName: string | null): Promise<Session> {
+    const client = clientName ? clientName.slice(0, MAX_MCP_CLIENT_NAME) : null;
+    const mcp: McpSessionRecord = { client, closedAt: null };
+    return this.create(tenantId, { title: `MCP session${client ? ` (${client})` : ''}`, metadata: { mcp } });
+  }
+
+  /** The tenant's open MCP session with this id; null when unknown, another tenant's, not an MCP session, or closed. */
+  async findMcpSession(tenantId: string, mcpSessionId: string): Promise<Session | null> {
+    if (!UUID_PATTERN.test(mcpSessionId)) return null;
+    const session = await this.db.session.findFirst({ where: { id: mcpSessionId, tenantId } });
+    const mcp = session && mcpRecordOf(session);
+    return mcp && mcp.closedAt === null ? session : null;
+  }
+
+  /** Ends an MCP session (the client's DELETE): later requests naming it are refused; its calls and runs stay. */
+  async closeMcpSession(tenantId: string, mcpSessionId: string): Promise<void> {
+    const session = await this.findMcpSession(tenantId, mcpSessionId);
+    if (!session) return;
+    const mcp: McpSessionRecord = { ...mcpRecordOf(session)!, closedAt: new Date().toISOString() };
+    await this.db.session.update({ where: { id: session.id }, data: { metadata: { ...(session.metadata as object), mcp } } });
   }
 
   /** Throws NotFoundError unless the session exists and is the tenant's. */
