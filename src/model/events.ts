@@ -24,8 +24,8 @@ interface OfTask {
 }
 
 export interface EventPayloads {
-  /** `ran: false`: the call ended without running (cancelled, rejected or refused while waiting). */
-  ToolCallStarted: OfCall & { attempt: number; maxAttempts: number; startedAt: string; ran?: false };
+  /** Only for an attempt that really starts (its call's `startedAt` is set); a call that ends without running gets only ToolCallCompleted. */
+  ToolCallStarted: OfCall & { attempt: number; maxAttempts: number; startedAt: string };
   ToolCallProgress: OfCall & { attempt: number; progress: ToolProgress };
   ToolCallRetrying: OfCall & { attempt: number; failure: ToolFailure; delayMs: number; nextAttempt: number };
   ToolCallCompleted: OfCall & {

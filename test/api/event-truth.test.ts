@@ -1,0 +1,103 @@
+// Events tell the truth: a ToolCallStarted exists for exactly the calls whose record has a
+// `startedAt`. A call that ends without running (unknown tool, invalid arguments, cancelled while
+// queued or awaiting approval, rejected) gets only its ToolCallCompleted. Real PostgreSQL, Redis,
+// API and worker, read through the public stream.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApproveToolCallDocument,
+  CancelToolBatchDocument,
+  CancelToolCallDocument,
+  GetToolBatchDocument,
+  RejectToolCallDocument,
+  TenantSettingsDocument,
+  ToolCallEventsDocument,
+} from '../gql/graphql.js';
+import { batchesCompleted, eventsOf, expectCompleteSequence } from '../support/events.js';
+import { createSession, fromStart, laneSettled, submitBatch, waitForBatch, waitForStatus } from '../support/fixtures.js';
+import { startToolrun, type Toolrun } from '../support/toolrun.js';
+
+let app: Toolrun;
+let submitter: string;
+let approver: string;
+beforeAll(async () => {
+  app = await startToolrun();
+  const { tenantSettings } = await app.query(TenantSettingsDocument, {});
+  [submitter, approver] = await Promise.all([app.newKey(tenantSettings.tenantName, ['submitter']), app.newKey(tenantSettings.tenantName, ['approver'])]);
+});
+afterAll(async () => app?.close());
+
+describe('ToolCallStarted', () => {
+  it('is emitted for exactly the calls that started; the others only complete', async () => {
+    const sessionId = await createSession(app, submitter);
+    const subscription = app.ws(ToolCallEventsDocument, { sessionId, after: fromStart(sessionId) });
+
+    // Ends at submission: an unknown tool and invalid arguments, beside one that runs.
+    const refused = await submitBatch(
+      app,
+      {
+        sessionId,
+        calls: [
+          { id: 'unknown', tool: 'no_such_tool', args: {} },
+          { id: 'invalid', tool: 'add', args: { a: 'one', b: 2 } },
+          { id: 'runs', tool: 'add', args: { a: 1, b: 2 } },
+        ],
+      },
+      submitter,
+    );
+
+    // Awaiting approval, with a serial call queued behind it: the batch is cancelled before either runs.
+    const cancelled = await submitBatch(
+      app,
+      {
+        sessionId,
+        calls: [
+          { id: 'held', tool: 'delete_file', args: { path: '/nothing.txt' } },
+          { id: 'queued', tool: 'write_file', args: { path: '/queued.txt', content: 'never' } },
+        ],
+      },
+      submitter,
+    );
+    await laneSettled(app, cancelled.batchId);
+    expect((await app.query(CancelToolBatchDocument, { sessionId, batchId: cancelled.batchId }, submitter)).cancelToolBatch.__typename).toBe('ToolBatch');
+
+    // Awaiting approval and rejected; another awaiting approval and cancelled by its call id.
+    const rejected = await submitBatch(app, { sessionId, calls: [{ id: 'rejected', tool: 'delete_file', args: { path: '/x.txt' } }] }, submitter);
+    expect((await app.query(RejectToolCallDocument, { callId: 'rejected', sessionId, reason: 'no' }, approver)).rejectToolCall.__typename).toBe('ToolCall');
+    const withdrawn = await submitBatch(app, { sessionId, calls: [{ id: 'withdrawn', tool: 'delete_file', args: { path: '/y.txt' } }] }, submitter);
+    await waitForStatus(app, 'withdrawn', sessionId, 'AWAITING_APPROVAL');
+    expect((await app.query(CancelToolCallDocument, { callId: 'withdrawn', sessionId }, submitter)).cancelToolCall.__typename).toBe('ToolCall');
+
+    // Approved: it runs, so it starts.
+    const approved = await submitBatch(
+      app,
+      { sessionId, calls: [{ id: 'write', tool: 'write_file', args: { path: '/z.txt', content: 'z' } }, { id: 'approved', tool: 'delete_file', args: { path: '/z.txt' } }] },
+      submitter,
+    );
+    await waitForStatus(app, 'approved', sessionId, 'AWAITING_APPROVAL');
+    expect((await app.query(ApproveToolCallDocument, { callId: 'approved', sessionId }, approver)).approveToolCall.__typename).toBe('ToolCall');
+
+    const batches = [refused, cancelled, rejected, withdrawn, approved];
+    const events = eventsOf(await subscription.until(batchesCompleted(batches.length)));
+    await subscription.close();
+    expectCompleteSequence(events);
+
+    const calls = (await Promise.all(batches.map((batch) => waitForBatch(app, sessionId, batch.batchId)))).flatMap((batch) => batch.calls.nodes);
+    const startedIds = events.flatMap((event) => (event.__typename === 'ToolCallStarted' ? [event.callId] : []));
+    const completedIds = events.flatMap((event) => (event.__typename === 'ToolCallCompleted' ? [event.callId] : []));
+    expect(Object.fromEntries(calls.map((call) => [call.callId, call.startedAt !== null]))).toEqual({
+      unknown: false,
+      invalid: false,
+      runs: true,
+      held: false,
+      queued: false,
+      rejected: false,
+      withdrawn: false,
+      write: true,
+      approved: true,
+    });
+    // A Started for a call iff its record says it started; every call completes once.
+    expect(startedIds.sort()).toEqual(calls.filter((call) => call.startedAt !== null).map((call) => call.callId).sort());
+    expect(completedIds.sort()).toEqual(calls.map((call) => call.callId).sort());
+    expect(events.filter((event) => event.__typename === 'ToolCallCompleted' && event.callId === 'withdrawn')).toMatchObject([{ status: 'CANCELLED' }]);
+  });
+});
