@@ -15,9 +15,9 @@ import {
   MalformedToolValueError,
   type ModelPart,
   modelPartsOfValue,
+  modelTextOfValue,
   type ToolValue,
   toolValueOf,
-  toolValueText,
 } from './tool-value.js';
 
 export const FAILURE_CLASSES = [
@@ -275,12 +275,11 @@ export function parseSeedOutcome(json: unknown, field = 'outcome'): ToolCallOutp
 
 // --- the model's view -----------------------------------------------------------------------
 
-/** The text a model sees for an output (the seeds' `format_tool_output_content`). */
+/** The text a model sees for an output (the seeds' `format_tool_output_content`); a success's agrees with its `modelParts`. */
 export function formatOutputText(output: ToolCallOutput): string {
   switch (output.status) {
     case 'SUCCESS': {
-      const value = successValue(output);
-      return typeof value === 'string' ? value : toolValueText(value);
+      return modelTextOfValue(successValue(output));
     }
     case 'FAILURE':
       return output.failure.message ? `[Tool execution failed]\n${output.failure.message}` : '[Tool execution failed]';

@@ -39,8 +39,14 @@ describe('seed 004: tool values and outcomes', () => {
     expect(json[TAG]).toBe('object');
     expect(typeof json.entries).toBe('object');
     expect(call.outcome).toEqual({ status: 'success', payload: escaped });
-    // The model sees the user's object itself.
+    // The model sees the user's object itself, in the parts and in the text alike.
     expect(call.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '{"$lash_tool_value":"user"}', attachment: null }]);
+    expect(call.modelReturn?.text).toBe('{"$lash_tool_value":"user"}');
+    const nested = await completedCall(app, sessionId, 'runtime', { value: [{ [TAG]: 'object', entries: { [TAG]: 'user', n: 1 } }, attachment('img')] });
+    // An attachment stands in the text in its wire form, where the parts have an attachment part.
+    expect(nested.modelReturn?.text).toMatch(/^\[\{"\$lash_tool_value":"user","n":1\},\{"\$lash_tool_value":"attachment","ref":\{/);
+    expect(JSON.parse(nested.modelReturn!.text)).toEqual([{ [TAG]: 'user', n: 1 }, attachment('img')]);
+    expect(nested.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '[{"$lash_tool_value":"user","n":1},', attachment: null }, attachmentPart('img'), { type: 'TEXT', text: ']', attachment: null }]);
   });
 
   it('tool_value_rejects_malformed_reserved_object', async () => {
