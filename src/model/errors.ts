@@ -169,13 +169,14 @@ export class InvalidScheduleError extends DomainError {
 
 /**
  * The answer of a single-item lookup: null for what the viewer cannot see (a missing or foreign
- * id, an ambiguous call id), while real faults (the database away) still fail.
+ * id). Any other typed error (an ambiguous call id: the ValidationError on `sessionId` the
+ * mutations answer too) is the answer, as a GraphQL error with its code; real faults still fail.
  */
 export async function orNull<T>(lookup: () => Promise<T>): Promise<T | null> {
   try {
     return await lookup();
   } catch (error) {
-    if (error instanceof DomainError) return null;
+    if (error instanceof NotFoundError) return null;
     throw error;
   }
 }
