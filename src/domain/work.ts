@@ -13,7 +13,7 @@ export interface RunnableTask {
 export interface WorkQueue {
   /** Runs one attempt of each background run. */
   runTasks(tasks: readonly RunnableTask[]): Promise<void>;
-  /** Makes the job system fire a schedule: on its cron pattern, or once at its time. */
+  /** Makes the job system fire a schedule: on its cron pattern, or once at its time (nothing for a paused or disabled one). */
   armSchedule(schedule: Schedule): Promise<void>;
   disarmSchedule(scheduleId: string): Promise<void>;
 }

@@ -105,7 +105,7 @@ export class JobQueues implements WorkQueue {
   }
 
   async armSchedule(schedule: Schedule): Promise<void> {
-    if (!schedule.enabled) return;
+    if (!schedule.enabled || schedule.pausedAt) return;
     const data = { sessionId: schedule.sessionId, scheduleId: schedule.id };
     try {
       if (schedule.type === 'CRON' && schedule.cronExpression) {

@@ -48,10 +48,14 @@ builder.queryFields((t) => ({
       type: ScheduleRef,
       authScopes: { reader: true },
       description: 'The tenant’s schedules (or one session’s), oldest first; pages of up to 100 with stable cursors',
-      args: { sessionId: t.arg.id({ description: 'Only schedules of this session' }), enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) schedules' }) },
+      args: {
+        sessionId: t.arg.id({ description: 'Only schedules of this session' }),
+        enabled: t.arg.boolean({ description: 'Only enabled (true) or disabled (false) schedules' }),
+        paused: t.arg.boolean({ description: 'Only paused (true) or not paused (false) schedules' }),
+      },
       resolve: async (_root, args, { services, viewer }) => {
         const request = pageRequest(args);
-        const { page, count } = await services.tasks.listSchedules(viewer.tenantId, { sessionId: optionalLocalId(args.sessionId, 'Session'), enabled: args.enabled }, request);
+        const { page, count } = await services.tasks.listSchedules(viewer.tenantId, { sessionId: optionalLocalId(args.sessionId, 'Session'), enabled: args.enabled, paused: args.paused }, request);
         return keysetConnection(page, request, byTime((schedule) => schedule.createdAt), count);
       },
     },
@@ -116,5 +120,32 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, { services, viewer }) => services.background.cancelSchedule(viewer.tenantId, localId(args.id, 'Schedule')),
+  }),
+  pauseSchedule: t.field({
+    type: ScheduleRef,
+    authScopes: { submitter: true },
+    description:
+      'Pauses a schedule (idempotent): it fires nothing until resumeSchedule, and still counts as active; runs it already started go on. A canceled or finished schedule is an InvalidStateError.',
+    errors: {},
+    args: { id: t.arg.id({ required: true, description: 'Schedule id (raw or Relay global id)' }) },
+    resolve: (_root, args, { services, viewer }) => services.background.pauseSchedule(viewer.tenantId, localId(args.id, 'Schedule')),
+  }),
+  resumeSchedule: t.field({
+    type: ScheduleRef,
+    authScopes: { submitter: true },
+    description:
+      'Resumes a paused schedule (idempotent): its next trigger is computed from now (a one-shot whose time passed while paused fires at once). A canceled or finished schedule is an InvalidStateError.',
+    errors: {},
+    args: { id: t.arg.id({ required: true, description: 'Schedule id (raw or Relay global id)' }) },
+    resolve: (_root, args, { services, viewer }) => services.background.resumeSchedule(viewer.tenantId, localId(args.id, 'Schedule')),
+  }),
+  triggerSchedule: t.field({
+    type: TaskRef,
+    authScopes: { submitter: true },
+    description:
+      'Fires a schedule once now (paused or not) and answers the run it started, under the same limits as a spawn; its cadence and next trigger do not change. A canceled or finished schedule is an InvalidStateError.',
+    errors: { types: [LimitExceededError, InvalidArgumentsError, BackgroundNotSupportedError, UnknownToolError] },
+    args: { id: t.arg.id({ required: true, description: 'Schedule id (raw or Relay global id)' }) },
+    resolve: (_root, args, { services, viewer }) => services.background.triggerSchedule(viewer.tenantId, localId(args.id, 'Schedule')),
   }),
 }));

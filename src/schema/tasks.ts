@@ -1,5 +1,6 @@
 // Background runs (DESIGN.md §4): tasks, schedules, and what spawnBackground answers.
 import { type ScheduleSpec, scheduleDescription, type SpawnOutcome } from '../domain/tasks/background.js';
+import { scheduleStatus } from '../domain/tasks/schedules.js';
 import { artifactDirOf } from '../domain/tasks/background-output.js';
 import { specOf } from '../domain/tasks/task-transitions.js';
 import type { Schedule, Task } from '../generated/prisma/client.js';
@@ -17,6 +18,16 @@ export const TaskStateEnum = builder.enumType('TaskState', {
 export const ScheduleTypeEnum = builder.enumType('ScheduleType', {
   description: 'CRON: recurring (cronExpression); ONCE: one-shot (scheduledAt)',
   values: ['CRON', 'ONCE'] as const,
+});
+
+export const ScheduleStatusEnum = builder.enumType('ScheduleStatus', {
+  description: 'Where a schedule stands',
+  values: {
+    ACTIVE: { description: 'Enabled: it fires on its cron pattern or at its time' },
+    PAUSED: { description: 'Enabled but paused (pauseSchedule): it fires nothing until resumeSchedule' },
+    CANCELED: { description: 'Canceled (cancelSchedule, or its monitor task canceled): it never fires again' },
+    FINISHED: { description: 'A one-shot schedule that fired' },
+  } as const,
 });
 
 export const TaskRef = builder.loadableNodeRef<Task | Error, string, string>('Task', {
@@ -119,6 +130,14 @@ ScheduleRef.implement({
     nextTriggerAt: t.expose('nextTriggerAt', { type: 'DateTime', nullable: true }),
     lastTriggerAt: t.expose('lastTriggerAt', { type: 'DateTime', nullable: true }),
     enabled: t.exposeBoolean('enabled'),
+    status: t.field({ type: ScheduleStatusEnum, description: 'ACTIVE, PAUSED, CANCELED or FINISHED', resolve: (schedule) => scheduleStatus(schedule) }),
+    paused: t.boolean({ description: 'Whether the schedule is paused: enabled, but firing nothing until resumed', resolve: (schedule) => scheduleStatus(schedule) === 'PAUSED' }),
+    pausedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the schedule was paused (null unless it is paused)',
+      resolve: (schedule) => (scheduleStatus(schedule) === 'PAUSED' ? schedule.pausedAt : null),
+    }),
     tool: t.string({ resolve: (schedule) => scheduleSpec(schedule).tool ?? '' }),
     title: t.string({ resolve: (schedule) => scheduleSpec(schedule).title ?? '' }),
     args: t.field({ type: 'JSON', resolve: (schedule) => scheduleSpec(schedule).args ?? {} }),

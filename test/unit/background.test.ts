@@ -47,7 +47,15 @@ describe('parseSchedule', () => {
       timezone: 'UTC',
       nextTriggerAt: new Date('2026-04-16T13:30:00Z'),
     });
-    expect(parseSchedule({ scheduledAt: '2026-04-16T15:30:00.250Z', cronExpression: null }).scheduledAt).toEqual(new Date('2026-04-16T15:30:00.250Z'));
+    expect(parseSchedule({ scheduledAt: '2026-04-16T15:30:00.250Z', cronExpression: null }, { now }).scheduledAt).toEqual(new Date('2026-04-16T15:30:00.250Z'));
+  });
+
+  it('refuses a one-shot time in the past, naming schedule.scheduledAt', () => {
+    const past = refusal({ scheduledAt: '2026-04-16T10:07:29Z' }, { now });
+    expect(past.field).toBe('schedule.scheduledAt');
+    expect(past.message).toContain('in the past');
+    expect(refusal({ scheduledAt: '2020-01-01T00:00:00Z' }).field).toBe('schedule.scheduledAt');
+    expect(parseSchedule({ scheduledAt: '2026-04-16T10:07:30Z' }, { now }).scheduledAt).toEqual(now);
   });
 
   it('refuses every malformed schedule, naming the field', () => {

@@ -15,6 +15,7 @@ import {
   BackgroundNotSupportedError,
   DomainError,
   InvalidArgumentsError,
+  InvalidStateError,
   LimitExceededError,
   UnknownToolError,
   ValidationError,
@@ -23,7 +24,7 @@ import type { EventLog, PrismaWriteScope } from '../event-log.js';
 import type { SessionService } from '../sessions/sessions.js';
 import type { LiveTaskWorkers, WorkQueue } from '../work.js';
 import { type FailureClass, ToolFailureError } from '../../model/outcome.js';
-import { isRfc3339, MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, type ParsedSchedule, parseSchedule } from './schedules.js';
+import { isRfc3339, MAX_ACTIVE_SCHEDULES_PER_SESSION, nextCronTrigger, nextTriggerOnResume, type ParsedSchedule, parseSchedule, scheduleStatus } from './schedules.js';
 import {
   type BackgroundSpec,
   createTask,
@@ -35,6 +36,7 @@ import {
 import type { TaskStore } from './store.js';
 import type { TenantLimitsService } from '../tenants/tenant-limits.js';
 import { jsonText } from '../../model/tool-value.js';
+import { newRunId } from '../../model/ids.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
 export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
@@ -318,7 +320,7 @@ export class BackgroundService {
   async fireSchedule(scheduleId: string, fireKey: string): Promise<Task | null> {
     const { eventLog, logger } = this.deps;
     const schedule = await this.deps.tasks.scheduleWithTenant(scheduleId);
-    if (!schedule || !schedule.enabled) {
+    if (!schedule || !schedule.enabled || schedule.pausedAt) {
       await this.deps.work.disarmSchedule(scheduleId);
       return null;
     }
@@ -334,7 +336,7 @@ export class BackgroundService {
     const capacity = await this.capacity(schedule.session.tenantId);
     return eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
       const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
-      if (!current?.enabled) return null;
+      if (!current?.enabled || current.pausedAt) return null;
       let run: Task | null = null;
       let why = refusal;
       if (target && !why) {
@@ -358,6 +360,84 @@ export class BackgroundService {
       }
       return run;
     });
+  }
+
+  /**
+   * Fires a schedule once now, at a client's request: starts one run under the same limits as a
+   * firing (a refusal is the answer), without changing the schedule's cadence or next trigger. A
+   * paused schedule may be triggered; a canceled or finished one may not.
+   */
+  async triggerSchedule(tenantId: string, scheduleId: string): Promise<Task> {
+    const schedule = await this.enabledSchedule(tenantId, scheduleId, 'triggered');
+    const spec = schedule.spec as unknown as ScheduleSpec;
+    const target = await this.checkTarget(tenantId, spec.tool, spec.args);
+    const capacity = await this.capacity(tenantId);
+    const fireKey = `${scheduleId}:manual:${newRunId()}`;
+    const admitted = await this.deps.eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
+      const current = await scope.tx.schedule.findUnique({ where: { id: scheduleId } });
+      if (!current?.enabled) return { refusal: this.notEnabled(current ?? schedule, 'triggered') };
+      const admission = await this.admitRun(scope, { tenantId, sessionId: schedule.sessionId, target, title: spec.title, signalOnCompletion: spec.signalOnCompletion, scheduleId, fireKey }, capacity);
+      if ('refusal' in admission) return admission;
+      const now = new Date();
+      await scope.tx.schedule.update({ where: { id: scheduleId }, data: { lastTriggerAt: now } });
+      if (current.taskId) {
+        const next = current.nextTriggerAt ? `; next trigger at ${current.nextTriggerAt.toISOString()}` : current.pausedAt ? '; paused' : '';
+        await setTaskStatus(scope, current.taskId, `Triggered at ${now.toISOString()}: started ${admission.task.runId}${next}`);
+      }
+      return admission;
+    });
+    if ('refusal' in admitted) throw admitted.refusal;
+    return admitted.task;
+  }
+
+  /** Pauses a schedule (idempotent): it stays enabled but fires nothing until resumed; runs it already started go on. */
+  async pauseSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
+    const schedule = await this.enabledSchedule(tenantId, scheduleId, 'paused');
+    if (schedule.pausedAt) return schedule;
+    return this.deps.eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
+      const now = new Date();
+      const paused = await scope.tx.schedule.updateMany({ where: { id: scheduleId, enabled: true, pausedAt: null }, data: { pausedAt: now, nextTriggerAt: null } });
+      const current = await scope.tx.schedule.findUniqueOrThrow({ where: { id: scheduleId } });
+      if (paused.count === 0) {
+        if (!current.enabled) throw this.notEnabled(current, 'paused');
+        return current;
+      }
+      if (current.taskId) await setTaskStatus(scope, current.taskId, `Paused at ${now.toISOString()}`);
+      scope.afterCommit(() => this.deps.work.disarmSchedule(scheduleId));
+      return current;
+    });
+  }
+
+  /** Resumes a paused schedule (idempotent): its next trigger is computed from now (a one-shot whose time passed fires at once). */
+  async resumeSchedule(tenantId: string, scheduleId: string): Promise<Schedule> {
+    const schedule = await this.enabledSchedule(tenantId, scheduleId, 'resumed');
+    if (!schedule.pausedAt) return schedule;
+    return this.deps.eventLog.writeWithPrisma(schedule.sessionId, async (scope) => {
+      const now = new Date();
+      const next = nextTriggerOnResume(schedule, now);
+      const resumed = await scope.tx.schedule.updateMany({ where: { id: scheduleId, enabled: true, pausedAt: { not: null } }, data: { pausedAt: null, nextTriggerAt: next } });
+      const current = await scope.tx.schedule.findUniqueOrThrow({ where: { id: scheduleId } });
+      if (resumed.count === 0) {
+        if (!current.enabled) throw this.notEnabled(current, 'resumed');
+        return current;
+      }
+      if (current.taskId) await setTaskStatus(scope, current.taskId, `Resumed at ${now.toISOString()}; next trigger at ${next.toISOString()}`);
+      scope.afterCommit(() => this.deps.work.armSchedule(current));
+      return current;
+    });
+  }
+
+  /** The tenant's schedule, refused with InvalidStateError when it is canceled or has finished. */
+  private async enabledSchedule(tenantId: string, scheduleId: string, action: string): Promise<Schedule> {
+    const schedule = await this.deps.tasks.findSchedule(tenantId, scheduleId);
+    if (!schedule.enabled) throw this.notEnabled(schedule, action);
+    return schedule;
+  }
+
+  private notEnabled(schedule: Schedule, action: string): InvalidStateError {
+    const status = scheduleStatus(schedule);
+    const why = status === 'CANCELED' ? 'is canceled' : 'has finished (a one-shot schedule fires once)';
+    return new InvalidStateError(`Schedule \`${schedule.id}\` ${why}; it cannot be ${action}`, status);
   }
 
   /** Cancels a task (idempotent): a queued run ends at once, a running one is signalled; a monitor cancels its schedule. */

@@ -46,6 +46,9 @@ export function parseSchedule(input: unknown, options: { allowSeconds?: boolean;
 
   if (scheduledAtText !== null) {
     const scheduledAt = parseRfc3339(scheduledAtText);
+    if (scheduledAt.getTime() < now.getTime()) {
+      throw new InvalidScheduleError(`scheduledAt ${scheduledAtText} is in the past (now is ${now.toISOString()}); a one-shot schedule needs a future time`, 'schedule.scheduledAt');
+    }
     return { type: 'ONCE', cronExpression: null, scheduledAt, timezone, nextTriggerAt: scheduledAt };
   }
   const expression = cronExpression!.split(/\s+/).join(' ');
@@ -58,6 +61,23 @@ export function parseSchedule(input: unknown, options: { allowSeconds?: boolean;
     );
   }
   return { type: 'CRON', cronExpression: expression, scheduledAt: null, timezone, nextTriggerAt: nextCronTrigger(expression, timezone, now) };
+}
+
+/**
+ * Where a schedule stands: ACTIVE (fires on its cadence), PAUSED (enabled, fires nothing until
+ * resumed), CANCELED, or FINISHED (a one-shot that fired).
+ */
+export type ScheduleStatus = 'ACTIVE' | 'PAUSED' | 'CANCELED' | 'FINISHED';
+
+export function scheduleStatus(schedule: { enabled: boolean; pausedAt: Date | null; canceledAt: Date | null }): ScheduleStatus {
+  if (schedule.enabled) return schedule.pausedAt ? 'PAUSED' : 'ACTIVE';
+  return schedule.canceledAt ? 'CANCELED' : 'FINISHED';
+}
+
+/** When a schedule resumed at `now` fires next: its cron's next time after now, or a one-shot's time (at once if it passed meanwhile). */
+export function nextTriggerOnResume(schedule: { type: string; cronExpression: string | null; scheduledAt: Date | null; timezone: string }, now: Date): Date {
+  if (schedule.type === 'CRON' && schedule.cronExpression) return nextCronTrigger(schedule.cronExpression, schedule.timezone, now);
+  return new Date(Math.max(schedule.scheduledAt?.getTime() ?? 0, now.getTime()));
 }
 
 /** The next time a (valid) cron expression fires after `after`. */

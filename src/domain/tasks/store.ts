@@ -21,6 +21,7 @@ export interface TaskFilter {
 export interface ScheduleFilter {
   sessionId?: string | null;
   enabled?: boolean | null;
+  paused?: boolean | null;
 }
 
 export class TaskStore {
@@ -69,6 +70,8 @@ export class TaskStore {
       session: { tenantId },
       ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
       ...(typeof filter.enabled === 'boolean' ? { enabled: filter.enabled } : {}),
+      // Paused: enabled with pausedAt set (a canceled schedule that was paused is not paused any more).
+      ...(typeof filter.paused === 'boolean' ? { AND: [filter.paused ? { enabled: true, pausedAt: { not: null } } : { OR: [{ enabled: false }, { pausedAt: null }] }] } : {}),
     };
     const after = page.after ? keysetTime(page.after) : null;
     const keyset: Prisma.ScheduleWhereInput = after ? { OR: [{ createdAt: { gt: after.key } }, { createdAt: after.key, id: { gt: after.id } }] } : {};
@@ -142,17 +145,17 @@ export class TaskStore {
 
   /** Enabled one-shot schedules whose time passed over 30 s ago without firing. */
   missedOneShots(limit: number): Promise<Schedule[]> {
-    return this.db.schedule.findMany({ where: { enabled: true, type: 'ONCE', scheduledAt: { lt: new Date(Date.now() - 30_000) } }, take: limit });
+    return this.db.schedule.findMany({ where: { enabled: true, pausedAt: null, type: 'ONCE', scheduledAt: { lt: new Date(Date.now() - 30_000) } }, take: limit });
   }
 
   enabledCronSchedules(): Promise<number> {
-    return this.db.schedule.count({ where: { enabled: true, type: 'CRON' } });
+    return this.db.schedule.count({ where: { enabled: true, pausedAt: null, type: 'CRON' } });
   }
 
-  /** A page of the enabled schedules, in id order after `afterId`. */
+  /** A page of the enabled schedules that are not paused, in id order after `afterId`. */
   enabledSchedules(afterId: string | undefined, limit: number): Promise<Schedule[]> {
     return this.db.schedule.findMany({
-      where: { enabled: true },
+      where: { enabled: true, pausedAt: null },
       orderBy: { id: 'asc' },
       take: limit,
       ...(afterId ? { cursor: { id: afterId }, skip: 1 } : {}),

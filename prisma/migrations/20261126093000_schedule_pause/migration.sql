@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "schedule" ADD COLUMN "paused_at" TIMESTAMPTZ(3);
