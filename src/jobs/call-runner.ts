@@ -96,10 +96,11 @@ export class CallRunner {
     const hints = tool?.definition.hints;
     const rerunnable = Boolean(hints && (hints.idempotent || hints.readonly));
     let execution: Execution | null = null;
-    const attempt = await attempts.begin(call, descriptor, { durable: !rerunnable, inLane, onLost: () => execution?.abort('superseded') });
+    // Gone since submission (a registered tool removed): the call ends without running, so no claim
+    // (and no ToolCallStarted) is written first: the outcome is the attempt's one write.
+    const attempt = await attempts.begin(call, descriptor, { durable: Boolean(tool) && !rerunnable, inLane, onLost: () => execution?.abort('superseded') });
     if (!attempt) return 'skipped';
     if (!tool) {
-      // Gone since submission (a registered tool removed): the call ends without running.
       const unavailable = outputs.unavailable(call.tool);
       if (tracingEnabled) setActiveSpanAttributes(outcomeAttributes(unavailable));
       return (await attempts.finish(attempt, unavailable, 0, false)) ? 'done' : 'skipped';

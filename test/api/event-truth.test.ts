@@ -8,7 +8,9 @@ import {
   CancelToolBatchDocument,
   CancelToolCallDocument,
   GetToolBatchDocument,
+  RegisterExternalToolDocument,
   RejectToolCallDocument,
+  RemoveToolDocument,
   TenantSettingsDocument,
   ToolCallEventsDocument,
 } from '../gql/graphql.js';
@@ -99,5 +101,22 @@ describe('ToolCallStarted', () => {
     expect(startedIds.sort()).toEqual(calls.filter((call) => call.startedAt !== null).map((call) => call.callId).sort());
     expect(completedIds.sort()).toEqual(calls.map((call) => call.callId).sort());
     expect(events.filter((event) => event.__typename === 'ToolCallCompleted' && event.callId === 'withdrawn')).toMatchObject([{ status: 'CANCELLED' }]);
+  });
+
+  it('is not emitted for a call whose tool was removed before it ran (it fails tool_unavailable)', async () => {
+    const name = `vanishing_${Date.now()}`;
+    const registered = await app.query(RegisterExternalToolDocument, { input: { name, description: 'Removed before it runs', parametersSchema: { type: 'object' }, policy: 'REQUIRES_APPROVAL' } });
+    expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    const sessionId = await createSession(app, submitter);
+    const subscription = app.ws(ToolCallEventsDocument, { sessionId, after: fromStart(sessionId) });
+    const batch = await submitBatch(app, { sessionId, calls: [{ id: 'gone', tool: name, args: {} }] }, submitter);
+    expect((await app.query(RemoveToolDocument, { name })).removeTool.__typename).toBe('ToolDefinition');
+    expect((await app.query(ApproveToolCallDocument, { callId: 'gone', sessionId }, approver)).approveToolCall.__typename).toBe('ToolCall');
+    const events = eventsOf(await subscription.until(batchesCompleted(1)));
+    await subscription.close();
+    expectCompleteSequence(events);
+    const [call] = (await waitForBatch(app, sessionId, batch.batchId)).calls.nodes;
+    expect(call).toMatchObject({ status: 'FAILED', startedAt: null, output: { code: 'tool_unavailable' } });
+    expect(events.map((event) => event.__typename)).toEqual(['ToolCallAwaitingApproval', 'ToolCallApproved', 'ToolCallCompleted', 'ToolBatchCompleted']);
   });
 });

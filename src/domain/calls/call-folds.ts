@@ -104,7 +104,8 @@ export interface FinishItem {
   /** Whether this worker's claim of the attempt was written. */
   claimed: boolean;
   output: ToolCallOutput;
-  startedAt: Date;
+  /** null: the call ends without having run (its tool vanished), so its record keeps no start. */
+  startedAt: Date | null;
   durationMs: number;
 }
 
@@ -130,7 +131,7 @@ export const finishCalls: Fold<FinishItem, boolean> = {
         `[${sorted
           .map(
             (item) =>
-              `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${JSON.stringify(item.startedAt.toISOString())},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
+              `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
           )
           .join(',')}]`,
         // The ids again as an array: the planner knows an array's length, not a JSON document's, and

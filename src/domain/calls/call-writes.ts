@@ -82,7 +82,7 @@ export interface FinishWrite {
   workerId: string;
   /** Whether this attempt's claim was written; if not, claim and outcome are one transition. */
   claimed: boolean;
-  /** false: the call ends without having run (its tool vanished) and gets no ToolCallStarted. */
+  /** false: the call ends without having run (its tool vanished): no ToolCallStarted, no startedAt. */
   ran: boolean;
   output: ToolCallOutput;
   startedAt: Date;
@@ -94,7 +94,7 @@ export interface FinishWrite {
 /** The attempt's outcome: terminal, ToolCallCompleted (after ToolCallStarted when unclaimed), batch settled. */
 export function writeFinish(scope: WriteScope, dispatcher: Dispatcher, write: FinishWrite, done: Done): void {
   const { call } = write;
-  scope.fold(finishCalls, write, (ok) => {
+  scope.fold(finishCalls, { ...write, startedAt: write.ran ? write.startedAt : null }, (ok) => {
     if (ok) {
       if (!write.claimed && write.ran) scope.emit(startedEvent(call, write.startedAt));
       scope.emit(completedEvent(call, write.output, write.durationMs));
