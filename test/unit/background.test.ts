@@ -51,11 +51,13 @@ describe('parseSchedule', () => {
   });
 
   it('refuses a one-shot time in the past, naming schedule.scheduledAt', () => {
-    const past = refusal({ scheduledAt: '2026-04-16T10:07:29Z' }, { now });
+    const past = refusal({ scheduledAt: '2026-04-16T10:07:19Z' }, { now });
     expect(past.field).toBe('schedule.scheduledAt');
     expect(past.message).toContain('in the past');
     expect(refusal({ scheduledAt: '2020-01-01T00:00:00Z' }).field).toBe('schedule.scheduledAt');
+    // Within the grace (clock skew, a slow request) it is taken, and fires at once.
     expect(parseSchedule({ scheduledAt: '2026-04-16T10:07:30Z' }, { now }).scheduledAt).toEqual(now);
+    expect(parseSchedule({ scheduledAt: '2026-04-16T10:07:21Z' }, { now }).nextTriggerAt).toEqual(new Date('2026-04-16T10:07:21Z'));
   });
 
   it('refuses every malformed schedule, naming the field', () => {

@@ -4,6 +4,12 @@ import { CronExpressionParser } from 'cron-parser';
 import { InvalidScheduleError } from '../../model/errors.js';
 
 export const MAX_ACTIVE_SCHEDULES_PER_SESSION = 10;
+/**
+ * How far in the past a one-shot `scheduledAt` may lie and still be taken (it then fires at once):
+ * "in a second" sent by a client whose clock is a little behind, or whose request was slow, is
+ * not a mistake. Anything older is refused.
+ */
+export const SCHEDULED_AT_GRACE_MS = 10_000;
 
 export type ScheduleType = 'CRON' | 'ONCE';
 
@@ -46,7 +52,7 @@ export function parseSchedule(input: unknown, options: { allowSeconds?: boolean;
 
   if (scheduledAtText !== null) {
     const scheduledAt = parseRfc3339(scheduledAtText);
-    if (scheduledAt.getTime() < now.getTime()) {
+    if (scheduledAt.getTime() < now.getTime() - SCHEDULED_AT_GRACE_MS) {
       throw new InvalidScheduleError(`scheduledAt ${scheduledAtText} is in the past (now is ${now.toISOString()}); a one-shot schedule needs a future time`, 'schedule.scheduledAt');
     }
     return { type: 'ONCE', cronExpression: null, scheduledAt, timezone, nextTriggerAt: scheduledAt };
