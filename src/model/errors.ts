@@ -1,10 +1,33 @@
 // Every user-facing error of toolrun, in one place. The GraphQL schema exposes each as a type
 // (src/schema/errors.ts); anything thrown that is not one of these is masked.
 
-/** Base of every expected, user-facing error. */
+/**
+ * Every `code` a user-facing error carries, with what it tells a client (the GraphQL enum
+ * `ErrorCode`, whose values are these strings).
+ */
+export const ERROR_CODES = {
+  NOT_FOUND: 'What the operation names does not exist, or is not visible to this tenant',
+  VALIDATION_FAILED: 'An argument or input field is not acceptable; `field` names it when known',
+  FORBIDDEN: 'The API key lacks the role the operation needs, or may not decide this call (self-approval)',
+  INVALID_STATE: 'The target exists but its current state does not allow the operation',
+  LIMIT_EXCEEDED: 'A limit or quota would be exceeded; `limit` and `max` say which',
+  CALL_ID_CONFLICT: 'A call id of the batch is already used by another batch of the session',
+  IDEMPOTENCY_KEY_REUSED: 'The idempotency key was used before for a batch with different calls',
+  TOOL_NAME_CONFLICT: 'The tool name is a built-in’s, or the tenant already registered it',
+  ALREADY_COMPLETED: 'The call already has its outcome; the completion changed nothing',
+  DEADLINE_PASSED: 'The completion came after the call’s deadline; the call failed with TIMEOUT',
+  UNKNOWN_TOOL: 'No tool of that name exists for this tenant',
+  SPAWN_ITSELF: 'spawn_background cannot run itself in the background',
+  NOT_BACKGROUND_CAPABLE: 'The tool does not support background runs',
+  INVALID_ARGUMENTS: 'The arguments are not an object the tool’s parameters schema accepts',
+  INVALID_SCHEDULE: 'The schedule cannot be used; `field` names the offending input',
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Base of every expected, user-facing error; each subclass sets its `code`. */
 export class DomainError extends Error {
   override name = 'DomainError';
-  readonly code: string = 'ERROR';
+  declare readonly code: ErrorCode;
   /** What a GraphQL error made of it carries (a field that cannot answer with an error type). */
   get extensions(): Record<string, unknown> {
     return { code: this.code };
@@ -129,7 +152,7 @@ export class UnknownToolError extends DomainError {
 /** spawnBackground named a tool that cannot run in the background (or spawn_background itself). */
 export class BackgroundNotSupportedError extends DomainError {
   override name = 'BackgroundNotSupportedError';
-  override readonly code: string;
+  override readonly code: 'SPAWN_ITSELF' | 'NOT_BACKGROUND_CAPABLE';
   constructor(
     readonly toolName: string,
     readonly reason: 'SELF' | 'NOT_BACKGROUND_CAPABLE',

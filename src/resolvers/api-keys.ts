@@ -1,4 +1,5 @@
 // Root fields of the tenant's API keys (admin role): list, create, revoke, rotate.
+import { NotFoundError, ValidationError } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
 import { ApiKeyRef, IssuedApiKeyRef, RoleEnum } from '../schema/api-key.js';
 
@@ -16,7 +17,7 @@ builder.mutationFields((t) => ({
     type: IssuedApiKeyRef,
     authScopes: { admin: true },
     description: 'Creates an API key for the tenant (admin role); the key is in the answer, once.',
-    errors: {},
+    errors: { types: [ValidationError] },
     args: {
       name: t.arg.string({ required: true }),
       roles: t.arg({ type: [RoleEnum], required: true }),
@@ -29,7 +30,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description:
       'Revokes a key (admin role), by id or prefix: within a second every request with it is refused, its WebSocket connections close with 4403 and its SSE streams end.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: { id: t.arg.string({ required: true, description: 'The key’s id or its prefix' }) },
     resolve: (_root, args, { services, viewer }) => services.apiKeys.revokeKey(viewer.tenantId, args.id),
   }),
@@ -37,7 +38,7 @@ builder.mutationFields((t) => ({
     type: IssuedApiKeyRef,
     authScopes: { admin: true },
     description: 'Replaces a key by a new one with the same name, roles and expiry (admin role); the old key keeps working for `overlapSeconds`.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: {
       id: t.arg.string({ required: true, description: 'The key’s id or its prefix' }),
       overlapSeconds: t.arg.int({ required: true, description: '0 to 2592000 (30 days); 0 stops the old key at once' }),

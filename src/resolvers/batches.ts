@@ -1,5 +1,5 @@
 // Root fields of batches and calls: submitting, cancelling and looking them up.
-import { CallIdConflictError, IdempotencyKeyReusedError, orNull } from '../model/errors.js';
+import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, orNull } from '../model/errors.js';
 import { pageRequest } from '../model/keyset.js';
 import { CallStatusCountsRef, ToolBatchRef, ToolCallConnectionRef, ToolCallFilterInput, ToolCallInput, ToolCallRef, ToolStatsRef } from '../schema/batch.js';
 import { builder } from '../schema/builder.js';
@@ -76,7 +76,7 @@ builder.mutationFields((t) => ({
     authScopes: { submitter: true },
     description:
       'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice. An empty batch runs nothing and is not stored: it comes back COMPLETED with no calls.',
-    errors: { types: [CallIdConflictError, IdempotencyKeyReusedError] },
+    errors: { types: [CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError] },
     args: {
       sessionId: t.arg.id({ required: true }),
       calls: t.arg({ type: [ToolCallInput], required: true }),
@@ -99,14 +99,15 @@ builder.mutationFields((t) => ({
   cancelToolBatch: t.field({
     type: ToolBatchRef,
     authScopes: { submitter: true },
-    errors: {},
+    errors: { types: [NotFoundError] },
     args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
     resolve: (_root, args, { services, viewer }) => services.batches.cancelBatch(viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId),
   }),
   cancelToolCall: t.field({
     type: ToolCallRef,
     authScopes: { submitter: true },
-    errors: {},
+    // ValidationError: a call id used in several sessions without sessionId.
+    errors: { types: [NotFoundError, ValidationError] },
     args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
     resolve: (_root, args, { services, viewer }) => services.batches.cancelCall(viewer.tenantId, args.callId, optionalLocalId(args.sessionId, 'Session')),
   }),

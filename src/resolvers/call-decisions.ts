@@ -1,6 +1,6 @@
 // Root fields of decisions on waiting calls: approving or rejecting a call of a REQUIRES_APPROVAL
 // tool, completing a call of an external tool.
-import { CallAlreadyCompletedError, DeadlinePassedError } from '../model/errors.js';
+import { CallAlreadyCompletedError, DeadlinePassedError, InvalidStateError, NotFoundError, ValidationError } from '../model/errors.js';
 import { ToolCallRef } from '../schema/batch.js';
 import { builder } from '../schema/builder.js';
 import { ToolCallResultInput } from '../schema/call-decisions.js';
@@ -12,7 +12,7 @@ builder.mutationFields((t) => ({
     authScopes: { approver: true },
     description:
       'Approves a call waiting in AWAITING_APPROVAL; it then runs (serial calls in their turn). Needs the approver role, and a key other than the one that submitted the call unless the tenant allows self-approval.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError, InvalidStateError] },
     args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
     resolve: (_root, args, { services, viewer }) => services.callDecisions.approve(viewer, args.callId, optionalLocalId(args.sessionId, 'Session')),
   }),
@@ -20,7 +20,7 @@ builder.mutationFields((t) => ({
     type: ToolCallRef,
     authScopes: { approver: true },
     description: 'Rejects a call waiting in AWAITING_APPROVAL: it fails PERMISSION_DENIED (source POLICY) with the reason. Same rules as approveToolCall.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError, InvalidStateError] },
     args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id(), reason: t.arg.string({ required: true }) },
     resolve: (_root, args, { services, viewer }) =>
       services.callDecisions.reject(viewer, args.callId, args.reason, optionalLocalId(args.sessionId, 'Session')),
@@ -30,7 +30,7 @@ builder.mutationFields((t) => ({
     authScopes: { submitter: true },
     description:
       'Completes one call of an external tool waiting in PENDING_EXTERNAL. A second completion, or one after the deadline, is a typed error and changes nothing.',
-    errors: { types: [CallAlreadyCompletedError, DeadlinePassedError] },
+    errors: { types: [CallAlreadyCompletedError, DeadlinePassedError, InvalidStateError, NotFoundError, ValidationError] },
     args: {
       callId: t.arg.string({ required: true }),
       sessionId: t.arg.id(),

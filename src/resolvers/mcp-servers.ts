@@ -1,4 +1,5 @@
 // Root fields of MCP servers as tool sources: reading them (reader) and managing them (admin role).
+import { NotFoundError, ValidationError } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
 import { McpServerRef, RegisterMcpServerInput, UpdateMcpServerInput } from '../schema/mcp-server.js';
 
@@ -16,7 +17,7 @@ builder.mutationFields((t) => ({
     type: McpServerRef,
     authScopes: { admin: true },
     description: 'Registers an MCP server as a tool source (admin role): connects, lists its tools and adds them to `tools` as `<name>__<tool>`.',
-    errors: {},
+    errors: { types: [ValidationError] },
     args: { input: t.arg({ type: RegisterMcpServerInput, required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.register(viewer.tenantId, args.input),
   }),
@@ -24,7 +25,7 @@ builder.mutationFields((t) => ({
     type: McpServerRef,
     authScopes: { admin: true },
     description: 'Changes an MCP server (admin role). Calls submitted afterwards get the new policy, scheduling, timeout and retries.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: { name: t.arg.string({ required: true }), input: t.arg({ type: UpdateMcpServerInput, required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.update(viewer.tenantId, args.name, args.input),
   }),
@@ -32,7 +33,7 @@ builder.mutationFields((t) => ({
     type: McpServerRef,
     authScopes: { admin: true },
     description: 'Lists the tools of an MCP server again now (admin role); tools it no longer lists make new calls UNAVAILABLE.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.refresh(viewer.tenantId, args.name),
   }),
@@ -40,7 +41,7 @@ builder.mutationFields((t) => ({
     type: McpServerRef,
     authScopes: { admin: true },
     description: 'Removes an MCP server and its tools (admin role); calls of them that have not started end UNAVAILABLE.',
-    errors: {},
+    errors: { types: [NotFoundError] },
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.remove(viewer.tenantId, args.name),
   }),

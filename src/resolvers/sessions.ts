@@ -70,7 +70,7 @@ builder.mutationFields((t) => ({
   createSession: t.field({
     type: SessionRef,
     authScopes: { submitter: true },
-    errors: {},
+    errors: { types: [ValidationError] },
     args: { title: t.arg.string(), metadata: t.arg({ type: 'JSON' }) },
     resolve: (_root, args, { services, viewer }) => services.sessions.create(viewer.tenantId, args),
   }),

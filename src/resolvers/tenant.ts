@@ -1,4 +1,5 @@
 // Root fields of the viewer's tenant and its settings.
+import { ValidationError } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
 import { TenantLimitsInput, TenantSettingsRef, ViewerRef } from '../schema/tenant.js';
 
@@ -21,7 +22,7 @@ builder.mutationFields((t) => ({
     type: TenantSettingsRef,
     authScopes: { admin: true },
     description: 'Changes the settings of the viewer’s tenant (admin role); absent fields keep their value.',
-    errors: {},
+    errors: { types: [ValidationError] },
     args: { allowSelfApproval: t.arg.boolean(), limits: t.arg({ type: TenantLimitsInput }) },
     resolve: async (_root, args, { services, viewer }) => {
       if (args.limits) await services.tenantLimits.update(viewer.tenantId, args.limits);

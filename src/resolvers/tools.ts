@@ -1,5 +1,5 @@
 // Root fields of tools: the catalogue, and managing the tools a tenant registers (admin role).
-import { ToolNameConflictError } from '../model/errors.js';
+import { NotFoundError, ToolNameConflictError, ValidationError } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
 import { HttpToolRegistrationRef, RegisterExternalToolInput, RegisterHttpToolInput, ToolDefinitionRef, UpdateToolInput } from '../schema/tool.js';
 
@@ -23,7 +23,7 @@ builder.mutationFields((t) => ({
     type: HttpToolRegistrationRef,
     authScopes: { admin: true },
     description: 'Registers an HTTP tool for this tenant (admin role). Returns its signing secret, once.',
-    errors: { types: [ToolNameConflictError] },
+    errors: { types: [ToolNameConflictError, ValidationError] },
     args: { input: t.arg({ type: RegisterHttpToolInput, required: true }) },
     resolve: (_root, args, { services, viewer }) => services.registeredTools.registerHttp(viewer.tenantId, args.input),
   }),
@@ -31,7 +31,7 @@ builder.mutationFields((t) => ({
     type: ToolDefinitionRef,
     authScopes: { admin: true },
     description: 'Registers an external tool for this tenant (admin role): its calls wait in PENDING_EXTERNAL until completeToolCall or their deadline.',
-    errors: { types: [ToolNameConflictError] },
+    errors: { types: [ToolNameConflictError, ValidationError] },
     args: { input: t.arg({ type: RegisterExternalToolInput, required: true }) },
     resolve: async (_root, args, { services, viewer }) => (await services.registeredTools.registerExternal(viewer.tenantId, args.input)).tool,
   }),
@@ -39,7 +39,7 @@ builder.mutationFields((t) => ({
     type: ToolDefinitionRef,
     authScopes: { admin: true },
     description: 'Changes a registered tool (admin role). Attempts that start afterwards use the new URL; a call’s arguments, timeout and attempts are fixed at submission.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: { name: t.arg.string({ required: true }), input: t.arg({ type: UpdateToolInput, required: true }) },
     resolve: async (_root, args, { services, viewer }) => (await services.registeredTools.update(viewer.tenantId, args.name, args.input)).tool,
   }),
@@ -48,7 +48,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description:
       'Gives an HTTP tool a new signing secret (admin role), returned once; the old one keeps signing beside it (a second `webhook-signature` entry) for `overlapSeconds` (default 0: stops at once).',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: { name: t.arg.string({ required: true }), overlapSeconds: t.arg.int({ description: '0 to 2592000 (30 days)' }) },
     resolve: (_root, args, { services, viewer }) => services.registeredTools.rotateSigningSecret(viewer.tenantId, args.name, args.overlapSeconds ?? 0),
   }),
@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
     type: ToolDefinitionRef,
     authScopes: { admin: true },
     description: 'Removes a registered tool (admin role) and returns its last definition. Calls that have not started yet complete UNAVAILABLE.',
-    errors: {},
+    errors: { types: [NotFoundError, ValidationError] },
     args: { name: t.arg.string({ required: true }) },
     resolve: async (_root, args, { services, viewer }) => (await services.registeredTools.remove(viewer.tenantId, args.name)).tool,
   }),

@@ -43,6 +43,39 @@ export type CompletionRetryKind =
   | 'NEVER'
   | 'SAFE';
 
+/** What kind of error an `Error` is; the values are stable strings clients may compare */
+export type ErrorCode =
+  /** The call already has its outcome; the completion changed nothing */
+  | 'ALREADY_COMPLETED'
+  /** A call id of the batch is already used by another batch of the session */
+  | 'CALL_ID_CONFLICT'
+  /** The completion came after the call’s deadline; the call failed with TIMEOUT */
+  | 'DEADLINE_PASSED'
+  /** The API key lacks the role the operation needs, or may not decide this call (self-approval) */
+  | 'FORBIDDEN'
+  /** The idempotency key was used before for a batch with different calls */
+  | 'IDEMPOTENCY_KEY_REUSED'
+  /** The arguments are not an object the tool’s parameters schema accepts */
+  | 'INVALID_ARGUMENTS'
+  /** The schedule cannot be used; `field` names the offending input */
+  | 'INVALID_SCHEDULE'
+  /** The target exists but its current state does not allow the operation */
+  | 'INVALID_STATE'
+  /** A limit or quota would be exceeded; `limit` and `max` say which */
+  | 'LIMIT_EXCEEDED'
+  /** The tool does not support background runs */
+  | 'NOT_BACKGROUND_CAPABLE'
+  /** What the operation names does not exist, or is not visible to this tenant */
+  | 'NOT_FOUND'
+  /** spawn_background cannot run itself in the background */
+  | 'SPAWN_ITSELF'
+  /** The tool name is a built-in’s, or the tenant already registered it */
+  | 'TOOL_NAME_CONFLICT'
+  /** No tool of that name exists for this tenant */
+  | 'UNKNOWN_TOOL'
+  /** An argument or input field is not acceptable; `field` names it when known */
+  | 'VALIDATION_FAILED';
+
 /** The type of an event (its GraphQL type name) */
 export type EventType =
   /** A TaskCancelRequested event */
@@ -361,35 +394,35 @@ export type UpdateToolInput = {
   url?: string | null | undefined;
 };
 
-type DecisionErrorFields_BackgroundNotSupportedError_Fragment = { __typename: 'BackgroundNotSupportedError', message: string, code: string };
+type DecisionErrorFields_BackgroundNotSupportedError_Fragment = { __typename: 'BackgroundNotSupportedError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_BaseError_Fragment = { __typename: 'BaseError', message: string, code: string };
+type DecisionErrorFields_BaseError_Fragment = { __typename: 'BaseError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_CallAlreadyCompletedError_Fragment = { __typename: 'CallAlreadyCompletedError', callId: string, callStatus: string, message: string, code: string };
+type DecisionErrorFields_CallAlreadyCompletedError_Fragment = { __typename: 'CallAlreadyCompletedError', callId: string, callStatus: string, message: string, code: ErrorCode };
 
-type DecisionErrorFields_CallIdConflictError_Fragment = { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: string };
+type DecisionErrorFields_CallIdConflictError_Fragment = { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: ErrorCode };
 
-type DecisionErrorFields_DeadlinePassedError_Fragment = { __typename: 'DeadlinePassedError', callId: string, deadline: string, message: string, code: string };
+type DecisionErrorFields_DeadlinePassedError_Fragment = { __typename: 'DeadlinePassedError', callId: string, deadline: string, message: string, code: ErrorCode };
 
-type DecisionErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: string };
+type DecisionErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_IdempotencyKeyReusedError_Fragment = { __typename: 'IdempotencyKeyReusedError', message: string, code: string };
+type DecisionErrorFields_IdempotencyKeyReusedError_Fragment = { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_InvalidArgumentsError_Fragment = { __typename: 'InvalidArgumentsError', message: string, code: string };
+type DecisionErrorFields_InvalidArgumentsError_Fragment = { __typename: 'InvalidArgumentsError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_InvalidScheduleError_Fragment = { __typename: 'InvalidScheduleError', message: string, code: string };
+type DecisionErrorFields_InvalidScheduleError_Fragment = { __typename: 'InvalidScheduleError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_InvalidStateError_Fragment = { __typename: 'InvalidStateError', state: string, message: string, code: string };
+type DecisionErrorFields_InvalidStateError_Fragment = { __typename: 'InvalidStateError', state: string, message: string, code: ErrorCode };
 
-type DecisionErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: string };
+type DecisionErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string };
+type DecisionErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode };
 
-type DecisionErrorFields_ToolNameConflictError_Fragment = { __typename: 'ToolNameConflictError', message: string, code: string };
+type DecisionErrorFields_ToolNameConflictError_Fragment = { __typename: 'ToolNameConflictError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_UnknownToolError_Fragment = { __typename: 'UnknownToolError', message: string, code: string };
+type DecisionErrorFields_UnknownToolError_Fragment = { __typename: 'UnknownToolError', message: string, code: ErrorCode };
 
-type DecisionErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', field: string | null, message: string, code: string };
+type DecisionErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode };
 
 export type DecisionErrorFieldsFragment =
   | DecisionErrorFields_BackgroundNotSupportedError_Fragment
@@ -422,17 +455,16 @@ export type ApproveToolCallMutationVariables = Exact<{
 
 
 export type ApproveToolCallMutation = { approveToolCall:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', state: string, message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', state: string, message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolCall', deadlineAt: string | null, decidedAt: string | null, id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
         | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
         | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type RejectToolCallMutationVariables = Exact<{
@@ -443,17 +475,16 @@ export type RejectToolCallMutationVariables = Exact<{
 
 
 export type RejectToolCallMutation = { rejectToolCall:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', state: string, message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', state: string, message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolCall', deadlineAt: string | null, decidedAt: string | null, id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
         | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
         | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type CompleteToolCallMutationVariables = Exact<{
@@ -464,19 +495,18 @@ export type CompleteToolCallMutationVariables = Exact<{
 
 
 export type CompleteToolCallMutation = { completeToolCall:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'CallAlreadyCompletedError', callId: string, callStatus: string, message: string, code: string }
-    | { __typename: 'DeadlinePassedError', callId: string, deadline: string, message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', state: string, message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'CallAlreadyCompletedError', callId: string, callStatus: string, message: string, code: ErrorCode }
+    | { __typename: 'DeadlinePassedError', callId: string, deadline: string, message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', state: string, message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolCall', deadlineAt: string | null, decidedAt: string | null, id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
         | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
         | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type GetWaitingCallQueryVariables = Exact<{
@@ -502,13 +532,10 @@ export type UpdateTenantSettingsMutationVariables = Exact<{
 
 
 export type UpdateTenantSettingsMutation = { updateTenantSettings:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'TenantSettings', tenantName: string, allowSelfApproval: boolean }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type WaitingCallEventsSubscriptionVariables = Exact<{
@@ -553,19 +580,17 @@ export type ExecuteToolBatchMutationVariables = Exact<{
 
 
 export type ExecuteToolBatchMutation = { executeToolBatch:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'IdempotencyKeyReusedError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, idempotencyKey: string | null, createdAt: string, completedAt: string | null, calls: { nodes: Array<{ id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
             | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
             | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
             | { __typename: 'ToolSuccess', value: unknown }
            | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }> } }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type GetToolBatchQueryVariables = Exact<{
@@ -599,17 +624,14 @@ export type CancelToolBatchMutationVariables = Exact<{
 
 
 export type CancelToolBatchMutation = { cancelToolBatch:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, idempotencyKey: string | null, createdAt: string, completedAt: string | null, calls: { nodes: Array<{ id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
             | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
             | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
             | { __typename: 'ToolSuccess', value: unknown }
            | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }> } }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
    };
 
 export type CancelToolCallMutationVariables = Exact<{
@@ -619,17 +641,15 @@ export type CancelToolCallMutationVariables = Exact<{
 
 
 export type CancelToolCallMutation = { cancelToolCall:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolCall', id: string, callId: string, tool: string, args: unknown, status: ToolCallStatus, attempt: number, maxAttempts: number, timeoutMs: number, durationMs: number | null, queuedAt: string, startedAt: string | null, completedAt: string | null, cancelRequestedAt: string | null, output:
         | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource }
         | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type ToolCallEventsSubscriptionVariables = Exact<{
@@ -688,35 +708,35 @@ export type BatchFieldsFragment = { id: string, batchId: string, status: ToolBat
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { text: string, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { path: string } | null }> } | null }> } };
 
-type ErrorFields_BackgroundNotSupportedError_Fragment = { __typename: 'BackgroundNotSupportedError', message: string, code: string };
+type ErrorFields_BackgroundNotSupportedError_Fragment = { __typename: 'BackgroundNotSupportedError', message: string, code: ErrorCode };
 
-type ErrorFields_BaseError_Fragment = { __typename: 'BaseError', message: string, code: string };
+type ErrorFields_BaseError_Fragment = { __typename: 'BaseError', message: string, code: ErrorCode };
 
-type ErrorFields_CallAlreadyCompletedError_Fragment = { __typename: 'CallAlreadyCompletedError', message: string, code: string };
+type ErrorFields_CallAlreadyCompletedError_Fragment = { __typename: 'CallAlreadyCompletedError', message: string, code: ErrorCode };
 
-type ErrorFields_CallIdConflictError_Fragment = { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: string };
+type ErrorFields_CallIdConflictError_Fragment = { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: ErrorCode };
 
-type ErrorFields_DeadlinePassedError_Fragment = { __typename: 'DeadlinePassedError', message: string, code: string };
+type ErrorFields_DeadlinePassedError_Fragment = { __typename: 'DeadlinePassedError', message: string, code: ErrorCode };
 
-type ErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: string };
+type ErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: ErrorCode };
 
-type ErrorFields_IdempotencyKeyReusedError_Fragment = { __typename: 'IdempotencyKeyReusedError', message: string, code: string };
+type ErrorFields_IdempotencyKeyReusedError_Fragment = { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode };
 
-type ErrorFields_InvalidArgumentsError_Fragment = { __typename: 'InvalidArgumentsError', message: string, code: string };
+type ErrorFields_InvalidArgumentsError_Fragment = { __typename: 'InvalidArgumentsError', message: string, code: ErrorCode };
 
-type ErrorFields_InvalidScheduleError_Fragment = { __typename: 'InvalidScheduleError', message: string, code: string };
+type ErrorFields_InvalidScheduleError_Fragment = { __typename: 'InvalidScheduleError', message: string, code: ErrorCode };
 
-type ErrorFields_InvalidStateError_Fragment = { __typename: 'InvalidStateError', message: string, code: string };
+type ErrorFields_InvalidStateError_Fragment = { __typename: 'InvalidStateError', message: string, code: ErrorCode };
 
-type ErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: string };
+type ErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: ErrorCode };
 
-type ErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string };
+type ErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode };
 
-type ErrorFields_ToolNameConflictError_Fragment = { __typename: 'ToolNameConflictError', message: string, code: string };
+type ErrorFields_ToolNameConflictError_Fragment = { __typename: 'ToolNameConflictError', message: string, code: ErrorCode };
 
-type ErrorFields_UnknownToolError_Fragment = { __typename: 'UnknownToolError', message: string, code: string };
+type ErrorFields_UnknownToolError_Fragment = { __typename: 'UnknownToolError', message: string, code: ErrorCode };
 
-type ErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', field: string | null, message: string, code: string };
+type ErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode };
 
 export type ErrorFieldsFragment =
   | ErrorFields_BackgroundNotSupportedError_Fragment
@@ -857,15 +877,13 @@ export type SubmitForCursorMutationVariables = Exact<{
 
 
 export type SubmitForCursorMutation = { executeToolBatch:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'CallIdConflictError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'IdempotencyKeyReusedError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'CallIdConflictError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'ToolBatch', batchId: string, eventCursor: string | null }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type WatchBatchSubscriptionVariables = Exact<{
@@ -938,13 +956,10 @@ export type RegisterMcpServerMutationVariables = Exact<{
 
 
 export type RegisterMcpServerMutation = { registerMcpServer:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'McpServer', name: string, url: string, headerNames: Array<string>, hasBearerToken: boolean, listedAt: string | null, settings: { policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, retry: { maxAttempts: number } }, tools: Array<{ mcpServer: string | null, name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } }> }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type UpdateMcpServerMutationVariables = Exact<{
@@ -954,13 +969,11 @@ export type UpdateMcpServerMutationVariables = Exact<{
 
 
 export type UpdateMcpServerMutation = { updateMcpServer:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'McpServer', name: string, url: string, headerNames: Array<string>, hasBearerToken: boolean, listedAt: string | null, settings: { policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, retry: { maxAttempts: number } }, tools: Array<{ mcpServer: string | null, name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } }> }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type RefreshMcpServerMutationVariables = Exact<{
@@ -969,13 +982,11 @@ export type RefreshMcpServerMutationVariables = Exact<{
 
 
 export type RefreshMcpServerMutation = { refreshMcpServer:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'McpServer', name: string, url: string, headerNames: Array<string>, hasBearerToken: boolean, listedAt: string | null, settings: { policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, retry: { maxAttempts: number } }, tools: Array<{ mcpServer: string | null, name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } }> }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type RemoveMcpServerMutationVariables = Exact<{
@@ -984,13 +995,10 @@ export type RemoveMcpServerMutationVariables = Exact<{
 
 
 export type RemoveMcpServerMutation = { removeMcpServer:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'McpServer', name: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
    };
 
 export type McpServersQueryVariables = Exact<{ [key: string]: never; }>;
@@ -1016,19 +1024,17 @@ export type SeedExecuteToolBatchMutationVariables = Exact<{
 
 
 export type SeedExecuteToolBatchMutation = { executeToolBatch:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'CallIdConflictError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'IdempotencyKeyReusedError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'CallIdConflictError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, calls: { nodes: Array<{ callId: string, tool: string, args: unknown, status: ToolCallStatus, outcome: unknown, toolResult: unknown, rawOutput: string | null, output:
             | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource, raw: unknown }
             | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, raw: unknown, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
             | { __typename: 'ToolSuccess', value: unknown }
            | null, modelReturn: { callId: string, toolName: string, text: string, json: unknown, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { attachmentId: string, mediaType: string, byteLen: number, width: number | null, height: number | null, label: string | null } | null }> } | null }> } }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type SeedToolBatchQueryVariables = Exact<{
@@ -1063,19 +1069,18 @@ export type SeedCompleteToolCallMutationVariables = Exact<{
 
 
 export type SeedCompleteToolCallMutation = { completeToolCall:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'CallAlreadyCompletedError', message: string, code: string }
-    | { __typename: 'DeadlinePassedError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'CallAlreadyCompletedError', message: string, code: ErrorCode }
+    | { __typename: 'DeadlinePassedError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'ToolCall', callId: string, tool: string, args: unknown, status: ToolCallStatus, outcome: unknown, toolResult: unknown, rawOutput: string | null, output:
         | { __typename: 'ToolCancellation', message: string, source: ToolFailureSource, raw: unknown }
         | { __typename: 'ToolFailure', class: ToolFailureClass, code: string, message: string, source: ToolFailureSource, raw: unknown, retry: { kind: RetryKind, afterMs: number | null, attempts: number | null } }
         | { __typename: 'ToolSuccess', value: unknown }
        | null, modelReturn: { callId: string, toolName: string, text: string, json: unknown, parts: Array<{ type: ModelReturnPartType, text: string | null, attachment: { attachmentId: string, mediaType: string, byteLen: number, width: number | null, height: number | null, label: string | null } | null }> } | null }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type SeedToolsQueryVariables = Exact<{ [key: string]: never; }>;
@@ -1125,13 +1130,10 @@ export type CreateSessionMutationVariables = Exact<{
 
 
 export type CreateSessionMutation = { createSession:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'Session', id: string, sessionId: string, title: string | null, metadata: unknown }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type GetSessionQueryVariables = Exact<{
@@ -1194,18 +1196,17 @@ export type SpawnBackgroundMutationVariables = Exact<{
 
 
 export type SpawnBackgroundMutation = { spawnBackground:
-    | { __typename: 'BackgroundNotSupportedError', message: string, code: string, toolName: string }
+    | { __typename: 'BackgroundNotSupportedError', message: string, code: ErrorCode, toolName: string }
     | { __typename: 'BackgroundRun', runId: string, taskId: string, title: string, tool: string, status: TaskState, signalOnCompletion: boolean, artifactDir: string, logPath: string, resultPath: string }
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidArgumentsError', message: string, code: string, toolName: string }
-    | { __typename: 'InvalidScheduleError', message: string, code: string, field: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string, limit: string, max: number }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidArgumentsError', message: string, code: ErrorCode, toolName: string }
+    | { __typename: 'InvalidScheduleError', message: string, code: ErrorCode, field: string }
+    | { __typename: 'LimitExceededError', message: string, code: ErrorCode, limit: string, max: number }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'ScheduledMonitor', scheduleId: string, type: ScheduleType, cronExpression: string | null, scheduledAt: string | null, timezone: string, nextTriggerAt: string | null, enabled: boolean, taskId: string, title: string, tool: string }
-    | { __typename: 'UnknownToolError', message: string, code: string, toolName: string }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'UnknownToolError', message: string, code: ErrorCode, toolName: string }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type GetTaskQueryVariables = Exact<{
@@ -1232,13 +1233,10 @@ export type CancelTaskMutationVariables = Exact<{
 
 
 export type CancelTaskMutation = { cancelTask:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'Task', id: string, taskId: string, kind: string, state: TaskState, stateDetail: string | null, title: string | null, tool: string | null, args: unknown, signalOnCompletion: boolean, runId: string | null, artifactDir: string | null, logPath: string | null, resultPath: string | null, outputTail: string, outputSize: number, outputTruncated: boolean, attempt: number, workerId: string | null, heartbeatAt: string | null, cancelRequestedAt: string | null, summary: string | null, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, progress: { current: number | null, total: number | null, unit: string | null, label: string | null } | null, schedule: { scheduleId: string } | null }
-    | { __typename: 'ValidationError', message: string, code: string }
    };
 
 export type ListSchedulesQueryVariables = Exact<{
@@ -1258,13 +1256,11 @@ export type PauseScheduleMutationVariables = Exact<{
 
 
 export type PauseScheduleMutation = { pauseSchedule:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string, state: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', message: string, code: ErrorCode, state: string }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'Schedule', id: string, scheduleId: string, type: ScheduleType, cronExpression: string | null, scheduledAt: string | null, timezone: string, nextTriggerAt: string | null, lastTriggerAt: string | null, enabled: boolean, status: ScheduleStatus, paused: boolean, pausedAt: string | null, tool: string, title: string, args: unknown, taskId: string | null, canceledAt: string | null, task: { taskId: string, kind: string, state: TaskState, stateDetail: string | null, summary: string | null } | null, runs: Array<{ taskId: string, runId: string | null, state: TaskState }> }
-    | { __typename: 'ValidationError', message: string, code: string }
    };
 
 export type ResumeScheduleMutationVariables = Exact<{
@@ -1273,13 +1269,11 @@ export type ResumeScheduleMutationVariables = Exact<{
 
 
 export type ResumeScheduleMutation = { resumeSchedule:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string, state: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', message: string, code: ErrorCode, state: string }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'Schedule', id: string, scheduleId: string, type: ScheduleType, cronExpression: string | null, scheduledAt: string | null, timezone: string, nextTriggerAt: string | null, lastTriggerAt: string | null, enabled: boolean, status: ScheduleStatus, paused: boolean, pausedAt: string | null, tool: string, title: string, args: unknown, taskId: string | null, canceledAt: string | null, task: { taskId: string, kind: string, state: TaskState, stateDetail: string | null, summary: string | null } | null, runs: Array<{ taskId: string, runId: string | null, state: TaskState }> }
-    | { __typename: 'ValidationError', message: string, code: string }
    };
 
 export type TriggerScheduleMutationVariables = Exact<{
@@ -1288,16 +1282,16 @@ export type TriggerScheduleMutationVariables = Exact<{
 
 
 export type TriggerScheduleMutation = { triggerSchedule:
-    | { __typename: 'BackgroundNotSupportedError', message: string, code: string }
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidArgumentsError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string, scheduleState: string }
-    | { __typename: 'LimitExceededError', message: string, code: string, limit: string, max: number }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BackgroundNotSupportedError', message: string, code: ErrorCode }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidArgumentsError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidStateError', message: string, code: ErrorCode, scheduleState: string }
+    | { __typename: 'LimitExceededError', message: string, code: ErrorCode, limit: string, max: number }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'Task', id: string, taskId: string, kind: string, state: TaskState, stateDetail: string | null, title: string | null, tool: string | null, args: unknown, signalOnCompletion: boolean, runId: string | null, artifactDir: string | null, logPath: string | null, resultPath: string | null, outputTail: string, outputSize: number, outputTruncated: boolean, attempt: number, workerId: string | null, heartbeatAt: string | null, cancelRequestedAt: string | null, summary: string | null, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, progress: { current: number | null, total: number | null, unit: string | null, label: string | null } | null, schedule: { scheduleId: string } | null }
-    | { __typename: 'UnknownToolError', message: string, code: string }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'UnknownToolError', message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type CancelScheduleMutationVariables = Exact<{
@@ -1306,13 +1300,10 @@ export type CancelScheduleMutationVariables = Exact<{
 
 
 export type CancelScheduleMutation = { cancelSchedule:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'Schedule', id: string, scheduleId: string, type: ScheduleType, cronExpression: string | null, scheduledAt: string | null, timezone: string, nextTriggerAt: string | null, lastTriggerAt: string | null, enabled: boolean, status: ScheduleStatus, paused: boolean, pausedAt: string | null, tool: string, title: string, args: unknown, taskId: string | null, canceledAt: string | null, task: { taskId: string, kind: string, state: TaskState, stateDetail: string | null, summary: string | null } | null, runs: Array<{ taskId: string, runId: string | null, state: TaskState }> }
-    | { __typename: 'ValidationError', message: string, code: string }
    };
 
 export type SessionFilesQueryVariables = Exact<{
@@ -1344,13 +1335,10 @@ export type SetTenantLimitsMutationVariables = Exact<{
 
 
 export type SetTenantLimitsMutation = { updateTenantSettings:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'TenantSettings', limits: { runningCalls: number, backgroundRuns: number, sessionFileBytes: number, sessionFiles: number, tenantFileBytes: number, tenantFiles: number } }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type SessionMessagesQueryVariables = Exact<{
@@ -1391,35 +1379,35 @@ export type TaskEventsSubscription = { taskEvents:
 
 export type RegisteredToolFieldsFragment = { name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } };
 
-type ToolErrorFields_BackgroundNotSupportedError_Fragment = { __typename: 'BackgroundNotSupportedError', message: string, code: string };
+type ToolErrorFields_BackgroundNotSupportedError_Fragment = { __typename: 'BackgroundNotSupportedError', message: string, code: ErrorCode };
 
-type ToolErrorFields_BaseError_Fragment = { __typename: 'BaseError', message: string, code: string };
+type ToolErrorFields_BaseError_Fragment = { __typename: 'BaseError', message: string, code: ErrorCode };
 
-type ToolErrorFields_CallAlreadyCompletedError_Fragment = { __typename: 'CallAlreadyCompletedError', message: string, code: string };
+type ToolErrorFields_CallAlreadyCompletedError_Fragment = { __typename: 'CallAlreadyCompletedError', message: string, code: ErrorCode };
 
-type ToolErrorFields_CallIdConflictError_Fragment = { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: string };
+type ToolErrorFields_CallIdConflictError_Fragment = { __typename: 'CallIdConflictError', callIds: Array<string>, message: string, code: ErrorCode };
 
-type ToolErrorFields_DeadlinePassedError_Fragment = { __typename: 'DeadlinePassedError', message: string, code: string };
+type ToolErrorFields_DeadlinePassedError_Fragment = { __typename: 'DeadlinePassedError', message: string, code: ErrorCode };
 
-type ToolErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: string };
+type ToolErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError', message: string, code: ErrorCode };
 
-type ToolErrorFields_IdempotencyKeyReusedError_Fragment = { __typename: 'IdempotencyKeyReusedError', message: string, code: string };
+type ToolErrorFields_IdempotencyKeyReusedError_Fragment = { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode };
 
-type ToolErrorFields_InvalidArgumentsError_Fragment = { __typename: 'InvalidArgumentsError', message: string, code: string };
+type ToolErrorFields_InvalidArgumentsError_Fragment = { __typename: 'InvalidArgumentsError', message: string, code: ErrorCode };
 
-type ToolErrorFields_InvalidScheduleError_Fragment = { __typename: 'InvalidScheduleError', message: string, code: string };
+type ToolErrorFields_InvalidScheduleError_Fragment = { __typename: 'InvalidScheduleError', message: string, code: ErrorCode };
 
-type ToolErrorFields_InvalidStateError_Fragment = { __typename: 'InvalidStateError', message: string, code: string };
+type ToolErrorFields_InvalidStateError_Fragment = { __typename: 'InvalidStateError', message: string, code: ErrorCode };
 
-type ToolErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: string };
+type ToolErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: ErrorCode };
 
-type ToolErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string };
+type ToolErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode };
 
-type ToolErrorFields_ToolNameConflictError_Fragment = { __typename: 'ToolNameConflictError', toolName: string, builtin: boolean, message: string, code: string };
+type ToolErrorFields_ToolNameConflictError_Fragment = { __typename: 'ToolNameConflictError', toolName: string, builtin: boolean, message: string, code: ErrorCode };
 
-type ToolErrorFields_UnknownToolError_Fragment = { __typename: 'UnknownToolError', message: string, code: string };
+type ToolErrorFields_UnknownToolError_Fragment = { __typename: 'UnknownToolError', message: string, code: ErrorCode };
 
-type ToolErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', field: string | null, message: string, code: string };
+type ToolErrorFields_ValidationError_Fragment = { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode };
 
 export type ToolErrorFieldsFragment =
   | ToolErrorFields_BackgroundNotSupportedError_Fragment
@@ -1445,14 +1433,11 @@ export type RegisterHttpToolMutationVariables = Exact<{
 
 
 export type RegisterHttpToolMutation = { registerHttpTool:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'HttpToolRegistration', signingSecret: string, signatureHeader: string, tool: { name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } } }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
-    | { __typename: 'ToolNameConflictError', toolName: string, builtin: boolean, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ToolNameConflictError', toolName: string, builtin: boolean, message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type RegisterExternalToolMutationVariables = Exact<{
@@ -1461,14 +1446,11 @@ export type RegisterExternalToolMutationVariables = Exact<{
 
 
 export type RegisterExternalToolMutation = { registerExternalTool:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'ToolDefinition', name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } }
-    | { __typename: 'ToolNameConflictError', toolName: string, builtin: boolean, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ToolNameConflictError', toolName: string, builtin: boolean, message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type UpdateToolMutationVariables = Exact<{
@@ -1478,13 +1460,11 @@ export type UpdateToolMutationVariables = Exact<{
 
 
 export type UpdateToolMutation = { updateTool:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolDefinition', name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type RotateToolSigningSecretMutationVariables = Exact<{
@@ -1493,13 +1473,11 @@ export type RotateToolSigningSecretMutationVariables = Exact<{
 
 
 export type RotateToolSigningSecretMutation = { rotateToolSigningSecret:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
     | { __typename: 'HttpToolRegistration', signingSecret: string, tool: { name: string } }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type RemoveToolMutationVariables = Exact<{
@@ -1508,13 +1486,11 @@ export type RemoveToolMutationVariables = Exact<{
 
 
 export type RemoveToolMutation = { removeTool:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', resource: string, resourceId: string, message: string, code: ErrorCode }
     | { __typename: 'ToolDefinition', name: string, kind: ToolKind }
-    | { __typename: 'ValidationError', field: string | null, message: string, code: string }
+    | { __typename: 'ValidationError', field: string | null, message: string, code: ErrorCode }
    };
 
 export type GetToolQueryVariables = Exact<{

@@ -4,6 +4,39 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** What kind of error an `Error` is; the values are stable strings clients may compare */
+export type ErrorCode =
+  /** The call already has its outcome; the completion changed nothing */
+  | 'ALREADY_COMPLETED'
+  /** A call id of the batch is already used by another batch of the session */
+  | 'CALL_ID_CONFLICT'
+  /** The completion came after the call’s deadline; the call failed with TIMEOUT */
+  | 'DEADLINE_PASSED'
+  /** The API key lacks the role the operation needs, or may not decide this call (self-approval) */
+  | 'FORBIDDEN'
+  /** The idempotency key was used before for a batch with different calls */
+  | 'IDEMPOTENCY_KEY_REUSED'
+  /** The arguments are not an object the tool’s parameters schema accepts */
+  | 'INVALID_ARGUMENTS'
+  /** The schedule cannot be used; `field` names the offending input */
+  | 'INVALID_SCHEDULE'
+  /** The target exists but its current state does not allow the operation */
+  | 'INVALID_STATE'
+  /** A limit or quota would be exceeded; `limit` and `max` say which */
+  | 'LIMIT_EXCEEDED'
+  /** The tool does not support background runs */
+  | 'NOT_BACKGROUND_CAPABLE'
+  /** What the operation names does not exist, or is not visible to this tenant */
+  | 'NOT_FOUND'
+  /** spawn_background cannot run itself in the background */
+  | 'SPAWN_ITSELF'
+  /** The tool name is a built-in’s, or the tenant already registered it */
+  | 'TOOL_NAME_CONFLICT'
+  /** No tool of that name exists for this tenant */
+  | 'UNKNOWN_TOOL'
+  /** An argument or input field is not acceptable; `field` names it when known */
+  | 'VALIDATION_FAILED';
+
 export type RetryKind =
   | 'EXHAUSTED'
   | 'NEVER'
@@ -176,13 +209,10 @@ export type CreateSessionMutationVariables = Exact<{
 
 
 export type CreateSessionMutation = { createSession:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
     | { __typename: 'Session', id: string, sessionId: string }
-    | { __typename: 'ValidationError', code: string, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
 export type ExecuteBatchMutationVariables = Exact<{
@@ -192,15 +222,13 @@ export type ExecuteBatchMutationVariables = Exact<{
 
 
 export type ExecuteBatchMutation = { executeToolBatch:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'CallIdConflictError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'IdempotencyKeyReusedError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'CallIdConflictError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'IdempotencyKeyReusedError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'ToolBatch', batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, createdAt: string, completedAt: string | null }
-    | { __typename: 'ValidationError', code: string, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
 export type CancelCallMutationVariables = Exact<{
@@ -210,13 +238,11 @@ export type CancelCallMutationVariables = Exact<{
 
 
 export type CancelCallMutation = { cancelToolCall:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'ToolCall', callId: string, status: ToolCallStatus }
-    | { __typename: 'ValidationError', code: string, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
 export type ApproveCallMutationVariables = Exact<{
@@ -226,13 +252,12 @@ export type ApproveCallMutationVariables = Exact<{
 
 
 export type ApproveCallMutation = { approveToolCall:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'InvalidStateError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'ToolCall', callId: string, status: ToolCallStatus }
-    | { __typename: 'ValidationError', code: string, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
 export type RejectCallMutationVariables = Exact<{
@@ -243,13 +268,12 @@ export type RejectCallMutationVariables = Exact<{
 
 
 export type RejectCallMutation = { rejectToolCall:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'InvalidStateError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'ToolCall', callId: string, status: ToolCallStatus }
-    | { __typename: 'ValidationError', code: string, message: string }
+    | { __typename: 'ValidationError', code: ErrorCode, message: string }
    };
 
 export type CancelTaskMutationVariables = Exact<{
@@ -258,13 +282,10 @@ export type CancelTaskMutationVariables = Exact<{
 
 
 export type CancelTaskMutation = { cancelTask:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'Task', id: string, state: TaskState }
-    | { __typename: 'ValidationError', code: string, message: string }
    };
 
 export type CancelScheduleMutationVariables = Exact<{
@@ -273,13 +294,10 @@ export type CancelScheduleMutationVariables = Exact<{
 
 
 export type CancelScheduleMutation = { cancelSchedule:
-    | { __typename: 'BaseError', code: string, message: string }
-    | { __typename: 'ForbiddenError', code: string, message: string }
-    | { __typename: 'InvalidStateError', code: string, message: string }
-    | { __typename: 'LimitExceededError', code: string, message: string }
-    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'BaseError', code: ErrorCode, message: string }
+    | { __typename: 'ForbiddenError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
     | { __typename: 'Schedule', id: string, enabled: boolean }
-    | { __typename: 'ValidationError', code: string, message: string }
    };
 
 export type ToolCallEventsSubscriptionVariables = Exact<{

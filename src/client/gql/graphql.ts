@@ -4,6 +4,39 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** What kind of error an `Error` is; the values are stable strings clients may compare */
+export type ErrorCode =
+  /** The call already has its outcome; the completion changed nothing */
+  | 'ALREADY_COMPLETED'
+  /** A call id of the batch is already used by another batch of the session */
+  | 'CALL_ID_CONFLICT'
+  /** The completion came after the call’s deadline; the call failed with TIMEOUT */
+  | 'DEADLINE_PASSED'
+  /** The API key lacks the role the operation needs, or may not decide this call (self-approval) */
+  | 'FORBIDDEN'
+  /** The idempotency key was used before for a batch with different calls */
+  | 'IDEMPOTENCY_KEY_REUSED'
+  /** The arguments are not an object the tool’s parameters schema accepts */
+  | 'INVALID_ARGUMENTS'
+  /** The schedule cannot be used; `field` names the offending input */
+  | 'INVALID_SCHEDULE'
+  /** The target exists but its current state does not allow the operation */
+  | 'INVALID_STATE'
+  /** A limit or quota would be exceeded; `limit` and `max` say which */
+  | 'LIMIT_EXCEEDED'
+  /** The tool does not support background runs */
+  | 'NOT_BACKGROUND_CAPABLE'
+  /** What the operation names does not exist, or is not visible to this tenant */
+  | 'NOT_FOUND'
+  /** spawn_background cannot run itself in the background */
+  | 'SPAWN_ITSELF'
+  /** The tool name is a built-in’s, or the tenant already registered it */
+  | 'TOOL_NAME_CONFLICT'
+  /** No tool of that name exists for this tenant */
+  | 'UNKNOWN_TOOL'
+  /** An argument or input field is not acceptable; `field` names it when known */
+  | 'VALIDATION_FAILED';
+
 /** QUEUED → RUNNING → SUCCEEDED | FAILED | CANCELED (a run re-attached after worker loss is QUEUED again, with the next attempt) */
 export type TaskState =
   | 'CANCELED'
@@ -55,15 +88,13 @@ export type ClientExecuteToolBatchMutationVariables = Exact<{
 
 
 export type ClientExecuteToolBatchMutation = { executeToolBatch:
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'CallIdConflictError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'IdempotencyKeyReusedError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'CallIdConflictError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'IdempotencyKeyReusedError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'ToolBatch', id: string, batchId: string, status: ToolBatchStatus, callCount: number, eventCursor: string | null }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type ClientSpawnBackgroundMutationVariables = Exact<{
@@ -75,18 +106,17 @@ export type ClientSpawnBackgroundMutationVariables = Exact<{
 
 
 export type ClientSpawnBackgroundMutation = { spawnBackground:
-    | { __typename: 'BackgroundNotSupportedError', message: string, code: string }
+    | { __typename: 'BackgroundNotSupportedError', message: string, code: ErrorCode }
     | { __typename: 'BackgroundRun', taskId: string, runId: string, status: TaskState, eventCursor: string | null }
-    | { __typename: 'BaseError', message: string, code: string }
-    | { __typename: 'ForbiddenError', message: string, code: string }
-    | { __typename: 'InvalidArgumentsError', message: string, code: string }
-    | { __typename: 'InvalidScheduleError', message: string, code: string }
-    | { __typename: 'InvalidStateError', message: string, code: string }
-    | { __typename: 'LimitExceededError', message: string, code: string }
-    | { __typename: 'NotFoundError', message: string, code: string }
+    | { __typename: 'BaseError', message: string, code: ErrorCode }
+    | { __typename: 'ForbiddenError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidArgumentsError', message: string, code: ErrorCode }
+    | { __typename: 'InvalidScheduleError', message: string, code: ErrorCode }
+    | { __typename: 'LimitExceededError', message: string, code: ErrorCode }
+    | { __typename: 'NotFoundError', message: string, code: ErrorCode }
     | { __typename: 'ScheduledMonitor', scheduleId: string, taskId: string }
-    | { __typename: 'UnknownToolError', message: string, code: string }
-    | { __typename: 'ValidationError', message: string, code: string }
+    | { __typename: 'UnknownToolError', message: string, code: ErrorCode }
+    | { __typename: 'ValidationError', message: string, code: ErrorCode }
    };
 
 export type ClientToolCallEventsSubscriptionVariables = Exact<{
