@@ -19,8 +19,8 @@ builder.mutationFields((t) => ({
     description: 'Creates an API key for the tenant (admin role); the key is in the answer, once.',
     errors: { types: [ValidationError] },
     args: {
-      name: t.arg.string({ required: true }),
-      roles: t.arg({ type: [RoleEnum], required: true }),
+      name: t.arg.string({ description: 'A name for people, 1 to 100 characters', required: true }),
+      roles: t.arg({ description: 'What the key may do (at least one role)', type: [RoleEnum], required: true }),
       expiresAt: t.arg({ type: 'DateTime', description: 'Refused from then on; absent: never expires' }),
     },
     resolve: (_root, args, { services, viewer }) => services.apiKeys.issueKey(viewer.tenantId, { name: args.name, roles: args.roles, expiresAt: args.expiresAt ?? null }),

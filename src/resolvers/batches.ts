@@ -55,17 +55,19 @@ builder.queryFields((t) => ({
     },
   }),
   toolBatch: t.field({
+    description: 'A batch of a session by its public batch id; null when there is none',
     type: ToolBatchRef,
     nullable: true,
     authScopes: { reader: true },
-    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
+    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), batchId: t.arg.string({ description: 'The public batch id (`tool-batch:…`)', required: true }) },
     resolve: (_root, args, { services, viewer }) => orNull(() => services.calls.findBatch(viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId)),
   }),
   toolCall: t.field({
+    description: 'A call by its call id; null when there is none (or the id is used in several sessions and no session is given)',
     type: ToolCallRef,
     nullable: true,
     authScopes: { reader: true },
-    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
+    args: { callId: t.arg.string({ description: 'The call id, as submitted', required: true }), sessionId: t.arg.id({ description: 'The call’s session (Relay or raw id); needed only when the call id is used in several sessions' }) },
     resolve: (_root, args, { services, viewer }) => orNull(() => services.calls.findCall(viewer.tenantId, args.callId, optionalLocalId(args.sessionId, 'Session'))),
   }),
 }));
@@ -78,9 +80,9 @@ builder.mutationFields((t) => ({
       'Submits a batch of tool calls. Resubmitting the same batch returns it and runs nothing twice. An empty batch runs nothing and is not stored: it comes back COMPLETED with no calls.',
     errors: { types: [CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError] },
     args: {
-      sessionId: t.arg.id({ required: true }),
-      calls: t.arg({ type: [ToolCallInput], required: true }),
-      idempotencyKey: t.arg.string(),
+      sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }),
+      calls: t.arg({ description: 'The calls, run in this order where scheduling says so (at most MAX_CALLS_PER_BATCH)', type: [ToolCallInput], required: true }),
+      idempotencyKey: t.arg.string({ description: 'Resubmitting with the same key returns the first batch; with other calls it is an IdempotencyKeyReusedError' }),
       timeoutMs: t.arg.int({ description: 'Default deadline of every call of the batch' }),
       waitMs: t.arg.int({ description: 'Wait up to this long for the batch to complete before answering' }),
     },
@@ -97,18 +99,20 @@ builder.mutationFields((t) => ({
     },
   }),
   cancelToolBatch: t.field({
+    description: 'Cancels every call of a batch that is not final: waiting calls end CANCELLED at once, running ones are signalled (idempotent)',
     type: ToolBatchRef,
     authScopes: { submitter: true },
     errors: { types: [NotFoundError] },
-    args: { sessionId: t.arg.id({ required: true }), batchId: t.arg.string({ required: true }) },
+    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), batchId: t.arg.string({ description: 'The public batch id (`tool-batch:…`)', required: true }) },
     resolve: (_root, args, { services, viewer }) => services.batches.cancelBatch(viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId),
   }),
   cancelToolCall: t.field({
+    description: 'Cancels a call (idempotent): a waiting call ends CANCELLED at once, a running one is signalled and ends within the cancel grace',
     type: ToolCallRef,
     authScopes: { submitter: true },
     // ValidationError: a call id used in several sessions without sessionId.
     errors: { types: [NotFoundError, ValidationError] },
-    args: { callId: t.arg.string({ required: true }), sessionId: t.arg.id() },
+    args: { callId: t.arg.string({ description: 'The call id, as submitted', required: true }), sessionId: t.arg.id({ description: 'The call’s session (Relay or raw id); needed only when the call id is used in several sessions' }) },
     resolve: (_root, args, { services, viewer }) => services.batches.cancelCall(viewer.tenantId, args.callId, optionalLocalId(args.sessionId, 'Session')),
   }),
 }));

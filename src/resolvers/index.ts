@@ -12,5 +12,5 @@ import './tenant.js';
 import './api-keys.js';
 
 builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
-builder.mutationType({});
-builder.subscriptionType({});
+builder.mutationType({ description: 'Every field requires an API key with the role it names; each answers its result or a typed error.' });
+builder.subscriptionType({ description: 'Live events, over graphql-ws or SSE; every stream can resume after the last cursor it delivered.' });

@@ -18,7 +18,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Registers an MCP server as a tool source (admin role): connects, lists its tools and adds them to `tools` as `<name>__<tool>`.',
     errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: RegisterMcpServerInput, required: true }) },
+    args: { input: t.arg({ description: 'The server to register', type: RegisterMcpServerInput, required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.register(viewer.tenantId, args.input),
   }),
   updateMcpServer: t.field({
@@ -26,7 +26,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Changes an MCP server (admin role). Calls submitted afterwards get the new policy, scheduling, timeout and retries.',
     errors: { types: [NotFoundError, ValidationError] },
-    args: { name: t.arg.string({ required: true }), input: t.arg({ type: UpdateMcpServerInput, required: true }) },
+    args: { name: t.arg.string({ description: 'The server’s name', required: true }), input: t.arg({ description: 'What to change', type: UpdateMcpServerInput, required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.update(viewer.tenantId, args.name, args.input),
   }),
   refreshMcpServer: t.field({
@@ -34,7 +34,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Lists the tools of an MCP server again now (admin role); tools it no longer lists make new calls UNAVAILABLE.',
     errors: { types: [NotFoundError, ValidationError] },
-    args: { name: t.arg.string({ required: true }) },
+    args: { name: t.arg.string({ description: 'The server’s name', required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.refresh(viewer.tenantId, args.name),
   }),
   removeMcpServer: t.field({
@@ -42,7 +42,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Removes an MCP server and its tools (admin role); calls of them that have not started end UNAVAILABLE.',
     errors: { types: [NotFoundError] },
-    args: { name: t.arg.string({ required: true }) },
+    args: { name: t.arg.string({ description: 'The server’s name', required: true }) },
     resolve: (_root, args, { services, viewer }) => services.mcpServers.remove(viewer.tenantId, args.name),
   }),
 }));

@@ -10,10 +10,11 @@ import { localId } from './global-ids.js';
 
 builder.queryFields((t) => ({
   session: t.field({
+    description: 'A session by its id; null when there is none',
     type: SessionRef,
     nullable: true,
     authScopes: { reader: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }) },
     resolve: (_root, args, { services, viewer }) => orNull(() => services.sessions.get(viewer.tenantId, localId(args.id, 'Session'))),
   }),
   sessions: t.connection(
@@ -39,7 +40,7 @@ builder.queryFields((t) => ({
     authScopes: { reader: true },
     description:
       'The file or directory at `path` (default `/`) and everything below it, sorted by path, in pages (default 50, at most 200 entries); contents longer than SESSION_FILES_MAX_CONTENT_CHARS are cut (`contentTruncated`), `sessionFile` reads one whole',
-    args: { sessionId: t.arg.id({ required: true }), path: t.arg.string() },
+    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), path: t.arg.string({ description: 'The directory or file to list (default `/`)' }) },
     resolve: (_root, args, { services, viewer }) =>
       resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: 200, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
         services.sessions.listFiles(viewer.tenantId, localId(args.sessionId, 'Session'), args.path, {
@@ -54,24 +55,25 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { reader: true },
     description: 'The file or directory at `path` with its whole content; null when nothing is there',
-    args: { sessionId: t.arg.id({ required: true }), path: t.arg.string({ required: true }) },
+    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), path: t.arg.string({ description: 'Absolute path of the entry', required: true }) },
     resolve: (_root, args, { services, viewer }) => services.sessions.fileAt(viewer.tenantId, localId(args.sessionId, 'Session'), args.path),
   }),
   sessionMessages: t.field({
     type: [SessionMessageRef],
     authScopes: { reader: true },
     description: 'Messages of a session, oldest first',
-    args: { sessionId: t.arg.id({ required: true }), kind: t.arg.string() },
+    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), kind: t.arg.string({ description: 'Only messages of this kind, e.g. `background_run`' }) },
     resolve: (_root, args, { services, viewer }) => services.sessions.listMessages(viewer.tenantId, localId(args.sessionId, 'Session'), args.kind),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createSession: t.field({
+    description: 'Creates a session: the scope of batches, tasks, files and messages',
     type: SessionRef,
     authScopes: { submitter: true },
     errors: { types: [ValidationError] },
-    args: { title: t.arg.string(), metadata: t.arg({ type: 'JSON' }) },
+    args: { title: t.arg.string({ description: 'A title for people (at most 500 characters)' }), metadata: t.arg({ description: 'A JSON object of your own, filterable with `sessions(filter: {metadataContains})`', type: 'JSON' }) },
     resolve: (_root, args, { services, viewer }) => services.sessions.create(viewer.tenantId, args),
   }),
 }));

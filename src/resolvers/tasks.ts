@@ -18,6 +18,7 @@ import { localId, optionalLocalId } from './global-ids.js';
 
 builder.queryFields((t) => ({
   task: t.field({
+    description: 'A task by its id; null when there is none',
     type: TaskRef,
     nullable: true,
     authScopes: { reader: true },
@@ -88,12 +89,12 @@ builder.mutationFields((t) => ({
     description:
       'Starts a background-capable tool as a background run (at most 5 active per session, 64 per worker), or with `schedule` creates a schedule (at most 10 active per session) whose monitor task starts runs later.',
     args: {
-      sessionId: t.arg.id({ required: true }),
-      tool: t.arg.string({ required: true }),
+      sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }),
+      tool: t.arg.string({ description: 'Name of a background-capable tool (`hints.supportsBackground`)', required: true }),
       args: t.arg({ type: 'JSON', required: true, description: 'Arguments object of the tool' }),
-      title: t.arg.string(),
+      title: t.arg.string({ description: 'A title for people (default: the tool’s display name)' }),
       signalOnCompletion: t.arg.boolean({ defaultValue: true, description: 'Add a session message when the run finishes' }),
-      schedule: t.arg({ type: ScheduleInput }),
+      schedule: t.arg({ description: 'Instead of running now, create a schedule that starts runs later', type: ScheduleInput }),
     },
     resolve: (_root, args, { services, viewer }) =>
       services.background.spawn({
@@ -111,7 +112,7 @@ builder.mutationFields((t) => ({
     authScopes: { submitter: true },
     description: 'Cancels a background run (idempotent): a queued run ends at once, a running one is stopped cooperatively. Cancelling a monitor cancels its schedule.',
     errors: { types: [NotFoundError] },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The task (its Relay id or raw id)', required: true }) },
     resolve: (_root, args, { services, viewer }) => services.background.cancelTask(viewer.tenantId, localId(args.id, 'Task')),
   }),
   cancelSchedule: t.field({
@@ -119,7 +120,7 @@ builder.mutationFields((t) => ({
     authScopes: { submitter: true },
     description: 'Disables a schedule (idempotent) and ends its monitor task; runs it already started go on.',
     errors: { types: [NotFoundError] },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The schedule (its Relay id or raw id)', required: true }) },
     resolve: (_root, args, { services, viewer }) => services.background.cancelSchedule(viewer.tenantId, localId(args.id, 'Schedule')),
   }),
   pauseSchedule: t.field({

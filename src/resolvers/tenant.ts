@@ -11,6 +11,7 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, { viewer }) => viewer,
   }),
   tenantSettings: t.field({
+    description: 'The viewer’s tenant: its settings, limits and file usage',
     type: TenantSettingsRef,
     authScopes: { reader: true },
     resolve: (_root, _args, { services, viewer }) => services.apiKeys.tenant(viewer.tenantId),
@@ -23,7 +24,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Changes the settings of the viewer’s tenant (admin role); absent fields keep their value.',
     errors: { types: [ValidationError] },
-    args: { allowSelfApproval: t.arg.boolean(), limits: t.arg({ type: TenantLimitsInput }) },
+    args: { allowSelfApproval: t.arg.boolean({ description: 'Whether an approver may decide calls its own key submitted' }), limits: t.arg({ description: 'Lower limits for the tenant (null fields go back to the defaults)', type: TenantLimitsInput }) },
     resolve: async (_root, args, { services, viewer }) => {
       if (args.limits) await services.tenantLimits.update(viewer.tenantId, args.limits);
       return args.allowSelfApproval === undefined || args.allowSelfApproval === null

@@ -19,7 +19,7 @@ export const CallStatusEnum = builder.enumType('ToolCallStatus', {
     QUEUED: { description: 'Waiting for a worker' },
     AWAITING_APPROVAL: { description: 'Waiting for an approver (the tool requires approval)' },
     RUNNING: { description: 'Running on a worker' },
-    PENDING_EXTERNAL: { description: 'Waiting for `completeExternalToolCall` (an external tool)' },
+    PENDING_EXTERNAL: { description: 'Waiting for `completeToolCall` (an external tool)' },
     SUCCEEDED: { description: 'Finished with a value' },
     FAILED: { description: 'Finished with a typed failure' },
     CANCELLED: { description: 'Cancelled before or while it ran' },
@@ -88,14 +88,14 @@ export const ToolBatchConnectionRef = builder.connectionObject(
 ToolBatchRef.implement({
   description: 'A batch of tool calls submitted together; its calls keep input order.',
   fields: (t) => ({
-    batchId: t.exposeString('batchId'),
-    status: t.expose('status', { type: BatchStatusEnum }),
-    idempotencyKey: t.exposeString('idempotencyKey', { nullable: true }),
-    callCount: t.exposeInt('callCount'),
-    pendingCount: t.exposeInt('pendingCount'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
-    session: t.field({ type: SessionRef, resolve: (batch) => batch.sessionId }),
+    batchId: t.exposeString('batchId', { description: 'Public id of the batch: `tool-batch:` + a hash of its calls (or of its idempotency key), the same on resubmission' }),
+    status: t.expose('status', { description: 'RUNNING until every call of the batch is final', type: BatchStatusEnum }),
+    idempotencyKey: t.exposeString('idempotencyKey', { description: 'The idempotency key it was submitted with, if any', nullable: true }),
+    callCount: t.exposeInt('callCount', { description: 'How many calls the batch holds' }),
+    pendingCount: t.exposeInt('pendingCount', { description: 'How many of its calls are not final yet' }),
+    createdAt: t.expose('createdAt', { description: 'When the batch was submitted', type: 'DateTime' }),
+    completedAt: t.expose('completedAt', { description: 'When its last call became final; null while it runs', type: 'DateTime', nullable: true }),
+    session: t.field({ description: 'The session the batch belongs to', type: SessionRef, resolve: (batch) => batch.sessionId }),
     calls: t.connection(
       {
         type: ToolCallRef,
@@ -128,12 +128,12 @@ ToolBatchRef.implement({
 ToolCallRef.implement({
   description: 'One tool call and, once finished, its outcome.',
   fields: (t) => ({
-    callId: t.exposeString('callId'),
-    tool: t.exposeString('tool'),
-    args: t.expose('args', { type: 'JSON' }),
-    status: t.expose('status', { type: CallStatusEnum }),
-    scheduling: t.field({ type: ToolSchedulingEnum, resolve: (call) => call.scheduling as 'PARALLEL' | 'SERIAL' }),
-    output: t.field({
+    callId: t.exposeString('callId', { description: 'The call id, unique in its session (the client’s, or one the server assigned)' }),
+    tool: t.exposeString('tool', { description: 'Name of the tool called' }),
+    args: t.expose('args', { description: 'The arguments object as submitted', type: 'JSON' }),
+    status: t.expose('status', { description: 'Where the call stands', type: CallStatusEnum }),
+    scheduling: t.field({ description: 'Whether the call ran beside the batch’s other calls or in turn with its serial ones', type: ToolSchedulingEnum, resolve: (call) => call.scheduling as 'PARALLEL' | 'SERIAL' }),
+    output: t.field({ description: 'The outcome (success, failure or cancellation); null until the call is final',
       type: ToolCallOutputUnion,
       nullable: true,
       resolve: (call) => {
@@ -169,7 +169,7 @@ ToolCallRef.implement({
         return output?.status === 'SUCCESS' ? (output.rawOutput ?? null) : null;
       },
     }),
-    modelReturn: t.field({
+    modelReturn: t.field({ description: 'What a model is given back for this call; null until the call is final',
       type: ModelReturnRef,
       nullable: true,
       resolve: (call) => {
@@ -177,23 +177,23 @@ ToolCallRef.implement({
         return output ? { callId: call.callId, tool: call.tool, output } : null;
       },
     }),
-    position: t.exposeInt('position'),
-    attempt: t.exposeInt('attempt'),
-    maxAttempts: t.exposeInt('maxAttempts'),
-    timeoutMs: t.exposeInt('timeoutMs'),
-    durationMs: t.exposeInt('durationMs', { nullable: true }),
-    queuedAt: t.expose('queuedAt', { type: 'DateTime' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
-    cancelRequestedAt: t.expose('cancelRequestedAt', { type: 'DateTime', nullable: true }),
+    position: t.exposeInt('position', { description: 'Index of the call in its batch, from 0' }),
+    attempt: t.exposeInt('attempt', { description: 'The attempt running or last run, from 1 (0 before the first starts)' }),
+    maxAttempts: t.exposeInt('maxAttempts', { description: 'How many attempts the call may have in all (retries of SAFE failures included)' }),
+    timeoutMs: t.exposeInt('timeoutMs', { description: 'Deadline of each attempt, in milliseconds' }),
+    durationMs: t.exposeInt('durationMs', { description: 'How long the call ran, in milliseconds (0 when it ended without running); null until it is final', nullable: true }),
+    queuedAt: t.expose('queuedAt', { description: 'When the call was submitted', type: 'DateTime' }),
+    startedAt: t.expose('startedAt', { description: 'When its first attempt started; null when it never started', type: 'DateTime', nullable: true }),
+    completedAt: t.expose('completedAt', { description: 'When the call became final; null until then', type: 'DateTime', nullable: true }),
+    cancelRequestedAt: t.expose('cancelRequestedAt', { description: 'When a cancel was asked for while it ran; null when none was', type: 'DateTime', nullable: true }),
     deadlineAt: t.expose('deadlineAt', {
       type: 'DateTime',
       nullable: true,
       description: 'PENDING_EXTERNAL: completions are accepted until then; afterwards the call fails TIMEOUT',
     }),
     decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true, description: 'When an approver approved or rejected the call' }),
-    batch: t.field({ type: ToolBatchRef, resolve: (call) => call.batchRowId }),
-    session: t.field({ type: SessionRef, resolve: (call) => call.sessionId }),
+    batch: t.field({ description: 'The batch the call belongs to', type: ToolBatchRef, resolve: (call) => call.batchRowId }),
+    session: t.field({ description: 'The session the call belongs to', type: SessionRef, resolve: (call) => call.sessionId }),
   }),
 });
 
@@ -238,9 +238,10 @@ function statusCountsOf(context: Parameters<typeof requestLoader>[0], scope: 'se
 }
 
 export const ToolCallInput = builder.inputType('ToolCallInput', {
+  description: 'One call of a batch to submit',
   fields: (t) => ({
     id: t.string({ description: 'Client call id, unique in the session; assigned by the server when absent' }),
-    tool: t.string({ required: true }),
+    tool: t.string({ required: true, description: 'Name of the tool to call (see `tools`)' }),
     args: t.field({ type: 'JSON', description: 'Arguments object, validated against the tool’s JSON Schema' }),
     timeoutMs: t.int({ description: 'Deadline of this call, up to the configured maximum' }),
   }),

@@ -25,7 +25,7 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    nodesOnConnection: true,
+    nodesOnConnection: { description: 'The items of the page, without their cursors' },
     decodeGlobalID: decodeNodeId,
     nodeQueryOptions: {
       authScopes: { reader: true },

@@ -46,21 +46,23 @@ export const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent'
 });
 
 const ToolCallEventRef = builder.interfaceRef<SessionEvent<CallEventType>>('ToolCallEvent').implement({
+  description: 'An event of one tool call',
   interfaces: [SessionEventRef],
   fields: (t) => ({
-    batchId: t.string({ resolve: (event) => event.batchId ?? '' }),
-    callId: t.string({ resolve: (event) => event.callId ?? '' }),
-    tool: t.string({ resolve: (event) => event.payload.tool }),
+    batchId: t.string({ description: 'Public id of the call’s batch', resolve: (event) => event.batchId ?? '' }),
+    callId: t.string({ description: 'The call id', resolve: (event) => event.callId ?? '' }),
+    tool: t.string({ description: 'The tool called', resolve: (event) => event.payload.tool }),
   }),
 });
 
 export const ProgressRef = builder.objectRef<ToolProgress>('ToolProgress').implement({
+  description: 'Progress a tool or run reported; every field is optional',
   fields: (t) => ({
-    current: t.float({ nullable: true, resolve: (p) => (typeof p.current === 'number' ? p.current : null) }),
-    total: t.float({ nullable: true, resolve: (p) => (typeof p.total === 'number' ? p.total : null) }),
-    unit: t.string({ nullable: true, resolve: (p) => (typeof p.unit === 'string' ? p.unit : null) }),
-    label: t.string({ nullable: true, resolve: (p) => (typeof p.label === 'string' ? p.label : null) }),
-    message: t.string({ nullable: true, resolve: (p) => (typeof p.message === 'string' ? p.message : null) }),
+    current: t.float({ description: 'How far the work is, in `unit`s', nullable: true, resolve: (p) => (typeof p.current === 'number' ? p.current : null) }),
+    total: t.float({ description: 'How much work there is in all, in `unit`s', nullable: true, resolve: (p) => (typeof p.total === 'number' ? p.total : null) }),
+    unit: t.string({ description: 'What `current` and `total` count, e.g. `steps` or `bytes`', nullable: true, resolve: (p) => (typeof p.unit === 'string' ? p.unit : null) }),
+    label: t.string({ description: 'A short label of the current step', nullable: true, resolve: (p) => (typeof p.label === 'string' ? p.label : null) }),
+    message: t.string({ description: 'A longer message about the current step', nullable: true, resolve: (p) => (typeof p.message === 'string' ? p.message : null) }),
   }),
 });
 
@@ -68,20 +70,22 @@ export const ProgressRef = builder.objectRef<ToolProgress>('ToolProgress').imple
 export const isType = (type: EventType) => (event: unknown) => (event as SessionEvent).type === type;
 
 builder.objectRef<SessionEvent<'ToolCallStarted'>>('ToolCallStarted').implement({
+  description: 'An attempt of the call started running',
   interfaces: [SessionEventRef, ToolCallEventRef],
   isTypeOf: isType('ToolCallStarted'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => event.payload.attempt }),
-    maxAttempts: t.int({ resolve: (event) => event.payload.maxAttempts }),
+    attempt: t.int({ description: 'The attempt that started, from 1', resolve: (event) => event.payload.attempt }),
+    maxAttempts: t.int({ description: 'How many attempts the call may have in all', resolve: (event) => event.payload.maxAttempts }),
   }),
 });
 
 builder.objectRef<SessionEvent<'ToolCallProgress'>>('ToolCallProgress').implement({
+  description: 'The running call reported progress',
   interfaces: [SessionEventRef, ToolCallEventRef],
   isTypeOf: isType('ToolCallProgress'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => event.payload.attempt }),
-    progress: t.field({ type: ProgressRef, resolve: (event) => event.payload.progress }),
+    attempt: t.int({ description: 'The attempt that reported it', resolve: (event) => event.payload.attempt }),
+    progress: t.field({ description: 'The progress reported', type: ProgressRef, resolve: (event) => event.payload.progress }),
   }),
 });
 
@@ -90,34 +94,36 @@ builder.objectRef<SessionEvent<'ToolCallRetrying'>>('ToolCallRetrying').implemen
   description: 'An attempt failed with a retryable failure; the call runs again after `delayMs`.',
   isTypeOf: isType('ToolCallRetrying'),
   fields: (t) => ({
-    attempt: t.int({ resolve: (event) => event.payload.attempt }),
-    nextAttempt: t.int({ resolve: (event) => event.payload.nextAttempt }),
-    delayMs: t.int({ resolve: (event) => event.payload.delayMs }),
-    failure: t.field({ type: ToolFailureRef, resolve: (event) => event.payload.failure }),
+    attempt: t.int({ description: 'The attempt that failed', resolve: (event) => event.payload.attempt }),
+    nextAttempt: t.int({ description: 'The attempt that runs next', resolve: (event) => event.payload.nextAttempt }),
+    delayMs: t.int({ description: 'Milliseconds until the next attempt starts', resolve: (event) => event.payload.delayMs }),
+    failure: t.field({ description: 'The failure of the attempt', type: ToolFailureRef, resolve: (event) => event.payload.failure }),
   }),
 });
 
 builder.objectRef<SessionEvent<'ToolCallCompleted'>>('ToolCallCompleted').implement({
+  description: 'The call became final: succeeded, failed or cancelled',
   interfaces: [SessionEventRef, ToolCallEventRef],
   isTypeOf: isType('ToolCallCompleted'),
   fields: (t) => ({
-    status: t.field({ type: CallStatusEnum, resolve: (event) => event.payload.status }),
-    output: t.field({ type: ToolCallOutputUnion, resolve: (event) => outputMember(event.payload.output) }),
+    status: t.field({ description: 'The final status', type: CallStatusEnum, resolve: (event) => event.payload.status }),
+    output: t.field({ description: 'How the call ended', type: ToolCallOutputUnion, resolve: (event) => outputMember(event.payload.output) }),
     outcome: t.field({
       type: 'JSON',
       description: 'The outcome in the seeds’ JSON form (see ToolCall.outcome)',
       resolve: (event) => seedOutcome(event.payload.output),
     }),
-    attempt: t.int({ resolve: (event) => event.payload.attempt }),
-    durationMs: t.int({ resolve: (event) => event.payload.durationMs }),
+    attempt: t.int({ description: 'The attempt it ended in (0 when it never started)', resolve: (event) => event.payload.attempt }),
+    durationMs: t.int({ description: 'How long the call ran, in milliseconds', resolve: (event) => event.payload.durationMs }),
   }),
 });
 
 builder.objectRef<SessionEvent<'ToolCallAwaitingApproval'>>('ToolCallAwaitingApproval').implement({
+  description: 'The call waits for an approver to approve or reject it',
   interfaces: [SessionEventRef, ToolCallEventRef],
   isTypeOf: isType('ToolCallAwaitingApproval'),
   fields: (t) => ({
-    args: t.field({ type: 'JSON', resolve: (event) => event.payload.args }),
+    args: t.field({ description: 'The arguments the approver decides on', type: 'JSON', resolve: (event) => event.payload.args }),
   }),
 });
 
@@ -126,7 +132,7 @@ builder.objectRef<SessionEvent<'ToolCallApproved'>>('ToolCallApproved').implemen
   description: 'An approver approved the call; it runs next (a serial call in its turn).',
   isTypeOf: isType('ToolCallApproved'),
   fields: (t) => ({
-    decidedAt: t.field({ type: 'DateTime', resolve: (event) => event.payload.decidedAt }),
+    decidedAt: t.field({ description: 'When the approver approved it', type: 'DateTime', resolve: (event) => event.payload.decidedAt }),
   }),
 });
 
@@ -135,24 +141,25 @@ builder.objectRef<SessionEvent<'ToolCallAwaitingCompletion'>>('ToolCallAwaitingC
   description: 'A call of an external tool waits for `completeToolCall` until `deadline`; past it the call fails TIMEOUT.',
   isTypeOf: isType('ToolCallAwaitingCompletion'),
   fields: (t) => ({
-    args: t.field({ type: 'JSON', resolve: (event) => event.payload.args }),
-    attempt: t.int({ resolve: (event) => event.payload.attempt }),
-    maxAttempts: t.int({ resolve: (event) => event.payload.maxAttempts }),
-    timeoutMs: t.int({ resolve: (event) => event.payload.timeoutMs }),
-    deadline: t.field({ type: 'DateTime', resolve: (event) => event.payload.deadline }),
+    args: t.field({ description: 'The arguments of the call, for whoever does the work', type: 'JSON', resolve: (event) => event.payload.args }),
+    attempt: t.int({ description: 'The attempt waiting for a completion, from 1', resolve: (event) => event.payload.attempt }),
+    maxAttempts: t.int({ description: 'How many attempts the call may have in all', resolve: (event) => event.payload.maxAttempts }),
+    timeoutMs: t.int({ description: 'How long this attempt waits for a completion, in milliseconds', resolve: (event) => event.payload.timeoutMs }),
+    deadline: t.field({ description: 'When this attempt stops waiting and the call fails TIMEOUT', type: 'DateTime', resolve: (event) => event.payload.deadline }),
   }),
 });
 
 builder.objectRef<SessionEvent<'ToolBatchCompleted'>>('ToolBatchCompleted').implement({
+  description: 'Every call of the batch is final',
   interfaces: [SessionEventRef],
   isTypeOf: isType('ToolBatchCompleted'),
   fields: (t) => ({
-    batchId: t.string({ resolve: (event) => event.batchId ?? '' }),
-    total: t.int({ resolve: (event) => event.payload.total }),
-    succeeded: t.int({ resolve: (event) => event.payload.succeeded }),
-    failed: t.int({ resolve: (event) => event.payload.failed }),
-    cancelled: t.int({ resolve: (event) => event.payload.cancelled }),
-    batch: t.field({
+    batchId: t.string({ description: 'Public id of the batch', resolve: (event) => event.batchId ?? '' }),
+    total: t.int({ description: 'Calls in the batch', resolve: (event) => event.payload.total }),
+    succeeded: t.int({ description: 'Calls that SUCCEEDED', resolve: (event) => event.payload.succeeded }),
+    failed: t.int({ description: 'Calls that FAILED', resolve: (event) => event.payload.failed }),
+    cancelled: t.int({ description: 'Calls CANCELLED', resolve: (event) => event.payload.cancelled }),
+    batch: t.field({ description: 'The batch as it is now (null once it is no longer visible)',
       type: ToolBatchRef,
       nullable: true,
       resolve: (event, _args, { services, viewer }) => orNull(() => services.calls.findBatch(viewer.tenantId, event.sessionId, event.batchId ?? '')),
@@ -165,7 +172,7 @@ builder.objectRef<SessionEvent<'CursorExpired'>>('CursorExpired').implement({
   description: 'The `after` cursor is older than the event retention: resync from current state, then subscribe again without a cursor.',
   isTypeOf: isType('CursorExpired'),
   fields: (t) => ({
-    message: t.string({ resolve: (event) => event.payload.message }),
-    oldestCursor: t.string({ resolve: (event) => event.payload.oldestCursor }),
+    message: t.string({ description: 'What happened and what to do, for people', resolve: (event) => event.payload.message }),
+    oldestCursor: t.string({ description: 'The oldest cursor still retained; events before it are gone', resolve: (event) => event.payload.oldestCursor }),
   }),
 });

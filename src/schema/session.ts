@@ -18,7 +18,7 @@ SessionRef.implement({
     title: t.exposeString('title', { nullable: true, description: 'Title given at creation' }),
     metadata: t.expose('metadata', { type: 'JSON', nullable: true, description: 'JSON object given at creation' }),
     todos: t.expose('todos', { type: 'JSON', description: 'The todo list the `todo_write` tool keeps' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { description: 'When the session was created', type: 'DateTime' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'DateTime', description: 'Time of the newest event of the session (its creation time until it has one)' }),
     lastEventCursor: t.string({
       nullable: true,
@@ -36,9 +36,9 @@ SessionRef.implement({
 export const SessionFileRef = builder.objectRef<ListedFile>('SessionFile').implement({
   description: 'A file or directory of the session file store.',
   fields: (t) => ({
-    path: t.exposeString('path'),
-    name: t.string({ resolve: (file) => file.path.slice(file.path.lastIndexOf('/') + 1) }),
-    isDirectory: t.exposeBoolean('isDirectory'),
+    path: t.exposeString('path', { description: 'Absolute path in the session’s file store, e.g. `/notes/todo.md`' }),
+    name: t.string({ description: 'The last segment of the path', resolve: (file) => file.path.slice(file.path.lastIndexOf('/') + 1) }),
+    isDirectory: t.exposeBoolean('isDirectory', { description: 'True for a directory, false for a file' }),
     size: t.exposeInt('size', { description: 'UTF-8 bytes of the content' }),
     content: t.exposeString('content', {
       nullable: true,
@@ -47,19 +47,19 @@ export const SessionFileRef = builder.objectRef<ListedFile>('SessionFile').imple
     contentTruncated: t.exposeBoolean('contentTruncated', {
       description: 'True when `content` is only the beginning of the file (listings cut long contents); `sessionFile` returns it whole',
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { description: 'When the entry was created', type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { description: 'When the entry was last written', type: 'DateTime' }),
   }),
 });
 
 export const SessionMessageRef = builder.objectRef<SessionMessage>('SessionMessage').implement({
   description: 'A message added to the session, e.g. by a finished background run (kind `background_run`).',
   fields: (t) => ({
-    messageId: t.exposeString('id'),
-    kind: t.exposeString('kind'),
-    text: t.exposeString('text'),
-    data: t.expose('data', { type: 'JSON', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    messageId: t.exposeString('id', { description: 'The message’s id' }),
+    kind: t.exposeString('kind', { description: 'What added the message, e.g. `background_run`' }),
+    text: t.exposeString('text', { description: 'The message for the model or people' }),
+    data: t.expose('data', { description: 'Structured details, e.g. the run’s ids and outcome', type: 'JSON', nullable: true }),
+    createdAt: t.expose('createdAt', { description: 'When the message was added', type: 'DateTime' }),
   }),
 });
 

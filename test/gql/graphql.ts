@@ -14,33 +14,48 @@ export type BackgroundScheduleInput = {
   timezone?: string | null | undefined;
 };
 
+/** The wait between attempts of a registered tool’s calls */
 export type BackoffInput = {
+  /** Delay before the first retry, in milliseconds */
   delayMs?: number | null | undefined;
+  /** Longest delay between attempts, in milliseconds (at least delayMs) */
   maxDelayMs?: number | null | undefined;
+  /** Fixed or exponential (default EXPONENTIAL) */
   type?: BackoffType | null | undefined;
 };
 
+/** How the wait between attempts grows */
 export type BackoffType =
+  /** The delay doubles with each retry, up to its maximum */
   | 'EXPONENTIAL'
+  /** The same delay before every retry */
   | 'FIXED';
 
+/** A typed failure a client reports for a call of an external tool */
 export type CompletionFailureInput = {
+  /** What kind of failure */
   class: ToolFailureClass;
   /** Machine-readable, ^[a-z][a-z0-9_]{0,99}$ */
   code: string;
+  /** What went wrong, for people */
   message: string;
   /** Default NEVER. SAFE with attempts left: the call waits for a completion again as its next attempt. */
   retry?: CompletionRetryInput | null | undefined;
 };
 
+/** Whether and when a reported failure may be retried */
 export type CompletionRetryInput = {
   /** SAFE: run the next attempt after this long (else the tool’s backoff) */
   afterMs?: number | null | undefined;
+  /** NEVER, or SAFE to let the call run again */
   kind: CompletionRetryKind;
 };
 
+/** Whether a failure a client reports may be retried */
 export type CompletionRetryKind =
+  /** The call ends FAILED */
   | 'NEVER'
+  /** While attempts remain, the call waits for a completion again as its next attempt */
   | 'SAFE';
 
 /** What kind of error an `Error` is; the values are stable strings clients may compare */
@@ -113,13 +128,20 @@ export type EventType =
   /** A ToolCallStarted event */
   | 'ToolCallStarted';
 
+/** What a part of a model return holds */
 export type ModelReturnPartType =
+  /** An attachment, in `attachment` */
   | 'ATTACHMENT'
+  /** Text, in `text` */
   | 'TEXT';
 
+/** A tool whose calls wait until a client completes them with `completeToolCall` */
 export type RegisterExternalToolInput = {
+  /** What the tool does, for a model or a person choosing it */
   description: string;
+  /** A name for people (default: the name) */
   displayName?: string | null | undefined;
+  /** What the tool says about its effects */
   hints?: ToolHintsInput | null | undefined;
   /** Unique per tenant, ^[a-z][a-z0-9_]{0,63}$, not a built-in name */
   name: string;
@@ -127,6 +149,7 @@ export type RegisterExternalToolInput = {
   parametersSchema: unknown;
   /** REQUIRES_APPROVAL: every call waits for an approver (default AUTO) */
   policy?: ToolPolicy | null | undefined;
+  /** How failed calls safe to retry run again (default: no retries) */
   retry?: RetryPolicyInput | null | undefined;
   /** Default PARALLEL */
   scheduling?: ToolScheduling | null | undefined;
@@ -134,9 +157,13 @@ export type RegisterExternalToolInput = {
   timeoutMs?: number | null | undefined;
 };
 
+/** A tool whose calls the workers POST, signed, to an endpoint of the tenant */
 export type RegisterHttpToolInput = {
+  /** What the tool does, for a model or a person choosing it */
   description: string;
+  /** A name for people (default: the name) */
   displayName?: string | null | undefined;
+  /** What the tool says about its effects */
   hints?: ToolHintsInput | null | undefined;
   /** Unique per tenant, ^[a-z][a-z0-9_]{0,63}$, not a built-in name */
   name: string;
@@ -144,6 +171,7 @@ export type RegisterHttpToolInput = {
   parametersSchema: unknown;
   /** REQUIRES_APPROVAL: every call waits for an approver (default AUTO) */
   policy?: ToolPolicy | null | undefined;
+  /** How failed calls safe to retry run again (default: no retries) */
   retry?: RetryPolicyInput | null | undefined;
   /** Default PARALLEL */
   scheduling?: ToolScheduling | null | undefined;
@@ -153,6 +181,7 @@ export type RegisterHttpToolInput = {
   url: string;
 };
 
+/** An MCP server to use as a tool source, and what its tools get */
 export type RegisterMcpServerInput = {
   /** Sent as `Authorization: Bearer <token>`; stored like HTTP tool secrets, never shown again */
   bearerToken?: string | null | undefined;
@@ -172,12 +201,18 @@ export type RegisterMcpServerInput = {
   url: string;
 };
 
+/** Whether a failure may be retried */
 export type RetryKind =
+  /** It was safe to retry, but every allowed attempt has been made */
   | 'EXHAUSTED'
+  /** Running the call again would not help, or could repeat a side effect */
   | 'NEVER'
+  /** The call may run again (toolrun does, while attempts remain) */
   | 'SAFE';
 
+/** How often and when a registered tool’s failed calls run again (failures safe to retry only) */
 export type RetryPolicyInput = {
+  /** The wait between attempts */
   backoff?: BackoffInput | null | undefined;
   /** Attempts per call, 1 to 10 (default 1: no retries) */
   maxAttempts?: number | null | undefined;
@@ -196,7 +231,9 @@ export type ScheduleStatus =
 
 /** CRON: recurring (cronExpression); ONCE: one-shot (scheduledAt) */
 export type ScheduleType =
+  /** Fires on a recurring cron expression */
   | 'CRON'
+  /** Fires once, at `scheduledAt` */
   | 'ONCE';
 
 /** Sessions that match every given condition */
@@ -229,16 +266,24 @@ export type SessionStatus =
   /** Every call is final (or there is none) */
   | 'IDLE';
 
+/** Which output stream a chunk of a run’s output came from */
 export type TaskOutputStream =
+  /** Standard error, logged as `[stderr]` */
   | 'STDERR'
+  /** Standard output, logged as `[stdout]` */
   | 'STDOUT';
 
 /** QUEUED → RUNNING → SUCCEEDED | FAILED | CANCELED (a run re-attached after worker loss is QUEUED again, with the next attempt) */
 export type TaskState =
+  /** Cancelled before or while it ran */
   | 'CANCELED'
+  /** Finished with an error */
   | 'FAILED'
+  /** Waiting for a worker */
   | 'QUEUED'
+  /** Running on a worker (a monitor: its schedule is active) */
   | 'RUNNING'
+  /** Finished with a result */
   | 'SUCCEEDED';
 
 /** The tenant’s own limits: each from 1 to the deployment’s default (a tenant can lower its limits, not raise them); null goes back to the default, an absent field keeps its value. */
@@ -284,6 +329,7 @@ export type ToolCallFilter = {
   tool?: Array<string> | null | undefined;
 };
 
+/** One call of a batch to submit */
 export type ToolCallInput = {
   /** Arguments object, validated against the tool’s JSON Schema */
   args?: unknown;
@@ -291,11 +337,13 @@ export type ToolCallInput = {
   id?: string | null | undefined;
   /** Deadline of this call, up to the configured maximum */
   timeoutMs?: number | null | undefined;
+  /** Name of the tool to call (see `tools`) */
   tool: string;
 };
 
 /** Exactly one of `value`, `failure` and `outcome`. */
 export type ToolCallResultInput = {
+  /** Failure: the typed failure */
   failure?: CompletionFailureInput | null | undefined;
   /** The whole outcome in the seeds’ JSON form, as ToolCall.outcome gives it: {"status": "success" | "failure" | "cancelled", "payload": …} */
   outcome?: unknown;
@@ -311,7 +359,7 @@ export type ToolCallStatus =
   | 'CANCELLED'
   /** Finished with a typed failure */
   | 'FAILED'
-  /** Waiting for `completeExternalToolCall` (an external tool) */
+  /** Waiting for `completeToolCall` (an external tool) */
   | 'PENDING_EXTERNAL'
   /** Waiting for a worker */
   | 'QUEUED'
@@ -320,44 +368,75 @@ export type ToolCallStatus =
   /** Finished with a value */
   | 'SUCCEEDED';
 
+/** What kind of failure a call ended in */
 export type ToolFailureClass =
+  /** The tool ran and failed */
   | 'EXECUTION'
+  /** A service the tool depends on failed or answered wrongly */
   | 'EXTERNAL'
+  /** A fault in toolrun itself; the details are in the server log only */
   | 'INTERNAL'
+  /** The call cannot work as asked: unknown arguments, arguments its schema refuses, a bad value */
   | 'INVALID_REQUEST'
+  /** The call was not allowed: an approver rejected it, or an address or path is refused */
   | 'PERMISSION_DENIED'
+  /** A size or quota limit stopped the call */
   | 'RESOURCE_LIMIT'
+  /** The call’s deadline passed before it finished */
   | 'TIMEOUT'
+  /** The tool is not there for this call (unknown, removed, its source gone) */
   | 'UNAVAILABLE';
 
+/** Who produced a failure or cancellation */
 export type ToolFailureSource =
+  /** A cancel request */
   | 'CANCELLATION'
+  /** A capability around the tool (e.g. background runs) */
   | 'PLUGIN'
+  /** A policy decision, such as an approver’s rejection */
   | 'POLICY'
+  /** toolrun itself (validation, deadlines, lost workers) */
   | 'RUNTIME'
+  /** The tool’s own code or endpoint */
   | 'TOOL';
 
 /** Hints of a registered tool; an absent hint keeps its current (or default) value. */
 export type ToolHintsInput = {
+  /** The tool may delete or overwrite data (default false) */
   destructive?: boolean | null | undefined;
+  /** Running a call twice has the effect of running it once (default false) */
   idempotent?: boolean | null | undefined;
+  /** The tool reaches beyond toolrun (the web, other services) (default false) */
   openWorld?: boolean | null | undefined;
+  /** The tool only reads: running it twice changes nothing (default false) */
   readonly?: boolean | null | undefined;
+  /** The tool can run as a background run (`spawnBackground`) (default false) */
   supportsBackground?: boolean | null | undefined;
 };
 
+/** Where a tool comes from and how its calls run */
 export type ToolKind =
+  /** Ships with toolrun and runs on its workers */
   | 'BUILTIN'
+  /** Registered by the tenant: each call waits for `completeToolCall` */
   | 'EXTERNAL'
+  /** Registered by the tenant: each call is a signed POST to its endpoint */
   | 'HTTP'
+  /** Listed by an MCP server the tenant registered; each call is its `tools/call` */
   | 'MCP';
 
+/** Whether a tool’s calls run when submitted or wait for an approver */
 export type ToolPolicy =
+  /** Calls run when submitted */
   | 'AUTO'
+  /** Calls wait in AWAITING_APPROVAL until an approver approves or rejects them */
   | 'REQUIRES_APPROVAL';
 
+/** How a tool’s calls of one batch run relative to each other */
 export type ToolScheduling =
+  /** Concurrently with the batch’s other calls */
   | 'PARALLEL'
+  /** One at a time with the batch’s other serial calls, in batch order */
   | 'SERIAL';
 
 /** Changes to an MCP server; absent fields keep their value. A new url or credentials list its tools again. */
@@ -374,17 +453,23 @@ export type UpdateMcpServerInput = {
   scheduling?: ToolScheduling | null | undefined;
   /** Deadline of one attempt of a call (default 60 s) */
   timeoutMs?: number | null | undefined;
+  /** A new Streamable HTTP endpoint (its tools are listed again) */
   url?: string | null | undefined;
 };
 
 /** Changes to a registered tool; absent fields keep their value. The kind cannot change. */
 export type UpdateToolInput = {
+  /** What the tool does */
   description?: string | null | undefined;
+  /** A name for people (default: the name) */
   displayName?: string | null | undefined;
+  /** What the tool says about its effects */
   hints?: ToolHintsInput | null | undefined;
+  /** JSON Schema of the arguments object */
   parametersSchema?: unknown;
   /** REQUIRES_APPROVAL: every call waits for an approver (default AUTO) */
   policy?: ToolPolicy | null | undefined;
+  /** How failed calls safe to retry run again (default: no retries) */
   retry?: RetryPolicyInput | null | undefined;
   /** Default PARALLEL */
   scheduling?: ToolScheduling | null | undefined;

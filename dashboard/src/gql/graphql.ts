@@ -37,26 +37,40 @@ export type ErrorCode =
   /** An argument or input field is not acceptable; `field` names it when known */
   | 'VALIDATION_FAILED';
 
+/** Whether a failure may be retried */
 export type RetryKind =
+  /** It was safe to retry, but every allowed attempt has been made */
   | 'EXHAUSTED'
+  /** Running the call again would not help, or could repeat a side effect */
   | 'NEVER'
+  /** The call may run again (toolrun does, while attempts remain) */
   | 'SAFE';
 
 /** CRON: recurring (cronExpression); ONCE: one-shot (scheduledAt) */
 export type ScheduleType =
+  /** Fires on a recurring cron expression */
   | 'CRON'
+  /** Fires once, at `scheduledAt` */
   | 'ONCE';
 
+/** Which output stream a chunk of a run’s output came from */
 export type TaskOutputStream =
+  /** Standard error, logged as `[stderr]` */
   | 'STDERR'
+  /** Standard output, logged as `[stdout]` */
   | 'STDOUT';
 
 /** QUEUED → RUNNING → SUCCEEDED | FAILED | CANCELED (a run re-attached after worker loss is QUEUED again, with the next attempt) */
 export type TaskState =
+  /** Cancelled before or while it ran */
   | 'CANCELED'
+  /** Finished with an error */
   | 'FAILED'
+  /** Waiting for a worker */
   | 'QUEUED'
+  /** Running on a worker (a monitor: its schedule is active) */
   | 'RUNNING'
+  /** Finished with a result */
   | 'SUCCEEDED';
 
 /** A batch is COMPLETED once every call of it is final */
@@ -66,6 +80,7 @@ export type ToolBatchStatus =
   /** Some calls are not final yet */
   | 'RUNNING';
 
+/** One call of a batch to submit */
 export type ToolCallInput = {
   /** Arguments object, validated against the tool’s JSON Schema */
   args?: unknown;
@@ -73,6 +88,7 @@ export type ToolCallInput = {
   id?: string | null | undefined;
   /** Deadline of this call, up to the configured maximum */
   timeoutMs?: number | null | undefined;
+  /** Name of the tool to call (see `tools`) */
   tool: string;
 };
 
@@ -84,7 +100,7 @@ export type ToolCallStatus =
   | 'CANCELLED'
   /** Finished with a typed failure */
   | 'FAILED'
-  /** Waiting for `completeExternalToolCall` (an external tool) */
+  /** Waiting for `completeToolCall` (an external tool) */
   | 'PENDING_EXTERNAL'
   /** Waiting for a worker */
   | 'QUEUED'
@@ -93,35 +109,61 @@ export type ToolCallStatus =
   /** Finished with a value */
   | 'SUCCEEDED';
 
+/** What kind of failure a call ended in */
 export type ToolFailureClass =
+  /** The tool ran and failed */
   | 'EXECUTION'
+  /** A service the tool depends on failed or answered wrongly */
   | 'EXTERNAL'
+  /** A fault in toolrun itself; the details are in the server log only */
   | 'INTERNAL'
+  /** The call cannot work as asked: unknown arguments, arguments its schema refuses, a bad value */
   | 'INVALID_REQUEST'
+  /** The call was not allowed: an approver rejected it, or an address or path is refused */
   | 'PERMISSION_DENIED'
+  /** A size or quota limit stopped the call */
   | 'RESOURCE_LIMIT'
+  /** The call’s deadline passed before it finished */
   | 'TIMEOUT'
+  /** The tool is not there for this call (unknown, removed, its source gone) */
   | 'UNAVAILABLE';
 
+/** Who produced a failure or cancellation */
 export type ToolFailureSource =
+  /** A cancel request */
   | 'CANCELLATION'
+  /** A capability around the tool (e.g. background runs) */
   | 'PLUGIN'
+  /** A policy decision, such as an approver’s rejection */
   | 'POLICY'
+  /** toolrun itself (validation, deadlines, lost workers) */
   | 'RUNTIME'
+  /** The tool’s own code or endpoint */
   | 'TOOL';
 
+/** Where a tool comes from and how its calls run */
 export type ToolKind =
+  /** Ships with toolrun and runs on its workers */
   | 'BUILTIN'
+  /** Registered by the tenant: each call waits for `completeToolCall` */
   | 'EXTERNAL'
+  /** Registered by the tenant: each call is a signed POST to its endpoint */
   | 'HTTP'
+  /** Listed by an MCP server the tenant registered; each call is its `tools/call` */
   | 'MCP';
 
+/** Whether a tool’s calls run when submitted or wait for an approver */
 export type ToolPolicy =
+  /** Calls run when submitted */
   | 'AUTO'
+  /** Calls wait in AWAITING_APPROVAL until an approver approves or rejects them */
   | 'REQUIRES_APPROVAL';
 
+/** How a tool’s calls of one batch run relative to each other */
 export type ToolScheduling =
+  /** Concurrently with the batch’s other calls */
   | 'PARALLEL'
+  /** One at a time with the batch’s other serial calls, in batch order */
   | 'SERIAL';
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;

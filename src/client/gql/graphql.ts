@@ -39,10 +39,15 @@ export type ErrorCode =
 
 /** QUEUED → RUNNING → SUCCEEDED | FAILED | CANCELED (a run re-attached after worker loss is QUEUED again, with the next attempt) */
 export type TaskState =
+  /** Cancelled before or while it ran */
   | 'CANCELED'
+  /** Finished with an error */
   | 'FAILED'
+  /** Waiting for a worker */
   | 'QUEUED'
+  /** Running on a worker (a monitor: its schedule is active) */
   | 'RUNNING'
+  /** Finished with a result */
   | 'SUCCEEDED';
 
 /** A batch is COMPLETED once every call of it is final */
@@ -52,6 +57,7 @@ export type ToolBatchStatus =
   /** Some calls are not final yet */
   | 'RUNNING';
 
+/** One call of a batch to submit */
 export type ToolCallInput = {
   /** Arguments object, validated against the tool’s JSON Schema */
   args?: unknown;
@@ -59,6 +65,7 @@ export type ToolCallInput = {
   id?: string | null | undefined;
   /** Deadline of this call, up to the configured maximum */
   timeoutMs?: number | null | undefined;
+  /** Name of the tool to call (see `tools`) */
   tool: string;
 };
 
@@ -70,7 +77,7 @@ export type ToolCallStatus =
   | 'CANCELLED'
   /** Finished with a typed failure */
   | 'FAILED'
-  /** Waiting for `completeExternalToolCall` (an external tool) */
+  /** Waiting for `completeToolCall` (an external tool) */
   | 'PENDING_EXTERNAL'
   /** Waiting for a worker */
   | 'QUEUED'
