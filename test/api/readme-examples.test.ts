@@ -76,8 +76,8 @@ describe('the README examples', () => {
     toolrun = await startToolrun();
     url = `${await toolrun.baseUrl()}/graphql`;
     key = await toolrun.newKey(undefined, ['submitter', 'approver', 'admin']);
-    const created = await toolrun.request<{ createSession: { id: string } }>('mutation { createSession(title: "readme") { ... on Session { id } } }', {}, key);
-    sessionId = created.data!.createSession.id;
+    const created = await send('mutation { createSession(title: "readme") { ... on Session { id } } }', {});
+    sessionId = (created.data as { createSession: { id: string } }).createSession.id;
   });
   afterAll(async () => {
     await toolrun?.close();
