@@ -47,7 +47,6 @@ export const builder = new SchemaBuilder<{
     startCursorFieldOptions: { description: 'Cursor of the first item of the page, null when the page is empty' },
     endCursorFieldOptions: { description: 'Cursor of the last item of the page, to pass as `after` for the next page; null when the page is empty' },
     edgesFieldOptions: { description: 'The items of the page, each with its cursor' },
-    nodesFieldOptions: { description: 'The items of the page, without their cursors' },
     pageInfoFieldOptions: { description: 'Cursors and whether more items follow' },
     cursorFieldOptions: { description: 'Opaque position of this item, to pass as `after` to continue after it' },
     nodeFieldOptions: { description: 'The item' },

@@ -17,8 +17,8 @@ import { type AttachmentRef, canonicalMime, encodeToolValue, type Json, type Mod
 import { builder } from './builder.js';
 
 const FAILURE_CLASS_DESCRIPTIONS: Record<FailureClass, string> = {
-  INVALID_REQUEST: 'The call cannot work as asked: unknown arguments, arguments its schema refuses, a bad value',
-  UNAVAILABLE: 'The tool is not there for this call (unknown, removed, its source gone)',
+  INVALID_REQUEST: 'The call cannot work as asked: arguments its schema refuses, or a value the tool cannot use',
+  UNAVAILABLE: 'The tool, or something it needs, is not available (an unknown or removed tool, a store not answering)',
   PERMISSION_DENIED: 'The call was not allowed: an approver rejected it, or an address or path is refused',
   TIMEOUT: 'The call’s deadline passed before it finished',
   RESOURCE_LIMIT: 'A size or quota limit stopped the call',
@@ -29,9 +29,9 @@ const FAILURE_CLASS_DESCRIPTIONS: Record<FailureClass, string> = {
 const FAILURE_SOURCE_DESCRIPTIONS: Record<FailureSource, string> = {
   RUNTIME: 'toolrun itself (validation, deadlines, lost workers)',
   TOOL: 'The tool’s own code or endpoint',
-  PLUGIN: 'A capability around the tool (e.g. background runs)',
+  PLUGIN: 'A plugin of the agent runtime (kept from the seeds; toolrun’s own tools do not report it)',
   POLICY: 'A policy decision, such as an approver’s rejection',
-  CANCELLATION: 'A cancel request',
+  CANCELLATION: 'A cancel request or a stop of the work',
 };
 
 export const FailureClassEnum = builder.enumType('ToolFailureClass', {

@@ -376,7 +376,7 @@ export type ToolFailureClass =
   | 'EXTERNAL'
   /** A fault in toolrun itself; the details are in the server log only */
   | 'INTERNAL'
-  /** The call cannot work as asked: unknown arguments, arguments its schema refuses, a bad value */
+  /** The call cannot work as asked: arguments its schema refuses, or a value the tool cannot use */
   | 'INVALID_REQUEST'
   /** The call was not allowed: an approver rejected it, or an address or path is refused */
   | 'PERMISSION_DENIED'
@@ -384,14 +384,14 @@ export type ToolFailureClass =
   | 'RESOURCE_LIMIT'
   /** The call’s deadline passed before it finished */
   | 'TIMEOUT'
-  /** The tool is not there for this call (unknown, removed, its source gone) */
+  /** The tool, or something it needs, is not available (an unknown or removed tool, a store not answering) */
   | 'UNAVAILABLE';
 
 /** Who produced a failure or cancellation */
 export type ToolFailureSource =
-  /** A cancel request */
+  /** A cancel request or a stop of the work */
   | 'CANCELLATION'
-  /** A capability around the tool (e.g. background runs) */
+  /** A plugin of the agent runtime (kept from the seeds; toolrun’s own tools do not report it) */
   | 'PLUGIN'
   /** A policy decision, such as an approver’s rejection */
   | 'POLICY'
