@@ -7,8 +7,9 @@
 // by `<!-- readme-test: once <callId> is <STATUS> -->` runs when that call of the session is in that
 // status (as a reader would, on its event). Any GraphQL error, or any typed error in an answer, fails
 // the test: so that typed errors show, every example that selects `... on Error` selects its `code`.
+// Its relative links must name files of the repository.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Kind, parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/model/errors.js';
@@ -168,4 +169,14 @@ describe('the README examples', () => {
     }
     expect(spawned.taskId, 'the background run example spawned a run').not.toBe('');
   }, 120_000);
+
+  it('link only to files inside the repository', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
+    expect(targets).toContain('docs/architecture.md');
+    for (const target of targets) {
+      const file = new URL(`../../${target}`, import.meta.url);
+      expect(file.pathname.startsWith(new URL('../../', import.meta.url).pathname) && existsSync(file), target).toBe(true);
+    }
+  });
 });
