@@ -40,6 +40,7 @@ describe('the error contract', () => {
     );
     expect(await membersOf('MutationRegisterHttpToolResult')).toEqual([...always, 'HttpToolRegistration', 'ToolNameConflictError', 'ValidationError'].sort());
     expect(await membersOf('MutationRemoveMcpServerResult')).toEqual([...always, 'McpServer', 'NotFoundError'].sort());
+    expect(await membersOf('MutationPauseScheduleResult')).toEqual([...always, 'InvalidStateError', 'NotFoundError', 'Schedule'].sort());
   });
 
   it('gives every mutation a result union with ForbiddenError and BaseError', async () => {

@@ -7,7 +7,8 @@
 // by `<!-- readme-test: once <callId> is <STATUS> -->` runs when that call of the session is in that
 // status (as a reader would, on its event). Any GraphQL error, or any typed error in an answer, fails
 // the test: so that typed errors show, every example that selects `... on Error` selects its `code`.
-// Its relative links must name files of the repository.
+// Its relative links must name files of the repository. It is a system test because the README's
+// background run must not overlap test/api/background.test.ts, which counts every active run.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Kind, parse, print } from 'graphql';
