@@ -299,7 +299,8 @@ describe('background runs (in-process worker)', () => {
     await eventually(async () => (await app.services.db.task.count({ where: { sessionId: session.rowId, state: { in: ['QUEUED', 'RUNNING'] } } })) === 0);
   });
 
-  it('refuses a spawn beyond the per-worker limit (64 slots of the one live worker)', async () => {
+  // 64 spawns one after another, then their cancels: slow on a loaded machine.
+  it('refuses a spawn beyond the per-worker limit (64 slots of the one live worker)', { timeout: 120_000 }, async () => {
     const capacity = await app.services.background.workerCapacity();
     expect(capacity).toBe(64);
     const baseline = await activeRuns(app);
