@@ -6,7 +6,17 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
-import { CreateSessionDocument, ExecuteToolBatchDocument, GetToolBatchDocument, GetToolCallDocument, SpawnBackgroundDocument } from '../gql/graphql.js';
+import {
+  ApproveToolCallDocument,
+  CreateSessionDocument,
+  ExecuteToolBatchDocument,
+  GetToolBatchDocument,
+  GetToolCallDocument,
+  RejectToolCallDocument,
+  SpawnBackgroundDocument,
+  TenantCursorDocument,
+  TenantEventsDocument,
+} from '../gql/graphql.js';
 import { ensureBuilt, ROOT } from '../support/build.js';
 import { type ApiProcess, Cluster } from '../support/cluster.js';
 import { eventually } from '../support/wait.js';
@@ -82,6 +92,18 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
   const row = (callId: string) => page.locator(`.call[data-call-id="${callId}"]`);
+  /** The GraphQL operations the page sends over HTTP from now on (urql sends queries as GET; streams go over the WebSocket). */
+  const recordQueries = () => {
+    const sent: string[] = [];
+    const onRequest = (request: { url(): string; method(): string; postData(): string | null }) => {
+      const url = new URL(request.url());
+      if (url.pathname !== '/graphql') return;
+      const document = request.method() === 'GET' ? url.searchParams.get('query') : (JSON.parse(request.postData() ?? '{}') as { query?: string }).query;
+      sent.push(/^\s*(?:query|mutation)\s+(\w+)/.exec(document ?? '')?.[1] ?? '?');
+    };
+    page.on('request', onRequest);
+    return { sent, stop: () => page.off('request', onRequest) };
+  };
 
   it('signs in with a key held in sessionStorage; a reader key watches, with buttons that need a role disabled and saying which', async () => {
     await page.goto(base);
@@ -163,6 +185,77 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(rejected.toolCall?.status).toBe('FAILED');
     const outcome = await api.request(`query { toolCall(sessionId: "${session.sessionId}", callId: "delete-b") { outcome } }`);
     expect(JSON.stringify(outcome.data)).toContain('not this file');
+  });
+
+  it('keeps the sessions list and the approvals inbox live from the tenant events, without polling', async () => {
+    await asOperator();
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    const before = await newSession('before');
+    await submit(before.sessionId, [{ tool: 'echo', args: { message: 'before' } }]);
+    await page.locator(`tr[data-session-id="${before.sessionId}"]`).waitFor({ timeout: 15_000 });
+    // Loaded and quiet: no request for longer than the old refresh interval (3 s).
+    const quiet = recordQueries();
+    await page.waitForTimeout(4000);
+    quiet.stop();
+    expect(quiet.sent).toEqual([]);
+
+    // A session the page does not show appears with its first event; its counts follow the events.
+    const queries = recordQueries();
+    const session = await newSession('live list');
+    const listRow = page.locator(`tr[data-session-id="${session.sessionId}"]`);
+    await submit(session.sessionId, [1, 2, 3].map((n) => ({ id: `e${n}`, tool: 'echo', args: { message: `${n}` } })));
+    await expect.poll(() => listRow.getAttribute('data-calls'), { timeout: 15_000 }).toBe('3');
+    await expect.poll(() => listRow.getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('0');
+    await submit(session.sessionId, [
+      { id: 'more', tool: 'echo', args: { message: 'more' } },
+      { id: 'gate-1', tool: 'delete_file', args: { path: '/one.txt' } },
+    ]);
+    await expect.poll(() => listRow.getAttribute('data-calls'), { timeout: 15_000 }).toBe('5');
+    await expect.poll(() => listRow.getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('1');
+    queries.stop();
+    // Only reads asked for by events: the first page for the new session, its row after that.
+    expect(queries.sent.length).toBeGreaterThan(0);
+    expect(new Set(queries.sent)).toEqual(new Set(['Sessions', 'SessionRows']));
+    await shot('sessions');
+
+    // The inbox: the waiting call from its snapshot, a new one from its event, both gone when decided elsewhere.
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    const card = (callId: string) => page.locator(`.approval[data-call-id="${callId}"]`);
+    await card('gate-1').waitFor({ timeout: 15_000 });
+    await submit(session.sessionId, [{ id: 'gate-2', tool: 'delete_file', args: { path: '/two.txt' } }]);
+    await card('gate-2').waitFor({ timeout: 15_000 });
+    await expect.poll(() => card('gate-2').getByRole('link').textContent()).toBe('live list');
+    const inboxQuiet = recordQueries();
+    await page.waitForTimeout(3000);
+    inboxQuiet.stop();
+    expect(inboxQuiet.sent).toEqual([]);
+    const approved = await api.query(ApproveToolCallDocument, { sessionId: session.id, callId: 'gate-1' }, operatorKey);
+    expect(approved.approveToolCall.__typename).toBe('ToolCall');
+    await card('gate-1').waitFor({ state: 'detached', timeout: 15_000 });
+    const rejected = await api.query(RejectToolCallDocument, { sessionId: session.id, callId: 'gate-2', reason: 'decided elsewhere' }, operatorKey);
+    expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
+    await card('gate-2').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByText('Nothing waits for approval.').waitFor();
+  });
+
+  it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {
+    await asOperator();
+    await page.getByRole('link', { name: 'Health' }).click();
+    await expect.poll(() => page.locator('[data-workers-alive]').getAttribute('data-workers-alive'), { timeout: 15_000 }).toBe('1');
+    expect(await page.locator('tr[data-queue]').evaluateAll((rows) => rows.map((el) => el.getAttribute('data-queue')))).toEqual(['calls', 'tasks']);
+    // A call the page sees running, then done; the event lag counts the deliveries to this API of
+    // the events it streams (here to a subscriber of the tenant's events).
+    const { tenantSettings } = await api.query(TenantCursorDocument, {});
+    const stream = api.ws(TenantEventsDocument, { after: tenantSettings.lastEventCursor, types: ['ToolCallStarted'] });
+    const session = await newSession('health');
+    await submit(session.sessionId, [{ id: 'slow', tool: 'sleep', args: { ms: 8000 } }]);
+    await expect.poll(() => page.locator('[data-running]').getAttribute('data-running'), { timeout: 15_000 }).toBe('1');
+    await expect.poll(() => page.locator('tr[data-queue="calls"]').getAttribute('data-active'), { timeout: 15_000 }).toBe('1');
+    await stream.next(15_000);
+    await expect.poll(async () => Number(await page.locator('[data-event-lag-messages]').getAttribute('data-event-lag-messages')), { timeout: 15_000 }).toBeGreaterThan(0);
+    await shot('health');
+    await stream.close();
+    await expect.poll(() => page.locator('[data-running]').getAttribute('data-running'), { timeout: 20_000 }).toBe('0');
   });
 
   it("shows a background task's progress bar reach 100 % while its log tail grows", async () => {
@@ -247,6 +340,5 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(longestMs).toBeLessThanOrEqual(50);
     await page.getByRole('link', { name: 'Sessions' }).click();
     await page.locator(`tr[data-session-id="${session.sessionId}"]`).waitFor();
-    await shot('sessions');
   });
 });
