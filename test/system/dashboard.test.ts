@@ -92,6 +92,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
   const row = (callId: string) => page.locator(`.call[data-call-id="${callId}"]`);
+  /** A link of the main navigation (session titles in the lists may hold the same words). */
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
   /** The GraphQL operations the page sends over HTTP from now on (urql sends queries as GET; streams go over the WebSocket). */
   const recordQueries = () => {
     const sent: string[] = [];
@@ -126,7 +128,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
 
   it('runs a batch from the "try it" form and shows every bar complete', async () => {
     await asOperator();
-    await page.getByRole('link', { name: 'Tools' }).click();
+    await nav('Tools').click();
     await page.locator('[data-tool="sleep"]').click();
     await page.getByLabel('ms *').fill('400');
     await page.getByLabel('Calls in the batch').fill('6');
@@ -168,7 +170,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
       { id: 'delete-a', tool: 'delete_file', args: { path: '/a.txt' } },
       { id: 'delete-b', tool: 'delete_file', args: { path: '/b.txt' } },
     ]);
-    await page.getByRole('link', { name: 'Approvals' }).click();
+    await nav('Approvals').click();
     const card = (callId: string) => page.locator(`.approval[data-call-id="${callId}"]`);
     await card('delete-a').waitFor({ timeout: 15_000 });
     await card('delete-b').waitFor();
@@ -189,7 +191,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
 
   it('keeps the sessions list and the approvals inbox live from the tenant events, without polling', async () => {
     await asOperator();
-    await page.getByRole('link', { name: 'Sessions' }).click();
+    await nav('Sessions').click();
     const before = await newSession('before');
     await submit(before.sessionId, [{ tool: 'echo', args: { message: 'before' } }]);
     await page.locator(`tr[data-session-id="${before.sessionId}"]`).waitFor({ timeout: 15_000 });
@@ -219,7 +221,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await shot('sessions');
 
     // The inbox: the waiting call from its snapshot, a new one from its event, both gone when decided elsewhere.
-    await page.getByRole('link', { name: 'Approvals' }).click();
+    await nav('Approvals').click();
     const card = (callId: string) => page.locator(`.approval[data-call-id="${callId}"]`);
     await card('gate-1').waitFor({ timeout: 15_000 });
     await submit(session.sessionId, [{ id: 'gate-2', tool: 'delete_file', args: { path: '/two.txt' } }]);
@@ -240,7 +242,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
 
   it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {
     await asOperator();
-    await page.getByRole('link', { name: 'Health' }).click();
+    await nav('Health').click();
     await expect.poll(() => page.locator('[data-workers-alive]').getAttribute('data-workers-alive'), { timeout: 15_000 }).toBe('1');
     expect(await page.locator('tr[data-queue]').evaluateAll((rows) => rows.map((el) => el.getAttribute('data-queue')))).toEqual(['calls', 'tasks']);
     // A call the page sees running, then done; the event lag counts the deliveries to this API of
@@ -338,7 +340,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const longestMs = Math.max(...tasks.map((e) => e.tdur! / 1000));
     console.log(`1,000-call batch: ${tasks.length} main-thread tasks, longest ${longestMs.toFixed(1)} ms of thread time; Performance API long tasks (wall time) ${JSON.stringify(longTasks)}`);
     expect(longestMs).toBeLessThanOrEqual(50);
-    await page.getByRole('link', { name: 'Sessions' }).click();
+    await nav('Sessions').click();
     await page.locator(`tr[data-session-id="${session.sessionId}"]`).waitFor();
   });
 });
