@@ -101,9 +101,14 @@ export function watch<E extends StreamEvent, V extends AnyVariables & { after?: 
 /**
  * The cursor before a session's first event, for a session that has none yet
  * (`lastEventCursor` null): subscribing without a cursor would start at "now" and miss what
- * happens between the snapshot and the subscription. (Cursors are opaque; this is the one place
- * that knows their form, until the API hands out a start cursor itself.)
+ * happens between the snapshot and the subscription. (Cursors are opaque; this file is the one
+ * place that knows their form, until the API hands out start cursors itself.)
  */
 export function sessionStartCursor(sessionId: string): string {
   return btoa(`evt:${sessionId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** The cursor before a tenant's first event, for a tenant that has none yet (`tenantSettings.lastEventCursor` null). */
+export function tenantStartCursor(tenantId: string): string {
+  return btoa(`tevt:${tenantId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }

@@ -4,14 +4,9 @@
 // events run as one query, a moment after the first event that asked (no timer polling).
 import type { Client } from 'urql';
 import { type EventType, TenantActivityDocument, type TenantActivitySubscription, TenantCursorDocument } from '../gql/graphql.js';
-import { type Link, watch } from './connection.js';
+import { type Link, tenantStartCursor, watch } from './connection.js';
 
 export type TenantEvent = TenantActivitySubscription['tenantEvents'];
-
-/** The cursor before a tenant's first event (`lastEventCursor` is null until there is one). */
-function tenantStartCursor(tenantId: string): string {
-  return btoa(`tevt:${tenantId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
 
 export interface TenantFeedHandlers {
   /** Reads the view's snapshot; events from the cursor read before it follow. */
