@@ -65,6 +65,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
   };
   const signIn = async (key: string) => {
     await page.goto(base);
+    // Whoever was signed in in this tab is forgotten first.
+    if (await page.evaluate(() => sessionStorage.getItem('toolrun.apiKey'))) {
+      await page.evaluate(() => sessionStorage.removeItem('toolrun.apiKey'));
+      await page.reload();
+    }
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
@@ -282,6 +287,49 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect([...seenPercents].filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(2);
     expect([...seenLines].filter((n) => n > 0 && n < 10).length).toBeGreaterThanOrEqual(2);
     await expect.poll(() => task.locator('.log-tail').getAttribute('data-lines')).toBe('10');
+  });
+
+  it('pauses, resumes, runs now and cancels a schedule from the Tasks view; a reader sees those buttons disabled', async () => {
+    const session = await newSession('schedules');
+    const spawned = await api.query(SpawnBackgroundDocument, {
+      sessionId: session.sessionId,
+      tool: 'report_progress',
+      args: { steps: 1, intervalMs: 0 },
+      title: 'hourly report',
+      schedule: { cronExpression: '0 * * * *' },
+    });
+    if (spawned.spawnBackground.__typename !== 'ScheduledMonitor') throw new Error(JSON.stringify(spawned.spawnBackground));
+    const scheduleId = spawned.spawnBackground.scheduleId;
+    const schedule = page.locator('tr[data-schedule-id]', { hasText: 'hourly report' });
+    const openTasks = async () => {
+      await openSession(session.sessionId);
+      await page.getByRole('tab', { name: 'Background tasks' }).click();
+      await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('ACTIVE');
+    };
+
+    await signIn(readerKey);
+    await openTasks();
+    for (const name of ['Pause schedule hourly report', 'Run schedule hourly report now', 'Cancel schedule hourly report']) {
+      const button = page.getByRole('button', { name });
+      expect(await button.isDisabled(), name).toBe(true);
+      expect(await button.getAttribute('title')).toBe('Needs an API key with the submitter role');
+    }
+
+    await signIn(operatorKey);
+    await openTasks();
+    await page.getByRole('button', { name: 'Pause schedule hourly report' }).click();
+    await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('PAUSED');
+    expect(await schedule.textContent()).toContain('paused since');
+    await page.getByRole('button', { name: 'Resume schedule hourly report' }).click();
+    await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('ACTIVE');
+    const tasksBefore = await page.locator('.task').count();
+    await page.getByRole('button', { name: 'Run schedule hourly report now' }).click();
+    await expect.poll(() => page.locator('.task').count(), { timeout: 15_000 }).toBe(tasksBefore + 1);
+    await expect.poll(() => cluster.db.task.count({ where: { scheduleId, kind: 'background_tool' } })).toBe(1);
+    await shot('schedules');
+    await page.getByRole('button', { name: 'Cancel schedule hourly report' }).click();
+    await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('CANCELED');
+    expect(await schedule.getByRole('button').count()).toBe(0);
   });
 
   it('catches up after the API restarts mid-stream: no row missing, none twice', async () => {
