@@ -14,6 +14,7 @@ import {
   GetToolCallDocument,
   RejectToolCallDocument,
   SpawnBackgroundDocument,
+  SystemStatusDocument,
   TenantCursorDocument,
   TenantEventsDocument,
 } from '../gql/graphql.js';
@@ -200,7 +201,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const before = await newSession('before');
     await submit(before.sessionId, [{ tool: 'echo', args: { message: 'before' } }]);
     await page.locator(`tr[data-session-id="${before.sessionId}"]`).waitFor({ timeout: 15_000 });
-    // Loaded and quiet: no request for longer than the old refresh interval (3 s).
+    // Loaded, and nothing of the tenant moves (no call unfinished, so no event on its way): no
+    // request for longer than the old refresh interval (3 s).
+    await expect.poll(async () => (await api.query(SystemStatusDocument, {})).systemStatus.tenantCalls.unfinished, { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.locator(`tr[data-session-id="${before.sessionId}"]`).getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('0');
     const quiet = recordQueries();
     await page.waitForTimeout(4000);
     quiet.stop();
