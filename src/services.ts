@@ -11,6 +11,7 @@ import { BatchService } from './domain/calls/batches.js';
 import { CallDecisionService } from './domain/calls/call-decisions.js';
 import { CallStore } from './domain/calls/store.js';
 import { EventLog } from './domain/event-log.js';
+import { SystemStatusService } from './domain/system-status.js';
 import { WorkerRegistry } from './domain/workers.js';
 import { SessionService } from './domain/sessions/sessions.js';
 import { BackgroundService } from './domain/tasks/background.js';
@@ -32,7 +33,7 @@ import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
 import { KeyRateLimiter } from './server/rate-limit.js';
 import { createPool, Sql } from './sql.js';
-import { countCompletions, metricSources } from './telemetry/metrics.js';
+import { countCompletions, metricSources, recentDeliveryLag } from './telemetry/metrics.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { McpConnections } from './tools/mcp-client.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -71,6 +72,8 @@ export interface Services {
   /** This process's connections to MCP servers (tool sources). */
   mcpConnections: McpConnections;
   tenantLimits: TenantLimitsService;
+  /** What the Health page shows: queue depths, workers alive, event lag, the tenant's unfinished calls. */
+  systemStatus: SystemStatusService;
   /** Per-key request budgets of the API (shared by every API process through Redis). */
   rateLimiter: KeyRateLimiter;
   workerId: string;
@@ -213,6 +216,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     mcpServers,
     mcpConnections,
     tenantLimits,
+    systemStatus: new SystemStatusService({ queues, workers, eventLag: recentDeliveryLag, calls }),
     rateLimiter: new KeyRateLimiter(redis.command, config),
     workerId,
   };

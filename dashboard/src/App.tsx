@@ -102,7 +102,7 @@ const NAV = [
 
 function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; onSignOut(): void }) {
   const { path, params } = useLocation();
-  const linkState = useLinkState();
+  const linkState = useLinkState(link);
   const section = path.startsWith('/sessions/') ? '/' : path;
   return (
     <div className="shell">
@@ -137,13 +137,13 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
         {path.startsWith('/sessions/') ? (
           <SessionView key={path} link={link} sessionId={decodeURIComponent(path.slice('/sessions/'.length))} focusBatch={params.get('batch')} />
         ) : path === '/approvals' ? (
-          <ApprovalsView />
+          <ApprovalsView link={link} />
         ) : path === '/tools' ? (
           <ToolsView />
         ) : path === '/health' ? (
           <HealthView />
         ) : (
-          <SessionsView />
+          <SessionsView link={link} />
         )}
       </main>
     </div>

@@ -45,6 +45,12 @@ export class ToolrunRequestError extends Error {
 type ToolCallEvent = ClientToolCallEventsSubscription['toolCallEvents'];
 type TaskEvent = ClientTaskEventsSubscription['taskEvents'];
 
+/**
+ * The client's event streams as a whole: `connecting` until the first connection, `live` while
+ * every watch is subscribed, `reconnecting` while any watch is resuming after a break.
+ */
+export type LinkState = 'connecting' | 'live' | 'reconnecting';
+
 export interface WatchOptions {
   /** Resume after this cursor; absent: from now. */
   after?: string | null;
@@ -55,6 +61,14 @@ export interface WatchOptions {
 export class ToolrunClient {
   private ws: WsClient | null = null;
   private readonly fetchImpl: typeof fetch;
+  private state: LinkState = 'connecting';
+  private readonly stateListeners = new Set<(state: LinkState) => void>();
+  /** Watches whose stream broke and that have not been subscribed on a new connection yet. */
+  private readonly resuming = new Set<object>();
+  /** Watches that subscribed again after a break while the socket was down: live once it connects. */
+  private readonly resubscribed = new Set<object>();
+  private connected = false;
+  private connectedOnce = false;
 
   constructor(private readonly options: ToolrunClientOptions) {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
@@ -121,35 +135,73 @@ export class ToolrunClient {
     let after = options.after ?? null;
     let failures = 0;
     const query = print(document as DocumentNode);
-    while (!options.signal?.aborted) {
-      const iterator = this.socket().iterate<T>({ query, variables: variables(after) as Record<string, unknown> });
-      const stop = () => void iterator.return?.();
-      options.signal?.addEventListener('abort', stop, { once: true });
-      try {
-        for await (const result of iterator) {
-          if (result.errors?.length) throw new ToolrunRequestError(result.errors as ToolrunRequestError['errors']);
-          const event = eventOf(result.data as T);
-          failures = 0;
-          after = event.cursor;
-          yield event;
-          if (options.isLast?.(event) || event.__typename === 'CursorExpired') return;
+    const token = {};
+    try {
+      while (!options.signal?.aborted) {
+        const iterator = this.socket().iterate<T>({ query, variables: variables(after) as Record<string, unknown> });
+        if (this.resuming.has(token)) {
+          // On an open socket the subscribe goes out at once; else it goes out when the socket connects.
+          if (this.connected) this.setResuming(token, false);
+          else this.resubscribed.add(token);
         }
-      } catch (error) {
-        if (error instanceof ToolrunRequestError) throw error;
-        // A refused key or a request the server will never accept: resubscribing cannot help.
-        const code = (error as { code?: unknown } | null)?.code;
-        if (typeof code === 'number' && REFUSALS.has(code)) {
-          const reason = (error as { reason?: unknown }).reason;
-          throw new ToolrunRequestError([{ message: `the server refused the subscription (${code}${reason ? `: ${String(reason)}` : ''})`, extensions: { code: code === 4400 ? 'BAD_REQUEST' : 'UNAUTHENTICATED' } }]);
+        const stop = () => void iterator.return?.();
+        options.signal?.addEventListener('abort', stop, { once: true });
+        try {
+          for await (const result of iterator) {
+            if (result.errors?.length) throw new ToolrunRequestError(result.errors as ToolrunRequestError['errors']);
+            const event = eventOf(result.data as T);
+            failures = 0;
+            after = event.cursor;
+            yield event;
+            if (options.isLast?.(event) || event.__typename === 'CursorExpired') return;
+          }
+        } catch (error) {
+          if (error instanceof ToolrunRequestError) throw error;
+          // A refused key or a request the server will never accept: resubscribing cannot help.
+          const code = (error as { code?: unknown } | null)?.code;
+          if (typeof code === 'number' && REFUSALS.has(code)) {
+            const reason = (error as { reason?: unknown }).reason;
+            throw new ToolrunRequestError([{ message: `the server refused the subscription (${code}${reason ? `: ${String(reason)}` : ''})`, extensions: { code: code === 4400 ? 'BAD_REQUEST' : 'UNAUTHENTICATED' } }]);
+          }
+          failures++;
+        } finally {
+          options.signal?.removeEventListener('abort', stop);
         }
-        failures++;
-      } finally {
-        options.signal?.removeEventListener('abort', stop);
+        if (options.signal?.aborted) return;
+        // The stream ended without its last event (a server going away completes it) or broke: resume.
+        this.resubscribed.delete(token);
+        this.setResuming(token, true);
+        await delay(Math.min(100 * 2 ** Math.min(failures, 10), this.options.maxRetryDelayMs ?? 5000), options.signal);
       }
-      if (options.signal?.aborted) return;
-      // The stream ended without its last event (a server going away completes it) or broke: resume.
-      await delay(Math.min(100 * 2 ** Math.min(failures, 10), this.options.maxRetryDelayMs ?? 5000), options.signal);
+    } finally {
+      this.resubscribed.delete(token);
+      this.setResuming(token, false);
     }
+  }
+
+  /** The state of the event streams now (see LinkState). */
+  get linkState(): LinkState {
+    return this.state;
+  }
+
+  /** Calls `listener` on every change of `linkState`; returns a function that stops it. */
+  onLinkState(listener: (state: LinkState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => void this.stateListeners.delete(listener);
+  }
+
+  private updateLinkState(): void {
+    const next: LinkState = this.resuming.size > 0 ? 'reconnecting' : this.connectedOnce ? 'live' : 'connecting';
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of this.stateListeners) listener(next);
+  }
+
+  /** A watch's stream broke (`true`), or it subscribed again on an open connection or ended (`false`). */
+  private setResuming(token: object, resuming: boolean): void {
+    if (resuming) this.resuming.add(token);
+    else this.resuming.delete(token);
+    this.updateLinkState();
   }
 
   /** Closes the WebSocket connection. */
@@ -165,6 +217,18 @@ export class ToolrunClient {
       lazy: true,
       // watch resubscribes from its last cursor itself; graphql-ws's own retry would replay from the first.
       retryAttempts: 0,
+      on: {
+        connected: () => {
+          this.connected = true;
+          this.connectedOnce = true;
+          for (const token of this.resubscribed) this.resuming.delete(token);
+          this.resubscribed.clear();
+          this.updateLinkState();
+        },
+        closed: () => {
+          this.connected = false;
+        },
+      },
       ...(this.options.webSocketImpl ? { webSocketImpl: this.options.webSocketImpl } : {}),
     });
     return this.ws;

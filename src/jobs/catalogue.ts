@@ -5,6 +5,7 @@
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RunCallsJob, RunLaneJob } from '../domain/calls/call-jobs.js';
+import type { QueueDepth, QueueDepths } from '../domain/system-status.js';
 import type { RunnableTask, WorkQueue } from '../domain/work.js';
 import type { Schedule } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
@@ -65,7 +66,7 @@ const DEFAULT_OPTIONS: JobsOptions = {
   removeOnFail: true,
 };
 
-export class JobQueues implements WorkQueue {
+export class JobQueues implements WorkQueue, QueueDepths {
   private readonly queues: Record<QueueName, Queue>;
 
   constructor(
@@ -86,6 +87,20 @@ export class JobQueues implements WorkQueue {
 
   get tasks(): Queue {
     return this.queues.tasks;
+  }
+
+  /** Jobs of each queue by state; null while Redis does not answer. */
+  async depths(): Promise<QueueDepth[] | null> {
+    try {
+      return await Promise.all(
+        QUEUE_NAMES.map(async (queue) => {
+          const counts = await this.queues[queue].getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+          return { queue, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
+        }),
+      );
+    } catch {
+      return null;
+    }
   }
 
   /** Adds jobs (once each), on their queues. */

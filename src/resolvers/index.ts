@@ -10,6 +10,7 @@ import './tools.js';
 import './mcp-servers.js';
 import './tenant.js';
 import './api-keys.js';
+import './system-status.js';
 
 builder.queryType({ description: 'Every field requires an API key (Authorization: Bearer <key>).' });
 builder.mutationType({ description: 'Every field requires an API key with the role it names; each answers its result or a typed error.' });

@@ -13,3 +13,4 @@ import './task-events.js';
 import './call-decisions.js';
 import './tenant.js';
 import './api-key.js';
+import './system-status.js';

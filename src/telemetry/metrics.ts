@@ -101,7 +101,52 @@ export function observeDelivery(events: readonly SessionEvent[]): void {
   const last = events[events.length - 1];
   if (!last) return;
   const committedAt = Date.parse(last.createdAt);
-  if (Number.isFinite(committedAt)) eventDeliveryLag.observe(Math.max(0, Date.now() - committedAt) / 1000);
+  if (!Number.isFinite(committedAt)) return;
+  const lagMs = Math.max(0, Date.now() - committedAt);
+  eventDeliveryLag.observe(lagMs / 1000);
+  recentLags.push(Date.now(), lagMs);
+}
+
+const LAG_WINDOW_MS = 60_000;
+
+/** The delivery lags of the last minute (at most the newest 4,096), for the Health page. */
+class LagWindow {
+  private readonly at = new Float64Array(4096);
+  private readonly lagMs = new Float64Array(4096);
+  private next = 0;
+  private size = 0;
+
+  push(at: number, lagMs: number): void {
+    this.at[this.next] = at;
+    this.lagMs[this.next] = lagMs;
+    this.next = (this.next + 1) % this.at.length;
+    this.size = Math.min(this.size + 1, this.at.length);
+  }
+
+  read(now = Date.now()) {
+    const lags: number[] = [];
+    let lastAt = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (this.at[i]! < now - LAG_WINDOW_MS) continue;
+      lags.push(this.lagMs[i]!);
+      lastAt = Math.max(lastAt, this.at[i]!);
+    }
+    lags.sort((a, b) => a - b);
+    return {
+      windowMs: LAG_WINDOW_MS,
+      messages: lags.length,
+      medianMs: lags.length ? lags[Math.floor((lags.length - 1) / 2)]! : null,
+      maxMs: lags.length ? lags[lags.length - 1]! : null,
+      lastAt: lags.length ? new Date(lastAt) : null,
+    };
+  }
+}
+
+const recentLags = new LagWindow();
+
+/** Median and largest delivery lag of the messages this process received in the last minute. */
+export function recentDeliveryLag() {
+  return recentLags.read();
 }
 
 // --- read at scrape time ---

@@ -1,6 +1,7 @@
 // The typed client's watch against an API that restarts mid-stream: through one address (a TCP
 // proxy in front of whichever API process is current), the watch resubscribes from the last cursor
-// it delivered, so every event of the batch arrives exactly once, in order.
+// it delivered, so every event of the batch arrives exactly once, in order; its link state says
+// "reconnecting" while it resumes and "live" once it is subscribed again.
 import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -45,11 +46,15 @@ describe('client watch', () => {
     target = api.port;
     const port = (proxy.address() as { port: number }).port;
     const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 500 });
+    const states: string[] = [client.linkState];
+    client.onLinkState((state) => states.push(state));
     try {
       const created = await client.request(CreateSessionDocument, { title: 'resume' });
       if (created.createSession.__typename !== 'Session') throw new Error('no session');
       const sessionId = created.createSession.id;
-      const calls = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, tool: 'sleep', args: { ms: 150 + 100 * i } }));
+      // The next APIs are up before the stream starts, so both switches happen while the batch runs.
+      const spares = await Promise.all([cluster.startApi('api-2'), cluster.startApi('api-3')]);
+      const calls = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, tool: 'sleep', args: { ms: 200 + 600 * i } }));
       const batch = await client.executeBatch({ sessionId, calls });
       if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
 
@@ -60,21 +65,28 @@ describe('client watch', () => {
         }
       })();
 
-      for (const name of ['api-2', 'api-3']) {
-        await new Promise((resolve) => setTimeout(resolve, 350));
-        const next = await cluster.startApi(name);
+      for (const next of spares) {
+        const before = seen.length;
+        while (seen.length === before) await new Promise((resolve) => setTimeout(resolve, 50));
         await api.child.stop();
         for (const socket of sockets) socket.destroy();
         target = next.port;
         api = next;
       }
+      const unfinishedAtLastSwitch = !seen.some((event) => event.type === 'ToolBatchCompleted');
       await watching;
+      expect(unfinishedAtLastSwitch, 'the batch ended before the last restart').toBe(true);
 
       const seqs = seen.map((event) => event.seq);
       expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
       expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
       expect(seen.filter((event) => event.type === 'ToolCallCompleted').map((event) => event.callId).sort()).toEqual(calls.map((call) => call.id).sort());
       expect(seen.at(-1)!.type).toBe('ToolBatchCompleted');
+      // connecting, live, then a reconnecting and a live again for each break.
+      expect(states.slice(0, 2)).toEqual(['connecting', 'live']);
+      expect(states.filter((state) => state === 'reconnecting').length).toBeGreaterThanOrEqual(2);
+      for (let i = 2; i < states.length; i++) expect(states[i], states.join(' ')).toBe(i % 2 === 0 ? 'reconnecting' : 'live');
+      expect(client.linkState).toBe('live');
     } finally {
       await client.close();
     }

@@ -6,7 +6,18 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
-import { CreateSessionDocument, ExecuteToolBatchDocument, GetToolBatchDocument, GetToolCallDocument, SpawnBackgroundDocument } from '../gql/graphql.js';
+import {
+  ApproveToolCallDocument,
+  CreateSessionDocument,
+  ExecuteToolBatchDocument,
+  GetToolBatchDocument,
+  GetToolCallDocument,
+  RejectToolCallDocument,
+  SpawnBackgroundDocument,
+  SystemStatusDocument,
+  TenantCursorDocument,
+  TenantEventsDocument,
+} from '../gql/graphql.js';
 import { ensureBuilt, ROOT } from '../support/build.js';
 import { type ApiProcess, Cluster } from '../support/cluster.js';
 import { eventually } from '../support/wait.js';
@@ -55,6 +66,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
   };
   const signIn = async (key: string) => {
     await page.goto(base);
+    // Whoever was signed in in this tab is forgotten first.
+    if (await page.evaluate(() => sessionStorage.getItem('toolrun.apiKey'))) {
+      await page.evaluate(() => sessionStorage.removeItem('toolrun.apiKey'));
+      await page.reload();
+    }
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
@@ -82,6 +98,20 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
   const row = (callId: string) => page.locator(`.call[data-call-id="${callId}"]`);
+  /** A link of the main navigation (session titles in the lists may hold the same words). */
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  /** The GraphQL operations the page sends over HTTP from now on (urql sends queries as GET; streams go over the WebSocket). */
+  const recordQueries = () => {
+    const sent: string[] = [];
+    const onRequest = (request: { url(): string; method(): string; postData(): string | null }) => {
+      const url = new URL(request.url());
+      if (url.pathname !== '/graphql') return;
+      const document = request.method() === 'GET' ? url.searchParams.get('query') : (JSON.parse(request.postData() ?? '{}') as { query?: string }).query;
+      sent.push(/^\s*(?:query|mutation)\s+(\w+)/.exec(document ?? '')?.[1] ?? '?');
+    };
+    page.on('request', onRequest);
+    return { sent, stop: () => page.off('request', onRequest) };
+  };
 
   it('signs in with a key held in sessionStorage; a reader key watches, with buttons that need a role disabled and saying which', async () => {
     await page.goto(base);
@@ -104,7 +134,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
 
   it('runs a batch from the "try it" form and shows every bar complete', async () => {
     await asOperator();
-    await page.getByRole('link', { name: 'Tools' }).click();
+    await nav('Tools').click();
     await page.locator('[data-tool="sleep"]').click();
     await page.getByLabel('ms *').fill('400');
     await page.getByLabel('Calls in the batch').fill('6');
@@ -146,7 +176,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
       { id: 'delete-a', tool: 'delete_file', args: { path: '/a.txt' } },
       { id: 'delete-b', tool: 'delete_file', args: { path: '/b.txt' } },
     ]);
-    await page.getByRole('link', { name: 'Approvals' }).click();
+    await nav('Approvals').click();
     const card = (callId: string) => page.locator(`.approval[data-call-id="${callId}"]`);
     await card('delete-a').waitFor({ timeout: 15_000 });
     await card('delete-b').waitFor();
@@ -163,6 +193,80 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(rejected.toolCall?.status).toBe('FAILED');
     const outcome = await api.request(`query { toolCall(sessionId: "${session.sessionId}", callId: "delete-b") { outcome } }`);
     expect(JSON.stringify(outcome.data)).toContain('not this file');
+  });
+
+  it('keeps the sessions list and the approvals inbox live from the tenant events, without polling', async () => {
+    await asOperator();
+    await nav('Sessions').click();
+    const before = await newSession('before');
+    await submit(before.sessionId, [{ tool: 'echo', args: { message: 'before' } }]);
+    await page.locator(`tr[data-session-id="${before.sessionId}"]`).waitFor({ timeout: 15_000 });
+    // Loaded, and nothing of the tenant moves (no call unfinished, so no event on its way): no
+    // request for longer than the old refresh interval (3 s).
+    await expect.poll(async () => (await api.query(SystemStatusDocument, {})).systemStatus.tenantCalls.unfinished, { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.locator(`tr[data-session-id="${before.sessionId}"]`).getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('0');
+    const quiet = recordQueries();
+    await page.waitForTimeout(4000);
+    quiet.stop();
+    expect(quiet.sent).toEqual([]);
+
+    // A session the page does not show appears with its first event; its counts follow the events.
+    const queries = recordQueries();
+    const session = await newSession('live list');
+    const listRow = page.locator(`tr[data-session-id="${session.sessionId}"]`);
+    await submit(session.sessionId, [1, 2, 3].map((n) => ({ id: `e${n}`, tool: 'echo', args: { message: `${n}` } })));
+    await expect.poll(() => listRow.getAttribute('data-calls'), { timeout: 15_000 }).toBe('3');
+    await expect.poll(() => listRow.getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('0');
+    await submit(session.sessionId, [
+      { id: 'more', tool: 'echo', args: { message: 'more' } },
+      { id: 'gate-1', tool: 'delete_file', args: { path: '/one.txt' } },
+    ]);
+    await expect.poll(() => listRow.getAttribute('data-calls'), { timeout: 15_000 }).toBe('5');
+    await expect.poll(() => listRow.getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('1');
+    queries.stop();
+    // Only reads asked for by events: the first page for the new session, its row after that.
+    expect(queries.sent.length).toBeGreaterThan(0);
+    expect(new Set(queries.sent)).toEqual(new Set(['Sessions', 'SessionRows']));
+    await shot('sessions');
+
+    // The inbox: the waiting call from its snapshot, a new one from its event, both gone when decided elsewhere.
+    await nav('Approvals').click();
+    const card = (callId: string) => page.locator(`.approval[data-call-id="${callId}"]`);
+    await card('gate-1').waitFor({ timeout: 15_000 });
+    await submit(session.sessionId, [{ id: 'gate-2', tool: 'delete_file', args: { path: '/two.txt' } }]);
+    await card('gate-2').waitFor({ timeout: 15_000 });
+    await expect.poll(() => card('gate-2').getByRole('link').textContent()).toBe('live list');
+    const inboxQuiet = recordQueries();
+    await page.waitForTimeout(3000);
+    inboxQuiet.stop();
+    expect(inboxQuiet.sent).toEqual([]);
+    const approved = await api.query(ApproveToolCallDocument, { sessionId: session.id, callId: 'gate-1' }, operatorKey);
+    expect(approved.approveToolCall.__typename).toBe('ToolCall');
+    await card('gate-1').waitFor({ state: 'detached', timeout: 15_000 });
+    const rejected = await api.query(RejectToolCallDocument, { sessionId: session.id, callId: 'gate-2', reason: 'decided elsewhere' }, operatorKey);
+    expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
+    await card('gate-2').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByText('Nothing waits for approval.').waitFor();
+  });
+
+  it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {
+    await asOperator();
+    await nav('Health').click();
+    await expect.poll(() => page.locator('[data-workers-alive]').getAttribute('data-workers-alive'), { timeout: 15_000 }).toBe('1');
+    expect(await page.locator('tr[data-queue]').evaluateAll((rows) => rows.map((el) => el.getAttribute('data-queue')))).toEqual(['calls', 'tasks']);
+    // A call the page sees running, then done; the event lag counts the deliveries to this API of
+    // the events it streams (here to a subscriber of the tenant's events).
+    const { tenantSettings } = await api.query(TenantCursorDocument, {});
+    const stream = api.ws(TenantEventsDocument, { after: tenantSettings.lastEventCursor, types: ['ToolCallStarted'] });
+    const session = await newSession('health');
+    await submit(session.sessionId, [{ id: 'slow', tool: 'sleep', args: { ms: 8000 } }]);
+    await expect.poll(() => page.locator('[data-running]').getAttribute('data-running'), { timeout: 15_000 }).toBe('1');
+    await expect.poll(() => page.locator('tr[data-queue="calls"]').getAttribute('data-active'), { timeout: 15_000 }).toBe('1');
+    await stream.next(15_000);
+    await expect.poll(async () => Number(await page.locator('[data-event-lag-messages]').getAttribute('data-event-lag-messages')), { timeout: 15_000 }).toBeGreaterThan(0);
+    await shot('health');
+    await stream.close();
+    await expect.poll(() => page.locator('[data-running]').getAttribute('data-running'), { timeout: 20_000 }).toBe('0');
   });
 
   it("shows a background task's progress bar reach 100 % while its log tail grows", async () => {
@@ -187,6 +291,49 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect([...seenPercents].filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(2);
     expect([...seenLines].filter((n) => n > 0 && n < 10).length).toBeGreaterThanOrEqual(2);
     await expect.poll(() => task.locator('.log-tail').getAttribute('data-lines')).toBe('10');
+  });
+
+  it('pauses, resumes, runs now and cancels a schedule from the Tasks view; a reader sees those buttons disabled', async () => {
+    const session = await newSession('schedules');
+    const spawned = await api.query(SpawnBackgroundDocument, {
+      sessionId: session.sessionId,
+      tool: 'report_progress',
+      args: { steps: 1, intervalMs: 0 },
+      title: 'hourly report',
+      schedule: { cronExpression: '0 * * * *' },
+    });
+    if (spawned.spawnBackground.__typename !== 'ScheduledMonitor') throw new Error(JSON.stringify(spawned.spawnBackground));
+    const scheduleId = spawned.spawnBackground.scheduleId;
+    const schedule = page.locator('tr[data-schedule-id]', { hasText: 'hourly report' });
+    const openTasks = async () => {
+      await openSession(session.sessionId);
+      await page.getByRole('tab', { name: 'Background tasks' }).click();
+      await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('ACTIVE');
+    };
+
+    await signIn(readerKey);
+    await openTasks();
+    for (const name of ['Pause schedule hourly report', 'Run schedule hourly report now', 'Cancel schedule hourly report']) {
+      const button = page.getByRole('button', { name });
+      expect(await button.isDisabled(), name).toBe(true);
+      expect(await button.getAttribute('title')).toBe('Needs an API key with the submitter role');
+    }
+
+    await signIn(operatorKey);
+    await openTasks();
+    await page.getByRole('button', { name: 'Pause schedule hourly report' }).click();
+    await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('PAUSED');
+    expect(await schedule.textContent()).toContain('paused since');
+    await page.getByRole('button', { name: 'Resume schedule hourly report' }).click();
+    await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('ACTIVE');
+    const tasksBefore = await page.locator('.task').count();
+    await page.getByRole('button', { name: 'Run schedule hourly report now' }).click();
+    await expect.poll(() => page.locator('.task').count(), { timeout: 15_000 }).toBe(tasksBefore + 1);
+    await expect.poll(() => cluster.db.task.count({ where: { scheduleId, kind: 'background_tool' } })).toBe(1);
+    await shot('schedules');
+    await page.getByRole('button', { name: 'Cancel schedule hourly report' }).click();
+    await expect.poll(() => schedule.getAttribute('data-status'), { timeout: 15_000 }).toBe('CANCELED');
+    expect(await schedule.getByRole('button').count()).toBe(0);
   });
 
   it('catches up after the API restarts mid-stream: no row missing, none twice', async () => {
@@ -245,8 +392,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const longestMs = Math.max(...tasks.map((e) => e.tdur! / 1000));
     console.log(`1,000-call batch: ${tasks.length} main-thread tasks, longest ${longestMs.toFixed(1)} ms of thread time; Performance API long tasks (wall time) ${JSON.stringify(longTasks)}`);
     expect(longestMs).toBeLessThanOrEqual(50);
-    await page.getByRole('link', { name: 'Sessions' }).click();
+    await nav('Sessions').click();
     await page.locator(`tr[data-session-id="${session.sessionId}"]`).waitFor();
-    await shot('sessions');
   });
 });

@@ -1,74 +1,45 @@
-// The dashboard's one link to toolrun: urql over HTTP for queries and mutations, and one
-// graphql-ws connection for event streams. `watch` is the resuming half of lossless delivery:
-// it remembers the cursor of the last event it handed on and, whenever the stream breaks (network
-// loss, API restart), subscribes again from that cursor; events at or below the last seen `seq`
-// are dropped, so a view gets every event once, in order.
-import { type Client as WsClient, createClient as createWsClient } from 'graphql-ws';
+// The dashboard's one link to toolrun: urql over HTTP for queries and mutations, and toolrun's
+// typed client (`toolrun/client`, src/client/) for event streams: its `watch` resubscribes from
+// the last cursor it delivered after any break (network loss, API restart) and reports the link
+// state the header shows. `watch` here only hands its events to a view in batches, at most one
+// per animation frame, so a burst of thousands of events costs a few renders.
+import { type LinkState, ToolrunClient } from 'toolrun/client';
 import { useSyncExternalStore } from 'react';
-import { type AnyVariables, Client, type TypedDocumentNode, cacheExchange, fetchExchange, stringifyDocument } from 'urql';
+import { type AnyVariables, Client, type TypedDocumentNode, cacheExchange, fetchExchange } from 'urql';
 
-export type LinkState = 'connecting' | 'live' | 'reconnecting';
-
-let linkState: LinkState = 'connecting';
-const linkListeners = new Set<() => void>();
-const brokenStreams = new Set<object>();
-
-function setLinkState(next: LinkState): void {
-  if (next === linkState) return;
-  linkState = next;
-  for (const listener of linkListeners) listener();
-}
-
-function updateLinkState(): void {
-  setLinkState(brokenStreams.size > 0 ? 'reconnecting' : 'live');
-}
-
-/** "live", or "reconnecting" while any stream is catching up after a break. */
-export function useLinkState(): LinkState {
-  return useSyncExternalStore(
-    (listener) => {
-      linkListeners.add(listener);
-      return () => linkListeners.delete(listener);
-    },
-    () => linkState,
-  );
-}
+export type { LinkState };
 
 export interface Link {
   urql: Client;
-  ws: WsClient;
+  toolrun: ToolrunClient;
   dispose(): void;
 }
 
 export function createLink(apiKey: string): Link {
-  const authorization = `Bearer ${apiKey}`;
   const urql = new Client({
     url: '/graphql',
     exchanges: [cacheExchange, fetchExchange],
-    fetchOptions: () => ({ headers: { authorization } }),
+    fetchOptions: () => ({ headers: { authorization: `Bearer ${apiKey}` } }),
     requestPolicy: 'cache-and-network',
   });
-  const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
-  const ws = createWsClient({
-    url: wsUrl,
-    connectionParams: { authorization },
-    lazy: true,
-    // `watch` resubscribes from its own cursor; the client must not replay the first variables.
-    retryAttempts: 0,
-    keepAlive: 10_000,
-    on: {
-      // Every broken stream has sent its subscribe again on this connection, from its last cursor.
-      connected: () => {
-        brokenStreams.clear();
-        updateLinkState();
-      },
-    },
+  const toolrun = new ToolrunClient({
+    url: `${location.origin}/graphql`,
+    wsUrl: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    apiKey,
+    maxRetryDelayMs: 4000,
   });
-  return { urql, ws, dispose: () => void ws.dispose() };
+  return { urql, toolrun, dispose: () => void toolrun.close() };
+}
+
+/** "live", or "reconnecting" while any stream is catching up after a break. */
+export function useLinkState(link: Link): LinkState {
+  return useSyncExternalStore(
+    (listener) => link.toolrun.onLinkState(listener),
+    () => link.toolrun.linkState,
+  );
 }
 
 export interface StreamEvent {
-  seq: number;
   cursor: string;
   type: string;
   __typename?: string;
@@ -82,9 +53,8 @@ export interface WatchHandlers<E> {
 }
 
 /**
- * Follows a session stream from `after` and keeps following it across disconnects. Events are
- * handed on in batches, at most once per animation frame, so a burst of thousands of events
- * costs a few renders. Returns a function that stops it.
+ * Follows a stream (a subscription with one root field whose events carry a cursor) from
+ * `variables.after` across disconnects, with toolrun's client. Returns a function that stops it.
  */
 export function watch<E extends StreamEvent, V extends AnyVariables & { after?: string | null }>(
   link: Link,
@@ -92,78 +62,53 @@ export function watch<E extends StreamEvent, V extends AnyVariables & { after?: 
   variables: V,
   handlers: WatchHandlers<E>,
 ): () => void {
-  const query = stringifyDocument(document);
-  const token = {};
-  let lastCursor = variables.after ?? null;
-  let lastSeq = -1;
-  let stopped = false;
-  let unsubscribe: (() => void) | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let retryDelay = 250;
+  const abort = new AbortController();
   let pending: E[] = [];
   let frame = 0;
-
   const flush = () => {
     frame = 0;
     const events = pending;
     pending = [];
-    if (!stopped && events.length > 0) handlers.onEvents(events);
+    if (!abort.signal.aborted && events.length > 0) handlers.onEvents(events);
   };
-
-  const subscribe = () => {
-    if (stopped) return;
-    unsubscribe = link.ws.subscribe<Record<string, E>>(
-      { query, variables: { ...variables, after: lastCursor } },
-      {
-        next: (result) => {
-          const event = result.data ? Object.values(result.data)[0] : undefined;
-          if (!event) return;
-          retryDelay = 250;
-          if (event.__typename === 'CursorExpired') {
-            stop();
-            handlers.onExpired?.();
-            return;
-          }
-          if (event.seq <= lastSeq) return;
-          lastSeq = event.seq;
-          lastCursor = event.cursor;
-          pending.push(event);
-          if (!frame) frame = requestAnimationFrame(flush);
-        },
-        error: () => retry(),
-        // The server ends streams when it shuts down: that is a break too, not the end of the work.
-        complete: () => retry(),
-      },
-    );
-  };
-
-  const retry = () => {
-    if (stopped) return;
-    brokenStreams.add(token);
-    updateLinkState();
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(subscribe, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 4000);
-  };
-
-  const stop = () => {
-    stopped = true;
-    clearTimeout(retryTimer);
+  const stream = link.toolrun.watch(document, (after) => ({ ...variables, after }), (data) => Object.values(data)[0] as E, {
+    after: variables.after ?? null,
+    signal: abort.signal,
+  });
+  void (async () => {
+    try {
+      for await (const event of stream) {
+        if (event.__typename === 'CursorExpired') {
+          if (frame) cancelAnimationFrame(frame);
+          flush();
+          handlers.onExpired?.();
+          return;
+        }
+        pending.push(event);
+        if (!frame) frame = requestAnimationFrame(flush);
+      }
+    } catch (error) {
+      // An error answer (bad arguments): nothing to resume; the view keeps what it has.
+      console.error('toolrun stream refused', error);
+    }
+  })();
+  return () => {
+    abort.abort();
     if (frame) cancelAnimationFrame(frame);
-    if (brokenStreams.delete(token)) updateLinkState();
-    unsubscribe?.();
   };
-
-  subscribe();
-  return stop;
 }
 
 /**
  * The cursor before a session's first event, for a session that has none yet
  * (`lastEventCursor` null): subscribing without a cursor would start at "now" and miss what
- * happens between the snapshot and the subscription. (Cursors are opaque; this is the one place
- * that knows their form, until the API hands out a start cursor itself.)
+ * happens between the snapshot and the subscription. (Cursors are opaque; this file is the one
+ * place that knows their form, until the API hands out start cursors itself.)
  */
 export function sessionStartCursor(sessionId: string): string {
   return btoa(`evt:${sessionId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** The cursor before a tenant's first event, for a tenant that has none yet (`tenantSettings.lastEventCursor` null). */
+export function tenantStartCursor(tenantId: string): string {
+  return btoa(`tevt:${tenantId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }

@@ -1,69 +1,145 @@
-// Calls waiting for approval anywhere in the tenant (`toolCalls` filtered by status), refreshed
-// every two seconds. Approve, or reject with a reason.
+// Calls waiting for approval anywhere in the tenant, live: a snapshot (`toolCalls` filtered by
+// status), then the tenant's events from the cursor read before it. A call appears with its
+// ToolCallAwaitingApproval and leaves with its ToolCallApproved or ToolCallCompleted (rejected,
+// cancelled), whoever decided it and wherever. Approve, or reject with a reason.
 import { useEffect, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useMutation } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { time } from '../components/Status.js';
+import type { Link } from '../data/connection.js';
 import { navigate } from '../data/router.js';
-import { ApproveCallDocument, AwaitingApprovalDocument, RejectCallDocument } from '../gql/graphql.js';
+import { coalesced, followTenant } from '../data/tenant-feed.js';
+import { ApproveCallDocument, AwaitingApprovalDocument, type EventType, RejectCallDocument } from '../gql/graphql.js';
 
-const REFRESH_MS = 2000;
+const INBOX_EVENTS: EventType[] = ['ToolCallAwaitingApproval', 'ToolCallApproved', 'ToolCallCompleted'];
+const INBOX_SIZE = 100;
 
-export function ApprovalsView() {
-  const [{ data, error }, refetch] = useQuery({ query: AwaitingApprovalDocument, variables: { first: 100 }, requestPolicy: 'network-only' });
+interface Waiting {
+  callId: string;
+  tool: string;
+  args: unknown;
+  queuedAt: string;
+  batchId: string;
+  /** The session's Relay id (what events carry). */
+  sessionNodeId: string;
+  /** The session's raw id and title: from the snapshot, or read after the call's event. */
+  session: { sessionId: string; title?: string | null } | null;
+}
+
+const keyOf = (sessionNodeId: string, callId: string) => `${sessionNodeId}/${callId}`;
+
+export function ApprovalsView({ link }: { link: Link }) {
+  const [waiting, setWaiting] = useState<Map<string, Waiting> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
   useEffect(() => {
-    const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [refetch]);
-  const waiting = (data?.toolCalls.nodes ?? []).map((call) => ({ ...call, batchId: call.batch.batchId }));
+    setWaiting(null);
+    const readInbox = async () => {
+      const answer = await link.urql.query(AwaitingApprovalDocument, { first: INBOX_SIZE }, { requestPolicy: 'network-only' }).toPromise();
+      if (!answer.data) setError(answer.error?.message ?? 'toolrun did not answer');
+      else setError(null);
+      return answer.data?.toolCalls.nodes ?? [];
+    };
+    // Cards added by an event lack their session's raw id and title until the inbox is read again.
+    const details = coalesced(async () => {
+      const calls = await readInbox();
+      setWaiting((current) => {
+        if (!current) return current;
+        const next = new Map(current);
+        for (const call of calls) {
+          const key = keyOf(call.session.id, call.callId);
+          const card = next.get(key);
+          if (card && !card.session) next.set(key, { ...card, session: call.session });
+        }
+        return next;
+      });
+    }, 100);
+    const stop = followTenant(link, INBOX_EVENTS, {
+      load: async () => {
+        const calls = await readInbox();
+        setWaiting(
+          new Map(
+            calls.map((call) => [
+              keyOf(call.session.id, call.callId),
+              { callId: call.callId, tool: call.tool, args: call.args, queuedAt: call.queuedAt, batchId: call.batch.batchId, sessionNodeId: call.session.id, session: call.session },
+            ]),
+          ),
+        );
+      },
+      onEvents: (events) => {
+        setWaiting((current) => {
+          const next = new Map(current ?? []);
+          for (const event of events) {
+            if (!('callId' in event)) continue;
+            const key = keyOf(event.sessionId, event.callId);
+            if (event.__typename === 'ToolCallAwaitingApproval') {
+              if (next.has(key)) continue;
+              next.set(key, { callId: event.callId, tool: event.tool, args: event.args, queuedAt: event.at, batchId: event.batchId, sessionNodeId: event.sessionId, session: null });
+            } else {
+              next.delete(key);
+            }
+          }
+          return next;
+        });
+        if (events.some((event) => event.__typename === 'ToolCallAwaitingApproval')) details.request();
+      },
+    });
+    return () => {
+      stop();
+      details.stop();
+    };
+  }, [link]);
+
+  const cards = [...(waiting?.values() ?? [])].sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
-      {error ? <p role="alert">{error.message}</p> : null}
-      <p role="status">{waiting.length === 0 ? 'Nothing waits for approval.' : `${waiting.length} call${waiting.length === 1 ? '' : 's'} waiting for approval`}</p>
+      {error ? <p role="alert">{error}</p> : null}
+      <p role="status">
+        {waiting === null ? 'Loading…' : cards.length === 0 ? 'Nothing waits for approval.' : `${cards.length} call${cards.length === 1 ? '' : 's'} waiting for approval`}
+      </p>
       <ul className="approvals">
-        {waiting.map((call) => (
-          <ApprovalCard key={`${call.session.sessionId}/${call.callId}`} call={call} onDecided={() => refetch({ requestPolicy: 'network-only' })} />
+        {cards.map((call) => (
+          <ApprovalCard key={keyOf(call.sessionNodeId, call.callId)} call={call} />
         ))}
       </ul>
     </section>
   );
 }
 
-function ApprovalCard({
-  call,
-  onDecided,
-}: {
-  call: { callId: string; tool: string; args: unknown; queuedAt: string; batchId: string; session: { sessionId: string; title?: string | null } };
-  onDecided(): void;
-}) {
+/** A waiting call; it leaves the inbox when the event of its decision arrives. */
+function ApprovalCard({ call }: { call: Waiting }) {
   const [, approve] = useMutation(ApproveCallDocument);
   const [, reject] = useMutation(RejectCallDocument);
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<string | null>(null);
-  const sessionId = call.session.sessionId;
   const decide = async (kind: 'approve' | 'reject') => {
-    const result = kind === 'approve' ? await approve({ sessionId, callId: call.callId }) : await reject({ sessionId, callId: call.callId, reason });
+    const target = { sessionId: call.sessionNodeId, callId: call.callId };
+    const result = kind === 'approve' ? await approve(target) : await reject({ ...target, reason });
     const answer = result.data ? Object.values(result.data)[0] : null;
     if (answer && 'message' in answer) setMessage(answer.message);
     else if (result.error) setMessage(result.error.message);
-    onDecided();
   };
-  const reasonId = `reason-${sessionId}-${call.callId}`;
+  const reasonId = `reason-${call.sessionNodeId}-${call.callId}`;
+  const sessionId = call.session?.sessionId;
   return (
     <li className="approval" data-call-id={call.callId}>
       <div>
         <strong>{call.tool}</strong> <span className="mono">{call.callId}</span> · waiting since {time(call.queuedAt)} · session{' '}
-        <a
-          href={`/sessions/${sessionId}?batch=${call.batchId}`}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate(`/sessions/${sessionId}?batch=${call.batchId}`);
-          }}
-        >
-          {call.session.title || sessionId.slice(0, 8)}
-        </a>
+        {sessionId ? (
+          <a
+            href={`/sessions/${sessionId}?batch=${call.batchId}`}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(`/sessions/${sessionId}?batch=${call.batchId}`);
+            }}
+          >
+            {call.session?.title || sessionId.slice(0, 8)}
+          </a>
+        ) : (
+          '…'
+        )}
       </div>
       <JsonView value={call.args} />
       <div className="decide">

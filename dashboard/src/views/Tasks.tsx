@@ -1,12 +1,22 @@
 // Background tasks of a session (progress, status text, log tail, heartbeat age, cancel) and its
-// schedules. Task events move progress and status at once and reload the rows (their log tail is
+// schedules (pause, resume, run now, cancel). Task events move progress and status at once and reload the rows (their log tail is
 // the server's, so no output line is shown twice).
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { StatusBadge, age, time } from '../components/Status.js';
 import { type Link, sessionStartCursor, watch } from '../data/connection.js';
-import { CancelScheduleDocument, CancelTaskDocument, SessionTasksDocument, type TaskRowFragment, TaskEventsDocument } from '../gql/graphql.js';
+import {
+  CancelScheduleDocument,
+  CancelTaskDocument,
+  PauseScheduleDocument,
+  ResumeScheduleDocument,
+  SessionTasksDocument,
+  type SessionTasksQuery,
+  type TaskRowFragment,
+  TaskEventsDocument,
+  TriggerScheduleDocument,
+} from '../gql/graphql.js';
 
 const ACTIVE = new Set(['QUEUED', 'RUNNING']);
 
@@ -131,29 +141,65 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
   );
 }
 
-function ScheduleRow({
-  schedule,
-  onChange,
-}: {
-  schedule: { id: string; title: string; tool: string; type: string; enabled: boolean; cronExpression?: string | null; scheduledAt?: string | null; nextTriggerAt?: string | null; lastTriggerAt?: string | null };
-  onChange(): void;
-}) {
+/** A schedule with what a submitter can do to it: pause or resume, run it once now, cancel it. */
+function ScheduleRow({ schedule, onChange }: { schedule: ScheduleRowData; onChange(): void }) {
+  const [, pause] = useMutation(PauseScheduleDocument);
+  const [, resume] = useMutation(ResumeScheduleDocument);
+  const [, trigger] = useMutation(TriggerScheduleDocument);
   const [, cancel] = useMutation(CancelScheduleDocument);
+  const [message, setMessage] = useState<string | null>(null);
+  const act = async (run: Promise<{ data?: Record<string, unknown> | null; error?: { message: string } }>) => {
+    const result = await run;
+    const answer = (result.data ? Object.values(result.data)[0] : null) as { message?: string } | null;
+    setMessage(answer?.message ?? result.error?.message ?? null);
+    onChange();
+  };
+  const live = schedule.status === 'ACTIVE' || schedule.status === 'PAUSED';
+  const name = schedule.title || schedule.tool;
   return (
-    <tr data-schedule-id={schedule.id}>
+    <tr data-schedule-id={schedule.id} data-status={schedule.status}>
       <td>{schedule.title}</td>
       <td>{schedule.tool}</td>
       <td className="mono">{schedule.cronExpression ?? (schedule.scheduledAt ? new Date(schedule.scheduledAt).toLocaleString() : '')}</td>
       <td>{time(schedule.nextTriggerAt)}</td>
       <td>{time(schedule.lastTriggerAt)}</td>
-      <td>{schedule.enabled ? 'enabled' : 'cancelled'}</td>
       <td>
-        {schedule.enabled ? (
-          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ id: schedule.id }).then(onChange)}>
-            Cancel
+        {SCHEDULE_STATUS[schedule.status]}
+        {schedule.status === 'PAUSED' && schedule.pausedAt ? ` since ${time(schedule.pausedAt)}` : ''}
+        {message ? <span role="alert"> {message}</span> : null}
+      </td>
+      <td className="actions">
+        {schedule.status === 'ACTIVE' ? (
+          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void act(pause({ id: schedule.id }))} aria-label={`Pause schedule ${name}`}>
+            Pause
           </RoleButton>
+        ) : null}
+        {schedule.status === 'PAUSED' ? (
+          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void act(resume({ id: schedule.id }))} aria-label={`Resume schedule ${name}`}>
+            Resume
+          </RoleButton>
+        ) : null}
+        {live ? (
+          <>
+            <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void act(trigger({ id: schedule.id }))} aria-label={`Run schedule ${name} now`}>
+              Run now
+            </RoleButton>
+            <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void act(cancel({ id: schedule.id }))} aria-label={`Cancel schedule ${name}`}>
+              Cancel
+            </RoleButton>
+          </>
         ) : null}
       </td>
     </tr>
   );
 }
+
+type ScheduleRowData = SessionTasksQuery['schedules']['nodes'][number];
+
+/** The status as a word (not by colour alone). */
+const SCHEDULE_STATUS: Record<ScheduleRowData['status'], string> = {
+  ACTIVE: 'active',
+  PAUSED: 'paused',
+  CANCELED: 'cancelled',
+  FINISHED: 'finished',
+};

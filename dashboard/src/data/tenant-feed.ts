@@ -1,0 +1,72 @@
+// Tenant-wide live views (the sessions list, the approvals inbox): the tenant's cursor first, then
+// the view's snapshot, then `tenantEvents` from that cursor — nothing between the snapshot and the
+// stream is missed, and what both hold is applied idempotently by the view. Reloads queued by
+// events run as one query, a moment after the first event that asked (no timer polling).
+import type { Client } from 'urql';
+import { type EventType, TenantActivityDocument, type TenantActivitySubscription, TenantCursorDocument } from '../gql/graphql.js';
+import { type Link, tenantStartCursor, watch } from './connection.js';
+
+export type TenantEvent = TenantActivitySubscription['tenantEvents'];
+
+export interface TenantFeedHandlers {
+  /** Reads the view's snapshot; events from the cursor read before it follow. */
+  load(client: Client): Promise<void>;
+  onEvents(events: TenantEvent[]): void;
+}
+
+/** Follows the tenant's events of `types` for a view; a cursor past retention starts over. Returns a function that stops it. */
+export function followTenant(link: Link, types: EventType[], handlers: TenantFeedHandlers): () => void {
+  let stopped = false;
+  let stopWatch: (() => void) | null = null;
+  const start = async () => {
+    const answer = await link.urql.query(TenantCursorDocument, {}, { requestPolicy: 'network-only' }).toPromise();
+    if (stopped || !answer.data) return;
+    const after = answer.data.tenantSettings.lastEventCursor ?? tenantStartCursor(answer.data.viewer.tenantId);
+    await handlers.load(link.urql);
+    if (stopped) return;
+    stopWatch = watch(link, TenantActivityDocument, { after, types }, {
+      onEvents: handlers.onEvents,
+      onExpired: () => void start(),
+    });
+  };
+  void start();
+  return () => {
+    stopped = true;
+    stopWatch?.();
+  };
+}
+
+/**
+ * Runs `run` once `delayMs` after the first `request()`; requests meanwhile join that run, and
+ * requests while it runs make one more run after it.
+ */
+export function coalesced(run: () => Promise<void>, delayMs: number): { request(): void; stop(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const fire = async () => {
+    timer = undefined;
+    running = true;
+    try {
+      await run();
+    } finally {
+      running = false;
+      if (again && !stopped) {
+        again = false;
+        timer = setTimeout(() => void fire(), delayMs);
+      }
+    }
+  };
+  return {
+    request() {
+      if (stopped) return;
+      if (running) again = true;
+      else timer ??= setTimeout(() => void fire(), delayMs);
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
