@@ -7,6 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // its own services, so nothing but loaded code is shared, and loading it once per worker saves
 // most of a file's start-up.
 const databaseSetup = ['test/support/global-setup.ts'];
+const RUN_ALONE = ['test/api/background.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -28,15 +29,21 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/system/**'],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/system/**', ...RUN_ALONE],
           globalSetup: databaseSetup,
           isolate: false,
         },
       },
+      // Files that fill or count what the whole database shares (the background-run slots of the
+      // live workers): after the other api files, with nothing beside them.
+      {
+        extends: true,
+        test: { name: 'api-alone', include: RUN_ALONE, globalSetup: databaseSetup, isolate: false, sequence: { groupOrder: 1 } },
+      },
       // Real child processes, kills and restarts.
       {
         extends: true,
-        test: { name: 'system', include: ['test/system/**/*.test.ts'], globalSetup: databaseSetup, isolate: false, sequence: { groupOrder: 1 } },
+        test: { name: 'system', include: ['test/system/**/*.test.ts'], globalSetup: databaseSetup, isolate: false, sequence: { groupOrder: 2 } },
       },
     ],
   },

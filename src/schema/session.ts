@@ -21,9 +21,8 @@ SessionRef.implement({
     createdAt: t.expose('createdAt', { description: 'When the session was created', type: 'DateTime' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'DateTime', description: 'Time of the newest event of the session (its creation time until it has one)' }),
     lastEventCursor: t.string({
-      nullable: true,
-      description: 'Cursor of the newest event; subscribe with `after` set to it to receive only what follows',
-      resolve: (session) => (session.eventSeq > 0n ? encodeEventCursor(session.id, Number(session.eventSeq)) : null),
+      description: 'Cursor of the newest event (before the first one: the session’s start); subscribe with `after` set to it to receive everything that follows, with no gap',
+      resolve: (session) => encodeEventCursor(session.id, Number(session.eventSeq)),
     }),
     fileUsage: t.field({
       type: FileUsageRef,

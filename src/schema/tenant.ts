@@ -52,9 +52,8 @@ export const TenantSettingsRef = builder.objectRef<Tenant>('TenantSettings').imp
   fields: (t) => ({
     tenantName: t.exposeString('name', { description: 'The tenant’s name' }),
     lastEventCursor: t.string({
-      nullable: true,
-      description: 'Tenant cursor of the newest event; `tenantEvents(after: lastEventCursor)` delivers only what follows (null before the first event)',
-      resolve: (tenant) => (tenant.eventSeq > 0n ? encodeTenantEventCursor(tenant.id, Number(tenant.eventSeq)) : null),
+      description: 'Tenant cursor of the newest event (before the first one: the tenant’s start); `tenantEvents(after: lastEventCursor)` delivers everything that follows, with no gap',
+      resolve: (tenant) => encodeTenantEventCursor(tenant.id, Number(tenant.eventSeq)),
     }),
     allowSelfApproval: t.exposeBoolean('allowSelfApproval', {
       description: 'Whether an approver may approve or reject calls its own API key submitted (default false)',

@@ -3,8 +3,8 @@
 // artifacts, messages and events; the output cap; limits under concurrent spawns; schedules;
 // every refusal. (With real worker processes: test/system/background-workers.test.ts.)
 //
-// The tests that start runs are in this one file on purpose: the per-worker limit counts the
-// active runs of the whole database, so they must not overlap (the system tier runs after this one).
+// This file runs alone (the vitest project `api-alone`, after the other api files and before the
+// system tier): the per-worker limit counts the active runs of the whole database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION } from '../../src/domain/tasks/background.js';
 import { CANCELED_LINE, charLength, MAX_OUTPUT_LOG_CHARS, TRUNCATION_LINE } from '../../src/domain/tasks/background-output.js';

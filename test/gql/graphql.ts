@@ -1031,7 +1031,7 @@ export type TenantEventsSubscription = { tenantEvents:
 export type TenantCursorQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TenantCursorQuery = { tenantSettings: { lastEventCursor: string | null }, viewer: { apiKeyId: string, roles: Array<string> } };
+export type TenantCursorQuery = { tenantSettings: { lastEventCursor: string }, viewer: { apiKeyId: string, roles: Array<string> } };
 
 export type McpServerFieldsFragment = { name: string, url: string, headerNames: Array<string>, hasBearerToken: boolean, listedAt: string | null, settings: { policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, retry: { maxAttempts: number } }, tools: Array<{ mcpServer: string | null, name: string, displayName: string, description: string, kind: ToolKind, url: string | null, parametersSchema: unknown, policy: ToolPolicy, scheduling: ToolScheduling, timeoutMs: number, hints: { readonly: boolean, idempotent: boolean, destructive: boolean, openWorld: boolean, supportsBackground: boolean }, retry: { maxAttempts: number, backoff: { type: BackoffType, delayMs: number, maxDelayMs: number } } }> };
 
@@ -1226,7 +1226,7 @@ export type GetSessionQueryVariables = Exact<{
 }>;
 
 
-export type GetSessionQuery = { session: { id: string, title: string | null, lastEventCursor: string | null } | null };
+export type GetSessionQuery = { session: { id: string, title: string | null, lastEventCursor: string } | null };
 
 export type ListSessionsQueryVariables = Exact<{
   first?: number | null | undefined;

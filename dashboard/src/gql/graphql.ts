@@ -245,7 +245,7 @@ export type SessionRowsQuery = { nodes: Array<
 export type TenantCursorQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TenantCursorQuery = { viewer: { tenantId: string }, tenantSettings: { lastEventCursor: string | null } };
+export type TenantCursorQuery = { viewer: { tenantId: string }, tenantSettings: { lastEventCursor: string } };
 
 export type BatchSummaryFragment = { batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, createdAt: string, completedAt: string | null };
 
@@ -254,7 +254,7 @@ export type SessionViewQueryVariables = Exact<{
 }>;
 
 
-export type SessionViewQuery = { session: { id: string, sessionId: string, title: string | null, createdAt: string, metadata: unknown, lastEventCursor: string | null, batches: { nodes: Array<{ batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, createdAt: string, completedAt: string | null }> } } | null };
+export type SessionViewQuery = { session: { id: string, sessionId: string, title: string | null, createdAt: string, metadata: unknown, lastEventCursor: string, batches: { nodes: Array<{ batchId: string, status: ToolBatchStatus, callCount: number, pendingCount: number, createdAt: string, completedAt: string | null }> } } | null };
 
 export type CallRowFragment = { callId: string, tool: string, status: ToolCallStatus, attempt: number, maxAttempts: number, position: number, queuedAt: string, startedAt: string | null, completedAt: string | null, durationMs: number | null, deadlineAt: string | null };
 
