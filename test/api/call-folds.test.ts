@@ -95,4 +95,33 @@ describe('call folds', () => {
     const [batch] = await sql.query<{ status: string; pending_count: number }>('SELECT status, pending_count FROM tool_batch WHERE id = $1', [calls[0]!.batchRowId]);
     expect(batch).toMatchObject({ status: 'COMPLETED', pending_count: 0 });
   });
+
+  it('tells one item of a call that its transition took effect when a transaction holds two (a job delivered twice to one worker)', async () => {
+    const [call, other] = await batchOf(2);
+    const now = new Date();
+    // Two runs of one attempt claim in the same group transaction: one of them runs, not both.
+    const claims: boolean[] = [];
+    await log.write(sessionId, async (scope) => {
+      for (let copy = 0; copy < 2; copy++) scope.fold(claimCalls, { call: call!, workerId: 'w1', startedAt: now }, (ok) => claims.push(ok));
+    });
+    expect(claims).toEqual([true, false]);
+
+    // A stale copy (attempt 1) and the current one (attempt 2) of a requeued call: the current one claims.
+    await log.write(sessionId, async (scope) => scope.fold(requeueCalls, { call: other!, workerId: 'w1', claimed: false, startedAt: now }));
+    const results: Record<string, boolean> = {};
+    await log.write(sessionId, async (scope) => {
+      scope.fold(claimCalls, { call: { ...other!, attempt: 2 }, workerId: 'w2', startedAt: now }, (ok) => (results.current = ok));
+      scope.fold(claimCalls, { call: other!, workerId: 'w2', startedAt: now }, (ok) => (results.stale = ok));
+    });
+    expect(results).toEqual({ current: true, stale: false });
+
+    // Two outcomes of one attempt: the batch is settled once.
+    const finished: boolean[] = [];
+    await log.write(sessionId, async (scope) => {
+      for (let copy = 0; copy < 2; copy++) {
+        scope.fold(finishCalls, { call: call!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, (ok) => finished.push(ok));
+      }
+    });
+    expect(finished).toEqual([true, false]);
+  });
 });

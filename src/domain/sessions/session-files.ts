@@ -188,7 +188,13 @@ export class PrismaSessionFiles implements SessionFiles {
    */
   private quotaCheck(bytes: Prisma.Sql, entries: Prisma.Sql): Prisma.Sql {
     const q = this.quota;
-    if (!q) return Prisma.sql`quota AS (SELECT NULL::text AS over, NULL::text AS usage, NULL::text AS "limit")`;
+    // Without quotas the usage rows are still locked first (the lock order: usage rows, then file rows;
+    // the usage triggers would otherwise lock them after the file row).
+    if (!q) {
+      return Prisma.sql`su AS (SELECT 1 FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid FOR UPDATE),
+        tu AS (SELECT 1 FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid) FOR UPDATE),
+        quota AS (SELECT NULL::text AS over, NULL::text AS usage, NULL::text AS "limit" WHERE (SELECT count(*) FROM su) + (SELECT count(*) FROM tu) >= 0)`;
+    }
     return Prisma.sql`owner AS (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid),
       delta AS (SELECT (${bytes})::bigint AS bytes, (${entries})::bigint AS entries),
       su AS (SELECT bytes, files FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid FOR UPDATE),
