@@ -51,7 +51,8 @@ async function fenced<I extends { call: CallRef }>(sql: SqlConnection, items: I[
 }
 
 // ---------------------------------------------------------------------------------------------
-// QUEUED(attempt − 1) → RUNNING(attempt) on a worker.
+// QUEUED(attempt − 1) → RUNNING(attempt) on a worker that is live: a worker declared dead (frozen
+// past its staleness limit, its calls recovered) claims nothing more until it registers again.
 
 export interface ClaimItem {
   call: CallRef;
@@ -64,6 +65,7 @@ const CLAIM = statement(
   `UPDATE tool_call c SET status = 'RUNNING', attempt = d.attempt, worker_id = d.worker_id, started_at = COALESCE(c.started_at, d.started_at)
      FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[]) AS d(id, attempt, worker_id, started_at)
     WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
+      AND EXISTS (SELECT 1 FROM worker w WHERE w.id = d.worker_id AND w.state = 'live')
    RETURNING c.id::text AS id, c.attempt`,
 );
 
