@@ -368,7 +368,8 @@ describe('the soak: a non-idempotent call whose job reaches one worker twice', (
       // Statements of this worker wait for the session's row as long as the test holds it.
       const worker = await startWorker('twice-1', { DB_STATEMENT_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '30000' });
       const session = await newSession(api);
-      const queue = new Queue('calls', { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: `${cluster.prefix}:bull` });
+      const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+      const queue = new Queue('calls', { connection, prefix: `${cluster.prefix}:bull` });
       const activeJobOf = async (callId: string) => (await queue.getActive()).filter((job) => (job.data as { calls?: Array<{ callId: string }> }).calls?.some((call) => call.callId === callId));
       const holder = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
       await holder.connect();
@@ -396,6 +397,7 @@ describe('the soak: a non-idempotent call whose job reaches one worker twice', (
       } finally {
         await holder.end();
         await queue.close();
+        connection.disconnect();
       }
       const lines = await ticks(session.rowId, '/twice.log');
       expect(lines).toEqual([1, 2, 3, 4, 5].map((tick) => `tick ${tick} (attempt 1)`));
