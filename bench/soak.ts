@@ -316,7 +316,7 @@ async function request<T>(what: string, query: string, variables: Record<string,
 // ---------------------------------------------------------------------------------------------
 // Latency per operation, split by whether a fault was going on.
 
-const faultWindows: Array<{ from: number; to: number }> = [];
+const faultWindows: Array<{ from: number; to: number; name?: string }> = [];
 const latencies = new Map<string, { steady: number[]; fault: number[] }>();
 
 function inFault(at: number): boolean {
@@ -349,6 +349,14 @@ class Subscriber {
   cursor: string;
   /** Events out of order or seen twice (toolCallEvents skips the session's task events, so seq is not dense here). */
   duplicates = 0;
+  /** The first duplicates: seq, the API that sent it, ms since that subscription started, the cursor it resumed from. */
+  readonly duplicateDetails: string[] = [];
+  /**
+   * Events that a connection this subscriber already left delivered after it resubscribed elsewhere
+   * from its cursor (a socket being closed still hands over what it had received): a client has moved
+   * on from that connection, so they are not its events, and its new subscription delivers them.
+   */
+  staleDeliveries = 0;
   readonly received = new Set<number>();
   reconnects = 0;
   private client: Client | null = null;
@@ -375,6 +383,8 @@ class Subscriber {
       return;
     }
     this.api = api;
+    const after = this.cursor;
+    const subscribedAt = performance.now();
     const client = createClient({ url: api.wsUrl!, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, lazy: true, retryAttempts: 0 });
     this.client = client;
     const again = () => {
@@ -388,14 +398,22 @@ class Subscriber {
       {
         query: `subscription($sessionId: ID!, $after: String) { toolCallEvents(sessionId: $sessionId, after: $after) {
           __typename seq cursor ... on ToolBatchCompleted { batchId } } }`,
-        variables: { sessionId: this.session.id, after: this.cursor },
+        variables: { sessionId: this.session.id, after },
       },
       {
         next: (message) => {
           const event = message.data?.toolCallEvents;
           if (!event) return;
-          if (event.seq <= this.lastSeq || this.received.has(event.seq)) this.duplicates++;
-          else {
+          if (this.client !== client) {
+            this.staleDeliveries++;
+            return;
+          }
+          if (event.seq <= this.lastSeq || this.received.has(event.seq)) {
+            this.duplicates++;
+            if (this.duplicateDetails.length < 5) {
+              this.duplicateDetails.push(`seq ${event.seq} (${event.__typename}) from ${api.name} ${Math.round(performance.now() - subscribedAt)} ms after subscribing after ${after}, last seq ${this.lastSeq}`);
+            }
+          } else {
             this.received.add(event.seq);
             this.lastSeq = event.seq;
             this.cursor = event.cursor;
@@ -439,8 +457,8 @@ let apiKey = '';
 const sessions: Session[] = [];
 /** Every call an API acknowledged: session row id → call ids. */
 const acknowledgedCalls = new Map<string, Set<string>>();
-/** Non-idempotent calls and runs, by the file their ticks go to: session row id → paths. */
-const tickerFiles: Array<{ sessionRowId: string; path: string; what: string }> = [];
+/** Non-idempotent calls and runs, by the file their ticks go to (`submittedAt`: ms into the load, for the faults during them). */
+const tickerFiles: Array<{ sessionRowId: string; path: string; what: string; submittedAt: number; callId?: string; taskId?: string }> = [];
 const acknowledgedTasks = new Set<string>();
 const scheduleIds: string[] = [];
 const counters = { batches: 0, calls: 0, tasks: 0, refusedTasks: 0, approvals: 0, completions: 0, schedules: 0 };
@@ -491,7 +509,7 @@ async function fastBatch(): Promise<void> {
   const n = ++serial;
   const ticker = `f${n}-tick`;
   const path = `/ticks/${ticker}.log`;
-  tickerFiles.push({ sessionRowId: session.rowId, path, what: `call ${ticker}` });
+  tickerFiles.push({ sessionRowId: session.rowId, path, what: `call ${ticker}`, submittedAt: elapsed(), callId: ticker });
   await submit(session, [
     ...Array.from({ length: 4 }, (_, i) => ({ id: `f${n}-e${i}`, tool: 'echo', args: { message: `${n}/${i}` } })),
     { id: `f${n}-s`, tool: 'sleep', args: { ms: 300 + Math.floor(Math.random() * 1500) } },
@@ -505,7 +523,7 @@ async function slowBatch(): Promise<void> {
   const n = ++serial;
   const ticker = `s${n}-tick`;
   const path = `/ticks/${ticker}.log`;
-  tickerFiles.push({ sessionRowId: session.rowId, path, what: `call ${ticker}` });
+  tickerFiles.push({ sessionRowId: session.rowId, path, what: `call ${ticker}`, submittedAt: elapsed(), callId: ticker });
   await submit(session, [
     ...Array.from({ length: 2 }, (_, i) => ({ id: `s${n}-s${i}`, tool: 'sleep', args: { ms: 4000, progressIntervalMs: 500 } })),
     { id: ticker, tool: 'test_ticker', args: { ticks: 20, intervalMs: 200, path } },
@@ -537,7 +555,7 @@ async function backgroundRun(): Promise<void> {
   if (result.__typename !== 'BackgroundRun') throw new Error(`spawnBackground answered ${result.__typename} ${result.code}: ${result.message}`);
   acknowledgedTasks.add(result.taskId!);
   counters.tasks++;
-  if (ticker) tickerFiles.push({ sessionRowId: session.rowId, path, what: `background run ${result.taskId}` });
+  if (ticker) tickerFiles.push({ sessionRowId: session.rowId, path, what: `background run ${result.taskId}`, submittedAt: elapsed(), taskId: result.taskId! });
 }
 
 async function waitForCall(session: Session, callId: string, status: string): Promise<void> {
@@ -679,7 +697,7 @@ async function faults(): Promise<void> {
     if (due > DURATION_MS - 5_000) return;
     await sleep(due - elapsed());
     const fault = FAULTS[turn % FAULTS.length]!;
-    const window = { from: elapsed(), to: Number.POSITIVE_INFINITY };
+    const window = { from: elapsed(), to: Number.POSITIVE_INFINITY, name: fault.name };
     faultWindows.push(window);
     log(`fault: ${fault.name}`);
     const what = await fault.run();
@@ -746,12 +764,25 @@ async function figures(db: pg.Client) {
     [sessionIds],
   );
   const contents = new Map(files.rows.map((row) => [`${row.session_id}${row.path}`, row.content ?? '']));
+  // When each ended, for the faults that happened while it ran (what a double run followed).
+  const ends = await db.query<{ key: string; ended: Date | null }>(
+    `SELECT session_id::text || '/' || call_id AS key, completed_at AS ended FROM tool_call WHERE session_id = ANY($1::uuid[])
+     UNION ALL SELECT id::text, finished_at FROM task WHERE session_id = ANY($1::uuid[])`,
+    [sessionIds],
+  );
+  const endedAt = new Map(ends.rows.map((row) => [row.key, row.ended ? row.ended.getTime() - loadStarted : Number.POSITIVE_INFINITY]));
   const ranTwice: string[] = [];
   for (const file of tickerFiles) {
     const content = contents.get(`${file.sessionRowId}${file.path}`) ?? '';
     const attempts = new Set([...content.matchAll(/\(attempt (\d+)\)/g)].map((match) => match[1]));
     const ticks = [...content.matchAll(/^tick (\d+) /gm)].map((match) => match[1]);
-    if (attempts.size > 1 || new Set(ticks).size !== ticks.length) ranTwice.push(file.what);
+    if (attempts.size > 1 || new Set(ticks).size !== ticks.length) {
+      const ended = endedAt.get(file.callId ? `${file.sessionRowId}/${file.callId}` : file.taskId!) ?? Number.POSITIVE_INFINITY;
+      const during = faultWindows.filter((window) => window.from <= ended && window.to + FAULT_TAIL_MS >= file.submittedAt).map((window) => `${window.name} at ${(window.from / 1000).toFixed(0)} s`);
+      ranTwice.push(
+        `${file.what} (submitted at ${(file.submittedAt / 1000).toFixed(0)} s; attempts ${[...attempts].join(', ')}; ${ticks.length} ticks, ${new Set(ticks).size} distinct; faults meanwhile: ${during.join(', ') || 'none'})`,
+      );
+    }
   }
 
   // Every stored call event is one its session's subscriber received: one missing before the last received is a gap, after it undelivered.
@@ -766,6 +797,8 @@ async function figures(db: pg.Client) {
     }
   }
   const duplicates = sessions.reduce((sum, session) => sum + session.subscriber.duplicates, 0);
+  const duplicateDetails = sessions.flatMap((session) => session.subscriber.duplicateDetails.map((detail) => `session ${session.rowId}: ${detail}`));
+  const staleDeliveries = sessions.reduce((sum, session) => sum + session.subscriber.staleDeliveries, 0);
   const reconnects = sessions.reduce((sum, session) => sum + session.subscriber.reconnects, 0);
 
   const deadlocks = Number((await db.query<{ deadlocks: string }>(`SELECT deadlocks::text FROM pg_stat_database WHERE datname = current_database()`)).rows[0]?.deadlocks ?? 0);
@@ -819,7 +852,7 @@ async function figures(db: pg.Client) {
     calls: { submitted: counters.calls, stored: calls.rows.length, byStatus, lost: lostCalls, nonTerminal: nonTerminalCalls },
     tasks: { spawned: counters.tasks, refusedByLimit: counters.refusedTasks, scheduledRuns, byState: taskStates, lost: lostTasks, nonTerminal: nonTerminalTasks },
     nonIdempotentRanTwice: ranTwice,
-    subscribers: { count: sessions.length, gaps, duplicates, missingTail, reconnects },
+    subscribers: { count: sessions.length, gaps, duplicates, duplicateDetails, staleDeliveries, missingTail, reconnects },
     answers: { retryable: retryableAnswers, unreachable: unreachableAnswers, unexpected: unexpectedErrors },
     flowFailures,
     unexpectedExits,
@@ -839,8 +872,10 @@ function print(summary: Awaited<ReturnType<typeof figures>>): void {
     `calls: ${summary.calls.submitted} submitted, ${summary.calls.stored} stored, ${JSON.stringify(summary.calls.byStatus)}, lost ${summary.calls.lost}, not terminal ${summary.calls.nonTerminal}`,
     `tasks: ${summary.tasks.spawned} spawned (+${summary.tasks.refusedByLimit} refused by the limit), ${summary.tasks.scheduledRuns} scheduled runs, ${JSON.stringify(summary.tasks.byState)}, lost ${summary.tasks.lost}, not terminal ${summary.tasks.nonTerminal}`,
     `approvals ${summary.submitted.approvals}, external completions ${summary.submitted.completions}, schedules ${summary.submitted.schedules}`,
-    `non-idempotent executed more than once: ${summary.nonIdempotentRanTwice.length}${summary.nonIdempotentRanTwice.length ? ` (${summary.nonIdempotentRanTwice.slice(0, 10).join(', ')})` : ''}`,
-    `subscribers: ${summary.subscribers.count}, gaps ${summary.subscribers.gaps}, duplicates ${summary.subscribers.duplicates}, undelivered ${summary.subscribers.missingTail}, reconnects ${summary.subscribers.reconnects}`,
+    `non-idempotent executed more than once: ${summary.nonIdempotentRanTwice.length}`,
+    ...summary.nonIdempotentRanTwice.slice(0, 10).map((what) => `  ${what}`),
+    `subscribers: ${summary.subscribers.count}, gaps ${summary.subscribers.gaps}, duplicates ${summary.subscribers.duplicates}, undelivered ${summary.subscribers.missingTail}, reconnects ${summary.subscribers.reconnects} (${summary.subscribers.staleDeliveries} events from connections already left, ignored)`,
+    ...summary.subscribers.duplicateDetails.map((detail) => `  duplicate: ${detail}`),
     `answers: ${summary.answers.retryable} retryable SERVICE_UNAVAILABLE, ${summary.answers.unreachable} unreachable (retried elsewhere), ${summary.answers.unexpected.length} unexpected`,
     'latency (ms)                            steady n / p50 / p99       under fault n / p50 / p99',
     ...Object.entries(summary.latencyMs).map(

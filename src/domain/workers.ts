@@ -18,6 +18,11 @@ const DECLARE_DEAD = statement(
     WHERE deployment = $2 AND state = 'live' AND heartbeat_at < now() - $1 * interval '1 millisecond'
    RETURNING id`,
 );
+const DEAD_HOLDING_CALLS = statement(
+  'worker_dead_holding_calls',
+  `SELECT w.id FROM worker w
+    WHERE w.deployment = $1 AND w.state = 'dead' AND EXISTS (SELECT 1 FROM tool_call c WHERE c.worker_id = w.id AND c.status = 'RUNNING')`,
+);
 const LIVE_COUNT = statement(
   'worker_live_count',
   `SELECT count(*)::int AS n FROM worker WHERE deployment = $2 AND state = 'live' AND heartbeat_at >= now() - $1 * interval '1 millisecond'`,
@@ -53,6 +58,14 @@ export class WorkerRegistry {
   /** Declares every stale worker dead; returns their ids (each id is returned to one caller only). */
   async declareStaleDead(): Promise<string[]> {
     return (await this.sql.query<{ id: string }>(DECLARE_DEAD, [this.staleMs, this.deployment])).map((row) => row.id);
+  }
+
+  /**
+   * Dead workers that still hold running calls: recovered at every pass, not only when declared dead,
+   * so that a claim that committed while its worker was being declared dead is not left behind.
+   */
+  async deadHoldingCalls(): Promise<string[]> {
+    return (await this.sql.query<{ id: string }>(DEAD_HOLDING_CALLS, [this.deployment])).map((row) => row.id);
   }
 
   async liveCount(): Promise<number> {

@@ -47,6 +47,14 @@ export type RunResult = 'done' | 'requeued' | 'waiting' | 'skipped' | 'stopped';
 
 export class CallRunner {
   private readonly executions = new Set<Execution>();
+  /**
+   * The attempts (call row id and attempt) in hand on this worker. A job can reach one worker twice
+   * (dispatched again after a Redis restart or a lost worker while the first copy still waits here
+   * for a slot): the second copy of an attempt is skipped, not run beside the first. (A lane job
+   * reads its next call from the database and goes on after a skip, so its runs are not tracked here;
+   * two copies of a lane's call are told apart by the claim's fence.)
+   */
+  private readonly inHand = new Set<string>();
 
   constructor(private readonly deps: CallRunnerDeps) {}
 
@@ -77,6 +85,18 @@ export class CallRunner {
   }
 
   private async runCall(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
+    if (options.inLane) return this.runInHand(call, descriptor, options);
+    const key = `${call.id}:${call.attempt}`;
+    if (this.inHand.has(key)) return 'skipped';
+    this.inHand.add(key);
+    try {
+      return await this.runInHand(call, descriptor, options);
+    } finally {
+      this.inHand.delete(key);
+    }
+  }
+
+  private async runInHand(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
     const { registry, slots } = this.deps;
     const tool = await registry.resolve(call.tenantId, call.tool);
     if (tool?.definition.kind === 'EXTERNAL') {

@@ -88,9 +88,12 @@ export class Reaper {
   async recoverLostWorkers(): Promise<number> {
     const { workers, sql, eventLog, dispatcher, registry } = this.deps;
     const dead = await workers.declareStaleDead();
-    if (dead.length === 0) return 0;
-    this.deps.logger.warn({ workers: dead }, 'workers stopped sending heartbeats; recovering their calls');
-    await this.rescueJobsOf(dead);
+    if (dead.length > 0) {
+      this.deps.logger.warn({ workers: dead }, 'workers stopped sending heartbeats; recovering their calls');
+      await this.rescueJobsOf(dead);
+    }
+    const holding = await workers.deadHoldingCalls();
+    if (holding.length === 0) return 0;
     return recoverCallsOfLostWorkers(
       {
         sql,
@@ -101,7 +104,7 @@ export class Reaper {
           return new Map([...resolved].map(([name, tool]) => [name, tool.definition.hints]));
         },
       },
-      dead,
+      holding,
     );
   }
 

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb, type Db } from '../../src/db.js';
@@ -306,6 +307,35 @@ describe('PrismaSessionFiles', () => {
     expect(await failureOf(session.appendFile('/big.txt', 'abc'))).toMatchObject({ class: 'RESOURCE_LIMIT', code: 'file_too_large' });
     expect(await session.appendFile('/big.txt', 'ab')).toMatchObject({ size: MAX_FILE_BYTES });
     expect(await failureOf(session.editFile('/big.txt', 'ab', 'abc'))).toMatchObject({ class: 'RESOURCE_LIMIT' });
+  });
+
+  it('without quotas, an append locks the usage rows before the file row (the lock order; the soak found deadlocks)', async () => {
+    const sessionId = await newSession();
+    const files = new PrismaSessionFiles(db, sessionId);
+    await files.appendFile('/ticks.log', 'tick 1\n');
+    const holder = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const probe = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await Promise.all([holder.connect(), probe.connect()]);
+    try {
+      await holder.query('BEGIN');
+      expect((await holder.query('SELECT 1 FROM session_file_usage WHERE session_id = $1 FOR UPDATE', [sessionId])).rowCount).toBe(1);
+      const append = files.appendFile('/ticks.log', 'tick 2\n');
+      // The append waits for the usage row…
+      for (let n = 0; n < 100; n++) {
+        const { rows } = await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%session_file%' AND pid <> pg_backend_pid()`);
+        if (rows[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // …holding no lock on the file row meanwhile.
+      await probe.query('BEGIN');
+      expect((await probe.query(`SELECT 1 FROM session_file WHERE session_id = $1 AND path = '/ticks.log' FOR UPDATE NOWAIT`, [sessionId])).rowCount).toBe(1);
+      await probe.query('ROLLBACK');
+      await holder.query('COMMIT');
+      await append;
+    } finally {
+      await Promise.all([holder.end(), probe.end()]);
+    }
+    expect((await files.readFile('/ticks.log')).content).toBe('tick 1\ntick 2\n');
   });
 });
 

@@ -7,6 +7,7 @@ import { type CallRef, claimCalls, finishCalls, requeueCalls, settleBatches, typ
 import { type CommittedEvent, EventLog } from '../../src/domain/event-log.js';
 import { createDb } from '../../src/db.js';
 import { createPool, Sql } from '../../src/sql.js';
+import { WorkerRegistry } from '../../src/domain/workers.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 
 const pool = createPool(TEST_DATABASE_URL, 4, { statementTimeoutMs: 5000, lockTimeoutMs: 5000, idleInTransactionTimeoutMs: 5000 });
@@ -14,6 +15,7 @@ const sql = new Sql(pool);
 const published: CommittedEvent[] = [];
 const log = new EventLog(sql, createDb(pool), async (_tenant: string, events: CommittedEvent[]) => void published.push(...events), pino({ level: 'silent' }), { grouping: 'shared', maxInFlight: 2 });
 
+const registry = new WorkerRegistry(sql, `folds-${randomUUID()}`, 60_000);
 let tenantId: string;
 let sessionId: string;
 
@@ -42,6 +44,8 @@ beforeAll(async () => {
   sessionId = randomUUID();
   await sql.query('INSERT INTO tenant (id, name) VALUES ($1, $2)', [tenantId, `folds-${tenantId}`]);
   await sql.query('INSERT INTO session (id, tenant_id) VALUES ($1, $2)', [sessionId, tenantId]);
+  // The workers that claim (claims are taken by live workers only).
+  for (const id of ['w1', 'w2', 'w3']) await registry.register(id, 'test', process.pid);
 });
 afterAll(() => pool.end());
 
@@ -94,5 +98,55 @@ describe('call folds', () => {
     expect(completed).toMatchObject({ batchId: calls[0]!.batchId, callCount: 4, succeeded: 4, failed: 0, cancelled: 0 });
     const [batch] = await sql.query<{ status: string; pending_count: number }>('SELECT status, pending_count FROM tool_batch WHERE id = $1', [calls[0]!.batchRowId]);
     expect(batch).toMatchObject({ status: 'COMPLETED', pending_count: 0 });
+  });
+
+  it('tells one item of a call that its transition took effect when a transaction holds two (a job delivered twice to one worker)', async () => {
+    const [call, other] = await batchOf(2);
+    const now = new Date();
+    // Two runs of one attempt claim in the same group transaction: one of them runs, not both.
+    const claims: boolean[] = [];
+    await log.write(sessionId, async (scope) => {
+      for (let copy = 0; copy < 2; copy++) scope.fold(claimCalls, { call: call!, workerId: 'w1', startedAt: now }, (ok) => claims.push(ok));
+    });
+    expect(claims).toEqual([true, false]);
+
+    // A stale copy (attempt 1) and the current one (attempt 2) of a requeued call: the current one claims.
+    await log.write(sessionId, async (scope) => scope.fold(requeueCalls, { call: other!, workerId: 'w1', claimed: false, startedAt: now }));
+    const results: Record<string, boolean> = {};
+    await log.write(sessionId, async (scope) => {
+      scope.fold(claimCalls, { call: { ...other!, attempt: 2 }, workerId: 'w2', startedAt: now }, (ok) => (results.current = ok));
+      scope.fold(claimCalls, { call: other!, workerId: 'w2', startedAt: now }, (ok) => (results.stale = ok));
+    });
+    expect(results).toEqual({ current: true, stale: false });
+
+    // Two outcomes of one attempt: the batch is settled once.
+    const finished: boolean[] = [];
+    await log.write(sessionId, async (scope) => {
+      for (let copy = 0; copy < 2; copy++) {
+        scope.fold(finishCalls, { call: call!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, (ok) => finished.push(ok));
+      }
+    });
+    expect(finished).toEqual([true, false]);
+  });
+
+  it('refuses the claim of a worker declared dead (its calls were recovered; it claims nothing more until it registers again)', async () => {
+    const [call] = await batchOf(1);
+    const deadId = `dead-${randomUUID()}`;
+    await registry.register(deadId, 'test', process.pid);
+    await sql.query(`UPDATE worker SET state = 'dead' WHERE id = $1`, [deadId]);
+    let claimed: boolean | undefined;
+    await log.write(sessionId, async (scope) => scope.fold(claimCalls, { call: call!, workerId: deadId, startedAt: new Date() }, (ok) => (claimed = ok)));
+    expect(claimed).toBe(false);
+    const [row] = await sql.query<{ status: string }>('SELECT status FROM tool_call WHERE id = $1', [call!.id]);
+    expect(row!.status).toBe('QUEUED');
+    await registry.register(`${deadId}~2`, 'test', process.pid);
+    await log.write(sessionId, async (scope) => scope.fold(claimCalls, { call: call!, workerId: `${deadId}~2`, startedAt: new Date() }, (ok) => (claimed = ok)));
+    expect(claimed).toBe(true);
+
+    // Declared dead after a claim of it committed: the reaper finds it at every pass, not only once.
+    expect(await registry.deadHoldingCalls()).not.toContain(`${deadId}~2`);
+    await sql.query(`UPDATE worker SET state = 'dead' WHERE id = $1`, [`${deadId}~2`]);
+    expect(await registry.deadHoldingCalls()).toContain(`${deadId}~2`);
+    expect(await registry.deadHoldingCalls()).not.toContain(deadId);
   });
 });

@@ -3,6 +3,8 @@
 // fix it names. The job lock is long (30 s) and lost workers are declared dead after 2 s, so a test
 // that passes cannot be leaning on BullMQ's stalled-job check: recovery and cancellation come from
 // the worker registry.
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -353,6 +355,54 @@ describe('finding 9: the final write of a successful non-idempotent call fails',
       const done = await waitForBatch(api, session.id, batch.batchId, 20_000);
       expect(done.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1, output: { __typename: 'ToolSuccess', value: { ticks: 8 } } });
       expect((await ticks(session.rowId, '/once.log')).every((line) => line.endsWith('(attempt 1)'))).toBe(true);
+    }),
+    180_000,
+  );
+});
+
+describe('the soak: a non-idempotent call whose job reaches one worker twice', () => {
+  it(
+    'runs once: the copy that arrives while the first still waits to claim it is not run beside it',
+    explained(async () => {
+      await stopWorkers();
+      // Statements of this worker wait for the session's row as long as the test holds it.
+      const worker = await startWorker('twice-1', { DB_STATEMENT_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '30000' });
+      const session = await newSession(api);
+      const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+      const queue = new Queue('calls', { connection, prefix: `${cluster.prefix}:bull` });
+      const activeJobOf = async (callId: string) => (await queue.getActive()).filter((job) => (job.data as { calls?: Array<{ callId: string }> }).calls?.some((call) => call.callId === callId));
+      const holder = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
+      await holder.connect();
+      try {
+        // The session's row held (as the event append takes it): the worker's first write that
+        // announces something for the session — the claim of `first` — waits in flight…
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM session WHERE id = $1 FOR NO KEY UPDATE', [session.rowId]);
+        const first = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'first', tool: 'test_ticker', args: { ticks: 2, intervalMs: 10, path: '/first.log' } }] });
+        await eventually(async () => (await activeJobOf('first')).length === 1, 20_000, 50, 'the first job taken');
+        // …so the claim of `twice` queues behind it; then a second copy of its job (as a redispatch
+        // after a Redis restart or a lost worker writes one) reaches the same worker, whose claim queues too.
+        const twice = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'twice', tool: 'test_ticker', args: { ticks: 5, intervalMs: 50, path: '/twice.log' } }] });
+        const [job] = await eventually(async () => {
+          const jobs = await activeJobOf('twice');
+          return jobs.length === 1 ? jobs : undefined;
+        }, 20_000, 50, 'the job of `twice` taken');
+        await queue.add(job!.name, job!.data, { jobId: `${job!.id}-copy` });
+        await eventually(async () => (await activeJobOf('twice')).length === 2, 20_000, 50, 'the copy taken by the same worker');
+        await sleep(300);
+        expect(await cluster.db.toolCall.count({ where: { sessionId: session.rowId, status: 'RUNNING', callId: 'twice' } })).toBe(0);
+        await holder.query('COMMIT');
+
+        for (const batch of [first, twice]) expect((await waitForBatch(api, session.id, batch.batchId, 30_000)).status).toBe('COMPLETED');
+      } finally {
+        await holder.end();
+        await queue.close();
+        connection.disconnect();
+      }
+      const lines = await ticks(session.rowId, '/twice.log');
+      expect(lines).toEqual([1, 2, 3, 4, 5].map((tick) => `tick ${tick} (attempt 1)`));
+      expect(await cluster.db.event.count({ where: { sessionId: session.rowId, callId: 'twice', type: 'ToolCallStarted' } })).toBe(1);
+      expect(worker.child.running).toBe(true);
     }),
     180_000,
   );

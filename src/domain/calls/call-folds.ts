@@ -37,16 +37,22 @@ function sortedBy<T>(items: T[], key: (item: T) => string): Array<{ item: T; ind
   return items.map((item, index) => ({ item, index })).sort((a, b) => (key(a.item) < key(b.item) ? -1 : key(a.item) > key(b.item) ? 1 : 0));
 }
 
-/** Runs `query` with the items sorted by row id (lock order); maps the returned ids back to the items. */
-async function fenced<I>(sql: SqlConnection, items: I[], idOf: (item: I) => string, run: (sorted: I[]) => Promise<Array<{ id: string }>>): Promise<boolean[]> {
-  const sorted = sortedBy(items, idOf);
+/**
+ * Runs `query` with the items sorted by row id (lock order); maps the returned rows (id and the
+ * attempt they now show) back to the items. One row changes once: when a transaction holds two items
+ * of one call (two runs of it on one worker, from a job delivered twice), only the first item of the
+ * attempt that took effect is told so; the other learns it was superseded.
+ */
+async function fenced<I extends { call: CallRef }>(sql: SqlConnection, items: I[], run: (sorted: I[]) => Promise<Array<{ id: string; attempt: number }>>): Promise<boolean[]> {
+  const sorted = sortedBy(items, (item) => item.call.id);
   const rows = await run(sorted.map((entry) => entry.item));
-  const changed = new Set(rows.map((row) => row.id));
-  return items.map((item) => changed.has(idOf(item)));
+  const changed = new Set(rows.map((row) => `${row.id}:${row.attempt}`));
+  return items.map((item) => changed.delete(`${item.call.id}:${item.call.attempt}`));
 }
 
 // ---------------------------------------------------------------------------------------------
-// QUEUED(attempt − 1) → RUNNING(attempt) on a worker.
+// QUEUED(attempt − 1) → RUNNING(attempt) on a worker that is live: a worker declared dead (frozen
+// past its staleness limit, its calls recovered) claims nothing more until it registers again.
 
 export interface ClaimItem {
   call: CallRef;
@@ -59,14 +65,15 @@ const CLAIM = statement(
   `UPDATE tool_call c SET status = 'RUNNING', attempt = d.attempt, worker_id = d.worker_id, started_at = COALESCE(c.started_at, d.started_at)
      FROM unnest($1::uuid[], $2::int[], $3::text[], $4::timestamptz[]) AS d(id, attempt, worker_id, started_at)
     WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
-   RETURNING c.id::text AS id`,
+      AND EXISTS (SELECT 1 FROM worker w WHERE w.id = d.worker_id AND w.state = 'live')
+   RETURNING c.id::text AS id, c.attempt`,
 );
 
 export const claimCalls: Fold<ClaimItem, boolean> = {
   name: 'claim',
   order: 10,
   run: (sql, items) =>
-    fenced(sql, items, (item) => item.call.id, (sorted) =>
+    fenced(sql, items, (sorted) =>
       sql.query(CLAIM, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId), sorted.map((item) => item.startedAt)]),
     ),
 };
@@ -81,7 +88,7 @@ export interface LiveItem {
 
 const LIVE = statement(
   'calls_live',
-  `SELECT c.id::text AS id FROM tool_call c
+  `SELECT c.id::text AS id, c.attempt FROM tool_call c
      JOIN unnest($1::uuid[], $2::int[], $3::text[]) AS d(id, attempt, worker_id) ON c.id = d.id
     WHERE c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id
     ORDER BY c.id FOR SHARE OF c`,
@@ -91,7 +98,7 @@ export const liveCalls: Fold<LiveItem, boolean> = {
   name: 'live',
   order: 20,
   run: (sql, items) =>
-    fenced(sql, items, (item) => item.call.id, (sorted) => sql.query(LIVE, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId)])),
+    fenced(sql, items, (sorted) => sql.query(LIVE, [sorted.map((item) => item.call.id), sorted.map((item) => item.call.attempt), sorted.map((item) => item.workerId)])),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -118,14 +125,14 @@ const FINISH = statement(
     WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
-   RETURNING c.id::text AS id`,
+   RETURNING c.id::text AS id, c.attempt`,
 );
 
 export const finishCalls: Fold<FinishItem, boolean> = {
   name: 'finish',
   order: 30,
   run: (sql, items) =>
-    fenced(sql, items, (item) => item.call.id, (sorted) =>
+    fenced(sql, items, (sorted) =>
       // One JSON parameter with the outputs embedded as they are (see eventRecords in event-log.ts).
       sql.query(FINISH, [
         `[${sorted
@@ -162,14 +169,14 @@ const REQUEUE = statement(
     WHERE c.id = d.id
       AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
         OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
-   RETURNING c.id::text AS id`,
+   RETURNING c.id::text AS id, c.attempt`,
 );
 
 export const requeueCalls: Fold<RequeueItem, boolean> = {
   name: 'requeue',
   order: 30,
   run: (sql, items) =>
-    fenced(sql, items, (item) => item.call.id, (sorted) =>
+    fenced(sql, items, (sorted) =>
       sql.query(REQUEUE, [
         sorted.map((item) => item.call.id),
         sorted.map((item) => item.call.attempt),
@@ -189,7 +196,7 @@ const PENDING_EXTERNAL = statement(
           deadline_at = now() + c.timeout_ms * interval '1 millisecond'
      FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)
     WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
-   RETURNING c.id::text AS id, c.started_at AS "startedAt", c.deadline_at AS "deadlineAt", c.args`,
+   RETURNING c.id::text AS id, c.attempt, c.started_at AS "startedAt", c.deadline_at AS "deadlineAt", c.args`,
 );
 
 export interface PendingExternal {
@@ -203,9 +210,15 @@ export const enterPendingExternal: Fold<CallRef, PendingExternal | null> = {
   order: 30,
   run: async (sql, items) => {
     const sorted = sortedBy(items, (item) => item.id).map((entry) => entry.item);
-    const rows = await sql.query<PendingExternal & { id: string }>(PENDING_EXTERNAL, [sorted.map((item) => item.id), sorted.map((item) => item.attempt)]);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return items.map((item) => byId.get(item.id) ?? null);
+    const rows = await sql.query<PendingExternal & { id: string; attempt: number }>(PENDING_EXTERNAL, [sorted.map((item) => item.id), sorted.map((item) => item.attempt)]);
+    const changed = new Map(rows.map(({ id, attempt, ...pending }) => [`${id}:${attempt}`, pending]));
+    // As in `fenced`: one changed row answers one item.
+    return items.map((item) => {
+      const key = `${item.id}:${item.attempt}`;
+      const pending = changed.get(key) ?? null;
+      changed.delete(key);
+      return pending;
+    });
   },
 };
 

@@ -188,11 +188,19 @@ export class PrismaSessionFiles implements SessionFiles {
    */
   private quotaCheck(bytes: Prisma.Sql, entries: Prisma.Sql): Prisma.Sql {
     const q = this.quota;
-    if (!q) return Prisma.sql`quota AS (SELECT NULL::text AS over, NULL::text AS usage, NULL::text AS "limit")`;
+    // Without quotas the usage rows are still locked first (the lock order: the tenant's usage row, the
+    // session's, then file rows; the usage triggers would otherwise lock them after the file row). The
+    // tenant's row comes first (each `su` reads `tu`): a session's row may not exist yet when a write
+    // starts, and one that its trigger creates is then locked by a writer that holds the tenant's row.
+    if (!q) {
+      return Prisma.sql`tu AS (SELECT 1 FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid) FOR UPDATE),
+        su AS (SELECT 1 FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid AND (SELECT count(*) FROM tu) >= 0 FOR UPDATE),
+        quota AS (SELECT NULL::text AS over, NULL::text AS usage, NULL::text AS "limit" WHERE (SELECT count(*) FROM su) + (SELECT count(*) FROM tu) >= 0)`;
+    }
     return Prisma.sql`owner AS (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid),
       delta AS (SELECT (${bytes})::bigint AS bytes, (${entries})::bigint AS entries),
-      su AS (SELECT bytes, files FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid FOR UPDATE),
       tu AS (SELECT bytes, files FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM owner) FOR UPDATE),
+      su AS (SELECT bytes, files FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid AND (SELECT count(*) FROM tu) >= 0 FOR UPDATE),
       lim AS (
         SELECT least(coalesce(l.session_file_bytes, ${q.sessionFileBytes}::bigint), ${q.sessionFileBytes}::bigint) AS sb,
                least(coalesce(l.session_files, ${q.sessionFiles}::int), ${q.sessionFiles}::int) AS sf,
@@ -408,8 +416,8 @@ export class PrismaSessionFiles implements SessionFiles {
    * delete or an edit would otherwise take them after the file row: a deadlock with a write).
    */
   private usageLocked(): Prisma.Sql {
-    return Prisma.sql`WITH su AS (SELECT 1 FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid FOR UPDATE),
-      tu AS (SELECT 1 FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid) FOR UPDATE)`;
+    return Prisma.sql`WITH tu AS (SELECT 1 FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid) FOR UPDATE),
+      su AS (SELECT 1 FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid AND (SELECT count(*) FROM tu) >= 0 FOR UPDATE)`;
   }
 
   async deleteFile(rawPath: string, options: DeleteFileOptions = {}): Promise<DeleteFileResult> {
