@@ -81,14 +81,12 @@ interface Unit {
 const APPEND = statement(
   'event_log_append',
   `WITH d AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS d(id, n)),
-   locked_sessions AS (SELECT s.id FROM session s WHERE s.id IN (SELECT id FROM d) ORDER BY s.id FOR NO KEY UPDATE),
    s AS (UPDATE session s SET event_seq = s.event_seq + d.n, last_activity_at = $4 FROM d
-          WHERE s.id = d.id AND s.id IN (SELECT id FROM locked_sessions)
+          WHERE s.id = d.id
       RETURNING s.id, s.tenant_id, s.event_seq AS last, d.n),
-   locked_tenants AS (SELECT t.id FROM tenant t WHERE t.id IN (SELECT tenant_id FROM s) ORDER BY t.id FOR NO KEY UPDATE),
    t AS (UPDATE tenant t SET event_seq = t.event_seq + x.n
            FROM (SELECT tenant_id, sum(n)::int AS n FROM s GROUP BY tenant_id) x
-          WHERE t.id = x.tenant_id AND t.id IN (SELECT id FROM locked_tenants)
+          WHERE t.id = x.tenant_id
       RETURNING t.id, t.event_seq AS last, x.n),
    e AS (SELECT * FROM json_to_recordset($3::json)
            AS e(session_id uuid, sidx int, type text, batch_id text, call_id text, task_id uuid, payload jsonb, ord int)),
@@ -100,6 +98,19 @@ const APPEND = statement(
                   FROM numbered n JOIN t ON t.id = n.tenant_id)
    SELECT s.id::text AS id, s.tenant_id::text AS "tenantId", s.last::text AS last, NULL::text AS kind FROM s
    UNION ALL SELECT t.id::text, NULL, t.last::text, 'tenant' FROM t`,
+);
+
+/**
+ * The rows an append of several sessions changes, locked in one order (sessions by id, then their
+ * tenants by id) before the append runs, so two appends never wait for each other in a cycle. A
+ * statement of its own: an UPDATE in the statement that locked its rows would lock them again from
+ * its older snapshot, queueing behind another writer's wait for this transaction (a deadlock).
+ */
+const LOCK_SEQUENCES = statement(
+  'event_log_lock_sequences',
+  `WITH ls AS (SELECT id, tenant_id FROM session WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE),
+   lt AS (SELECT id FROM tenant WHERE id IN (SELECT tenant_id FROM ls) ORDER BY id FOR NO KEY UPDATE)
+   SELECT (SELECT count(*) FROM ls)::int AS sessions, (SELECT count(*) FROM lt)::int AS tenants`,
 );
 
 interface AppendRow {
@@ -376,6 +387,8 @@ async function append(connection: Queryable, drafts: EventDraft[]): Promise<Comm
     sessionIndex.push(index);
   }
   const createdAt = new Date();
+  // One session (and so one tenant): the append's own UPDATEs lock the two rows, session first.
+  if (perSession.size > 1) await connection.query(LOCK_SEQUENCES, [[...perSession.keys()]]);
   const rows = await connection.query<AppendRow>(APPEND, [
     [...perSession.keys()],
     [...perSession.values()],

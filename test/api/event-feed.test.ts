@@ -130,4 +130,27 @@ describe('event log and feed', () => {
     expect(first.value).toEqual({ expired: true, oldest: 11 });
     expect((await stream.next()).done).toBe(true);
   });
+
+  it('lets writers of several sessions at once, in several processes, never deadlock', async () => {
+    // Two event logs on pools of their own stand for two worker processes; each write spans two or
+    // three of the sessions in varying order, so their appends contend on the same rows.
+    const otherPool = createPool(TEST_DATABASE_URL, 8, { statementTimeoutMs: 5000, lockTimeoutMs: 5000, idleInTransactionTimeoutMs: 5000 });
+    const other = new EventLog(new Sql(otherPool), createDb(otherPool), async () => undefined, logger, { grouping: 'shared', maxInFlight: 4 });
+    const deadlocks = async () =>
+      Number((await sql.query<{ n: string }>('SELECT deadlocks::text AS n FROM pg_stat_database WHERE datname = current_database()'))[0]!.n);
+    const before = await deadlocks();
+    try {
+      const writes = Array.from({ length: 300 }, (_, index) => {
+        const chosen = [sessions[index % 3]!, sessions[(index + 1 + (index % 2)) % 3]!, ...(index % 5 === 0 ? [sessions[(index + 2) % 3]!] : [])];
+        const writer = index % 2 === 0 ? log : other;
+        return writer.write(chosen[0]!, async (scope) => {
+          for (const sessionId of chosen) scope.emit({ sessionId, type: 'ToolCallProgress', callId: `multi-${index}`, payload: { tool: 'test', attempt: 1, progress: { current: index } } });
+        });
+      });
+      await Promise.all(writes);
+    } finally {
+      await otherPool.end();
+    }
+    expect(await deadlocks()).toBe(before);
+  });
 });
