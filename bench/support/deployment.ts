@@ -47,7 +47,6 @@ export function toolrunEnv(settings: { databaseUrl: string; redisUrl: string; pr
     HOST: '127.0.0.1',
     // P3 holds 1,000 subscriptions of one key on one API process: above the default safety limit (500).
     MAX_SUBSCRIPTIONS_PER_KEY: '5000',
-    MAX_SUBSCRIPTIONS_PER_SOCKET: '100',
     ...(settings.port === undefined ? {} : { PORT: String(settings.port) }),
   };
 }
