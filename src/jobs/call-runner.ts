@@ -215,7 +215,7 @@ export class CallRunner {
       // Redis did not answer in time: no fault of the tool's, and a rerunnable tool may simply run again.
       this.deps.logger.warn({ err: summarizeError(settled.error), callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool stopped: the store did not answer');
       return outputs.failure(
-        failure('UNAVAILABLE', 'store_unavailable', `toolrun's store did not answer in time while \`${call.tool}\` ran${rerunnable ? '; the call runs again' : '; the tool is not idempotent, so it is not run again'}`, {
+        failure('UNAVAILABLE', 'store_unavailable', `toolrun's store did not answer in time while \`${call.tool}\` ran${rerunnable ? '' : '; the tool is not idempotent, so it is not run again'}`, {
           retry: rerunnable ? { kind: 'SAFE', afterMs: STORE_RETRY_AFTER_MS } : { kind: 'NEVER' },
         }),
       );
