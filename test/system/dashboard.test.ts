@@ -205,6 +205,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     // request for longer than the old refresh interval (3 s).
     await expect.poll(async () => (await api.query(SystemStatusDocument, {})).systemStatus.tenantCalls.unfinished, { timeout: 30_000 }).toBe(0);
     await expect.poll(() => page.locator(`tr[data-session-id="${before.sessionId}"]`).getAttribute('data-unfinished'), { timeout: 15_000 }).toBe('0');
+    // No background run of an earlier scenario still sends events (each rightly re-reads its row), and the last re-read is done.
+    await expect.poll(() => cluster.db.task.count({ where: { state: { in: ['QUEUED', 'RUNNING'] } } }), { timeout: 30_000 }).toBe(0);
+    await page.waitForTimeout(1000);
     const quiet = recordQueries();
     await page.waitForTimeout(4000);
     quiet.stop();
