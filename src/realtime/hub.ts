@@ -34,6 +34,26 @@ export interface ExpiredCursor {
 
 export type StreamItem = CommittedEvent | ExpiredCursor;
 
+/**
+ * A stream's optional push side: its consumer hands it a sink, and while the consumer waits in
+ * `next()` with nothing queued, live events go straight to the sink instead of through `next()`'s
+ * promises (at thousands of subscribers, that chain per event and subscriber is most of the cost).
+ * The sink answers false when it cannot take an event now (a full socket, a result still being
+ * computed): that event and the ones after it are queued for `next()` as usual.
+ */
+export const PUSH = Symbol('toolrun.push');
+export type PushSink = (event: CommittedEvent) => boolean;
+export interface Pushable {
+  [PUSH]?(sink: PushSink | null): void;
+}
+
+/** Forwards a wrapped stream's push side (wrappers that pass events through unchanged). */
+export function forwardPush<T extends object>(wrapper: T, inner: object): T & Pushable {
+  const push = (inner as Pushable)[PUSH];
+  if (push) (wrapper as Pushable)[PUSH] = (sink) => push.call(inner, sink);
+  return wrapper as T & Pushable;
+}
+
 const READ_ATTEMPTS = 8;
 
 /** Runs a read, retrying failures with backoff (about 10 s in all), so a stream outlasts a short database outage. */
@@ -206,8 +226,9 @@ export class Hub {
   }
 }
 
-class Subscriber implements AsyncIterableIterator<StreamItem> {
+class Subscriber implements AsyncIterableIterator<StreamItem>, Pushable {
   private cursor = -1;
+  private sink: PushSink | null = null;
   private readonly queue: CommittedEvent[] = [];
   private mode: 'replay' | 'live' | 'done' = 'replay';
   private wake: (() => void) | null = null;
@@ -231,8 +252,26 @@ class Subscriber implements AsyncIterableIterator<StreamItem> {
     return this;
   }
 
+  [PUSH](sink: PushSink | null): void {
+    this.sink = sink;
+  }
+
   /** A live event from the hub. */
   push(event: CommittedEvent): void {
+    // The consumer waits with nothing queued: everything before this event has been handed on.
+    if (this.sink && this.wake && this.queue.length === 0 && this.mode === 'live') {
+      const position = positionOf(this.hub.key.kind, event);
+      if (position <= this.cursor) return;
+      if (this.options.matches && !this.options.matches(event)) {
+        this.cursor = position;
+        return;
+      }
+      if (this.sink(event)) {
+        this.cursor = position;
+        if (this.options.until?.(event)) this.finish();
+        return;
+      }
+    }
     if (this.queue.length >= this.maxQueue) {
       // Too far behind: drop what is queued, resume from the cursor by replay.
       this.queue.length = 0;

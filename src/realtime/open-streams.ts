@@ -1,6 +1,7 @@
 // The subscriptions open on this process, per API key: at most `maxPerKey` at once, and each ends
 // when its key stops working (revoked or expired) or the process shuts down.
 import { LimitExceededError } from '../model/errors.js';
+import { forwardPush } from './hub.js';
 
 interface KeyHolder {
   apiKeyId: string;
@@ -60,7 +61,7 @@ export class OpenStreams<V extends KeyHolder> {
 
 /** The iterator, calling `onEnd` once when it finishes or its consumer stops. */
 export function endingWith<T>(iterator: AsyncIterableIterator<T>, onEnd: () => void): AsyncIterableIterator<T> {
-  return {
+  return forwardPush({
     [Symbol.asyncIterator]() {
       return this;
     },
@@ -82,5 +83,5 @@ export function endingWith<T>(iterator: AsyncIterableIterator<T>, onEnd: () => v
       onEnd();
       return iterator.throw ? iterator.throw(error) : Promise.reject(error);
     },
-  };
+  } as AsyncIterableIterator<T>, iterator);
 }

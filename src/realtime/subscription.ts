@@ -4,7 +4,7 @@
 import type { SessionEvent } from '../model/events.js';
 import { encodeEventCursor, encodeTenantEventCursor } from './cursors.js';
 import type { EventFeed } from './event-feed.js';
-import type { StreamItem } from './hub.js';
+import { forwardPush, type StreamItem } from './hub.js';
 
 export interface SessionEventsOptions {
   tenantId: string;
@@ -71,7 +71,7 @@ function withExpiredEvents(
       createdAt: new Date().toISOString(),
     };
   };
-  return {
+  return forwardPush({
     [Symbol.asyncIterator]() {
       return this;
     },
@@ -87,7 +87,7 @@ function withExpiredEvents(
       await stream.return?.();
       throw error;
     },
-  };
+  } as AsyncIterableIterator<SessionEvent>, stream);
 }
 
 /**

@@ -29,6 +29,7 @@ import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '../logger.js';
+import { PUSH, type Pushable } from '../realtime/hub.js';
 import { maskError } from './mask-error.js';
 
 const PLACEHOLDER = '\u0001toolrun:shared-result\u0001';
@@ -61,6 +62,14 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
   const inOperation = <T>(args: ExecutionArgs, run: () => T): T => (options.inOperation ? options.inOperation(args, run) : run());
   const server = makeServer<Record<string, unknown> | undefined, E>({
     ...options.server,
+    onSubscribe: async (ctx, id, payload) => {
+      const result = await options.server.onSubscribe?.(ctx, id, payload);
+      if (result && !Array.isArray(result)) {
+        const connection = connections.get((ctx.extra as { socket?: object }).socket ?? {});
+        if (connection) directTargets.set(result, { ...connection, frameHead: `{"id":${JSON.stringify(id)},"type":"next","payload":`, live: () => id in ctx.subscriptions });
+      }
+      return result;
+    },
     execute: (args) => inOperation(args, () => (args as EnvelopedArgs).execute(args)),
     subscribe: (args) => inOperation(args, () => sharedSubscribe(args as EnvelopedArgs, options.sharingScope) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>),
     onNext: async (ctx, id, payload, args, result) => {
@@ -77,16 +86,36 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
     });
     let pongWait: NodeJS.Timeout | null = null;
     const ping = setInterval(() => {
-      if (socket.readyState !== socket.OPEN) return;
-      pongWait = setTimeout(() => socket.terminate(), options.keepAliveMs);
+      if (socket.readyState !== socket.OPEN || pongWait) return;
+      const expire = () => setTimeout(() => socket.terminate(), options.keepAliveMs);
+      pongWait = expire();
       socket.once('pong', () => {
         if (pongWait) clearTimeout(pongWait);
         pongWait = null;
       });
-      socket.ping();
+      // A client answers a ping once it has read what was sent before it: the wait for the pong
+      // starts again when the ping has left this process (a busy but reading client is alive; one
+      // that reads nothing never lets the ping leave, and the first wait ends it).
+      socket.ping(undefined, undefined, () => {
+        if (!pongWait) return;
+        clearTimeout(pongWait);
+        pongWait = expire();
+      });
     }, options.keepAliveMs);
     const raw = (socket as unknown as { _socket: Socket })._socket;
     let corked = false;
+    const write = (data: string) => {
+      if (!corked) {
+        corked = true;
+        raw.cork();
+        process.nextTick(() => {
+          corked = false;
+          raw.uncork();
+        });
+      }
+      socket.send(data);
+    };
+    connections.set(socket, { write, full: () => socket.readyState !== socket.OPEN || socket.bufferedAmount > options.highWaterBytes });
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -96,15 +125,7 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
             if (data.endsWith(PLACEHOLDER_TAIL)) data = data.slice(0, -PLACEHOLDER_TAIL.length) + `"payload":${pendingSharedJson}}`;
             pendingSharedJson = null;
           }
-          if (!corked) {
-            corked = true;
-            raw.cork();
-            process.nextTick(() => {
-              corked = false;
-              raw.uncork();
-            });
-          }
-          socket.send(data);
+          write(data);
           if (socket.bufferedAmount > options.highWaterBytes) return drained(socket, raw);
         },
         close: (code, reason) => socket.close(code, reason),
@@ -145,7 +166,23 @@ function drained(socket: WebSocket, raw: Socket): Promise<void> {
   });
 }
 
-const results = new WeakMap<object, Map<string, Promise<SharedResult>>>();
+/** A connection's writer: frames corked per tick; `full` when the socket is closed or over its high water. */
+interface Connection {
+  write(data: string): void;
+  full(): boolean;
+}
+const connections = new WeakMap<object, Connection>();
+
+/** Where a subscription's results may be written directly: its connection and the start of its `next` frames. */
+interface DirectTarget extends Connection {
+  frameHead: string;
+  /** The subscription is still open (the client has not completed it). */
+  live(): boolean;
+}
+const directTargets = new WeakMap<object, DirectTarget>();
+
+/** Per event, its result per selection key: ready, or still being computed. */
+const results = new WeakMap<object, Map<string, SharedResult | Promise<SharedResult>>>();
 
 /**
  * Subscription documents compiled (graphql-jit) for executing events: a document is parsed once and
@@ -196,10 +233,10 @@ async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue:
   const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
   // graphql-js's own execute: the server's (enveloped) one runs a subscription document as a subscription.
   const jit = compiledFor(args);
-  const execute = async (event: unknown) =>
-    masked(await (jit ? jit.query(event, args.contextValue, args.variableValues ?? {}) : executeDocument({ ...args, rootValue: event })));
-  const run = async (event: unknown): Promise<SharedResult | ExecutionResult> => {
-    if (key === null || event === null || typeof event !== 'object') return execute(event);
+  const executeNow = (event: unknown) => (jit ? jit.query(event, args.contextValue, args.variableValues ?? {}) : executeDocument({ ...args, rootValue: event }));
+  const execute = async (event: unknown) => masked(await executeNow(event));
+  /** The event's shared result, computed on first use (synchronously when its resolvers are). */
+  const shared = (event: object, key: string): SharedResult | Promise<SharedResult> => {
     let byKey = results.get(event);
     if (!byKey) {
       byKey = new Map();
@@ -207,11 +244,38 @@ async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue:
     }
     let result = byKey.get(key);
     if (!result) {
-      result = execute(event).then((value) => new SharedResult(JSON.stringify(value)));
+      const value = executeNow(event);
+      if (value instanceof Promise) {
+        const pending = value.then((done) => {
+          const ready = new SharedResult(JSON.stringify(masked(done)));
+          byKey.set(key, ready);
+          return ready;
+        });
+        result = pending;
+      } else result = new SharedResult(JSON.stringify(masked(value)));
       byKey.set(key, result);
     }
     return result;
   };
+  const run = async (event: unknown): Promise<SharedResult | ExecutionResult> =>
+    key === null || event === null || typeof event !== 'object' ? execute(event) : shared(event, key);
+  const target = directTargets.get(args);
+  const pushable = (source as Pushable)[PUSH];
+  if (key !== null && target && pushable) {
+    // Events that cannot be written at once (a full socket, a result still computing, a failure)
+    // take graphql-ws's own path, which waits for them.
+    pushable.call(source, (event) => {
+      if (target.full() || !target.live()) return false;
+      try {
+        const result = shared(event, key);
+        if (!(result instanceof SharedResult)) return false;
+        target.write(target.frameHead + result.json + '}');
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
   // Its own iterator, with `return` on the object graphql-ws holds: a client's `complete` ends the
   // stream (graphql-ws calls `return` only on what looks like an async generator).
   const events: AsyncIterableIterator<unknown> = {
