@@ -164,6 +164,11 @@ export class EventLog {
 
   /** Runs `run` in a Prisma transaction with the events it emits, then publishes them (see PrismaWriteScope). */
   async writeWithPrisma<T>(sessionId: string, run: (scope: PrismaWriteScope) => Promise<T>): Promise<T> {
+    return (await this.writeWithPrismaEvents(sessionId, run)).result;
+  }
+
+  /** Like `writeWithPrisma`, also resolving with the events it emitted, as committed (with their sequences). */
+  async writeWithPrismaEvents<T>(sessionId: string, run: (scope: PrismaWriteScope) => Promise<T>): Promise<{ result: T; events: CommittedEvent[] }> {
     for (let attempt = 0; ; attempt++) {
       const afterCommit: Array<() => unknown> = [];
       let committed: CommittedEvent[] = [];
@@ -181,7 +186,7 @@ export class EventLog {
         );
         // Like any write: the caller goes on at once; publishing and after-commit actions follow.
         void this.announce(committed, afterCommit, tracingEnabled ? [activeTraceContext()] : undefined);
-        return result;
+        return { result, events: committed };
       } catch (error) {
         if (attempt >= GROUP_RETRIES || !(isTransientDatabaseError(error) || isLockWaitTimeout(error))) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20 * 2 ** attempt, 500)));

@@ -1,6 +1,7 @@
 // The event catalogue: every event a session's log holds, by type name, with its payload. The
-// writers (domain/calls/call-transitions.ts, domain/tasks/task-transitions.ts), the GraphQL event
-// types (schema/events.ts, schema/task-events.ts) and the stream filters all read it from here.
+// writers (domain/sessions/sessions.ts, domain/calls/call-transitions.ts,
+// domain/tasks/task-transitions.ts), the GraphQL event types (schema/events.ts,
+// schema/task-events.ts) and the stream filters all read it from here.
 import type { TaskState } from '../generated/prisma/client.js';
 import type { ToolCallOutput, ToolFailure } from './outcome.js';
 
@@ -24,6 +25,8 @@ interface OfTask {
 }
 
 export interface EventPayloads {
+  /** A session's first event (seq 1), written with its row; sessions created before it existed have none. */
+  SessionCreated: { title: string | null; metadata: unknown; createdAt: string };
   /** Only for an attempt that really starts (its call's `startedAt` is set); a call that ends without running gets only ToolCallCompleted. */
   ToolCallStarted: OfCall & { attempt: number; maxAttempts: number; startedAt: string };
   ToolCallProgress: OfCall & { attempt: number; progress: ToolProgress };
@@ -61,6 +64,8 @@ export interface EventPayloads {
 }
 
 export type EventType = keyof EventPayloads;
+/** The events of the session itself. */
+export const SESSION_EVENT_TYPES = ['SessionCreated'] as const satisfies readonly EventType[];
 /** The events of one call, and of one batch. */
 export const CALL_EVENT_TYPES = [
   'ToolCallStarted',

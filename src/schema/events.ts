@@ -1,17 +1,21 @@
 import { orNull } from '../model/errors.js';
-import { CALL_EVENT_TYPES, type CallEventType, type EventType, type SessionEvent, TASK_EVENT_TYPES, type ToolProgress } from '../model/events.js';
+import { CALL_EVENT_TYPES, type CallEventType, type EventType, SESSION_EVENT_TYPES, type SessionEvent, TASK_EVENT_TYPES, type ToolProgress } from '../model/events.js';
 import { seedOutcome } from '../model/outcome.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { encodeEventCursor, encodeTenantEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
 import { outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
+import { SessionRef } from './session.js';
+
+const STORED_EVENT_TYPES = [...SESSION_EVENT_TYPES, ...CALL_EVENT_TYPES, ...TASK_EVENT_TYPES];
 
 export const EventTypeEnum = builder.enumType('EventType', {
   description: 'The type of an event (its GraphQL type name)',
-  values: Object.fromEntries(
-    [...CALL_EVENT_TYPES, ...TASK_EVENT_TYPES].map((type) => [type, { value: type, description: `A ${type} event` }]),
-  ) as Record<(typeof CALL_EVENT_TYPES)[number] | (typeof TASK_EVENT_TYPES)[number], { value: string; description: string }>,
+  values: Object.fromEntries(STORED_EVENT_TYPES.map((type) => [type, { value: type, description: `A ${type} event` }])) as Record<
+    (typeof STORED_EVENT_TYPES)[number],
+    { value: string; description: string }
+  >,
 });
 
 /** An event as `tenantEvents` delivers it: its `cursor` is a position in the tenant's stream. */
@@ -68,6 +72,18 @@ export const ProgressRef = builder.objectRef<ToolProgress>('ToolProgress').imple
 
 /** `isTypeOf` of the GraphQL type of events of `type`. */
 export const isType = (type: EventType) => (event: unknown) => (event as SessionEvent).type === type;
+
+builder.objectRef<SessionEvent<'SessionCreated'>>('SessionCreated').implement({
+  description: 'The session was created: its first event (seq 1). Sessions created before this event existed have none.',
+  interfaces: [SessionEventRef],
+  isTypeOf: isType('SessionCreated'),
+  fields: (t) => ({
+    title: t.string({ description: 'Title given at creation', nullable: true, resolve: (event) => event.payload.title ?? null }),
+    metadata: t.field({ description: 'JSON object given at creation', type: 'JSON', nullable: true, resolve: (event) => event.payload.metadata ?? null }),
+    createdAt: t.field({ description: 'When the session was created (`Session.createdAt`)', type: 'DateTime', resolve: (event) => event.payload.createdAt }),
+    session: t.field({ description: 'The session as it is now', type: SessionRef, nullable: true, resolve: (event) => event.sessionId }),
+  }),
+});
 
 builder.objectRef<SessionEvent<'ToolCallStarted'>>('ToolCallStarted').implement({
   description: 'An attempt of the call started running',

@@ -1,13 +1,13 @@
 // toolCallEvents over graphql-ws and SSE: ordering, cursors, replay without gaps or duplicates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/model/events.js';
-import { encodeEventCursor } from '../../src/realtime/cursors.js';
+import { encodeEventCursor, encodeTenantEventCursor } from '../../src/realtime/cursors.js';
 import { EventFeed } from '../../src/realtime/event-feed.js';
 import { EventReader } from '../../src/realtime/event-reader.js';
 import { sessionEvents } from '../../src/realtime/subscription.js';
 import type { Queryable } from '../../src/sql.js';
-import { GetSessionDocument, ToolCallEventsDocument } from '../gql/graphql.js';
-import { batchCompleted, eventsOf, expectCompleteSequence } from '../support/events.js';
+import { CreatedSessionsDocument, CreateSessionDocument, GetSessionDocument, TenantCursorDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { batchCompleted, eventsOf, expectCompleteSequence, readEvents } from '../support/events.js';
 import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
@@ -146,16 +146,55 @@ describe('the event stream when database reads fail', () => {
         seen.push(next.value);
       }
     };
-    await take(3);
+    await take(4);
     failing = 4;
     dropping = true;
     await submitBatch(app, { sessionId, calls: [{ id: 'f2', tool: 'echo', args: { message: '' } }] });
-    await take(6);
+    await take(7);
     controller.abort();
     await stream.return?.();
     feed.close();
     expect(failing).toBeLessThanOrEqual(0);
-    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(seen.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(seen[0]).toMatchObject({ type: 'SessionCreated' });
     expect(seen.at(-1)).toMatchObject({ type: 'ToolBatchCompleted' });
+  });
+});
+
+describe('SessionCreated', () => {
+  it('is the first event (seq 1) of each session really created, in the tenant stream with what a list row shows', async () => {
+    const { tenantSettings } = await app.query(TenantCursorDocument, {});
+    const stream = app.ws(CreatedSessionsDocument, { after: tenantSettings.lastEventCursor ?? encodeTenantEventCursor(app.tenantId, 0), types: ['SessionCreated'] });
+    // A refused create makes no row, so it announces nothing: the stream's first event is the next session's.
+    const refused = await app.query(CreateSessionDocument, { title: 'x'.repeat(501) });
+    expect(refused.createSession.__typename).toBe('ValidationError');
+    const created = (await app.query(CreateSessionDocument, { title: 'announced', metadata: { team: 'a', tags: ['x'] } })).createSession;
+    if (created.__typename !== 'Session') throw new Error(JSON.stringify(created));
+    // What createSession returns is the session as committed: its newest event is its SessionCreated.
+    expect(created.lastEventCursor).toBe(encodeEventCursor(created.sessionId, 1));
+
+    const event = (await stream.next()).data!.tenantEvents;
+    await stream.close();
+    expect(event).toEqual({
+      __typename: 'SessionCreated',
+      type: 'SessionCreated',
+      seq: 1,
+      cursor: expect.any(String),
+      sessionCursor: created.lastEventCursor,
+      sessionId: created.id,
+      at: created.lastActivityAt,
+      title: 'announced',
+      metadata: { team: 'a', tags: ['x'] },
+      createdAt: created.createdAt,
+      session: { sessionId: created.sessionId, title: 'announced' },
+    });
+    const stored = await readEvents(app.services, created.sessionId);
+    expect(stored.map((stored) => [stored.seq, stored.type])).toEqual([[1, 'SessionCreated']]);
+    // The session's own streams of calls and tasks do not carry it.
+    const calls = app.sse(ToolCallEventsDocument, { sessionId: created.id, after: encodeEventCursor(created.sessionId, 0) });
+    const batch = await submitBatch(app, { sessionId: created.id, calls: [{ id: 'after-created', tool: 'echo', args: { message: '' } }] });
+    const callEvents = eventsOf(await calls.until(batchCompleted(batch.batchId)));
+    await calls.close();
+    expect(callEvents[0]!.seq).toBe(2);
   });
 });

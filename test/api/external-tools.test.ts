@@ -184,6 +184,7 @@ describe('external tools', () => {
     expect(exhausted).toMatchObject({ status: 'FAILED', attempt: 2, output: { code: 'busy', retry: { kind: 'EXHAUSTED', attempts: 2 } } });
     const types = (await readEvents(app.services, localId(sessionId, 'Session'), 0)).map((event) => event.type);
     expect(types).toEqual([
+      'SessionCreated',
       'ToolCallStarted',
       'ToolCallAwaitingCompletion',
       'ToolCallRetrying',

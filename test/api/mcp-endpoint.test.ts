@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RegisterExternalToolDocument } from '../gql/graphql.js';
+import { readEvents } from '../support/events.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
 
@@ -80,6 +81,9 @@ describe('toolrun at /mcp', () => {
     expect(call.status).toBe('SUCCEEDED');
     const session = await app.services.db.session.findUniqueOrThrow({ where: { id: call.sessionId } });
     expect(session.title).toBe('MCP session (test-host)');
+    // Announced like any session: its first event.
+    const [first] = await readEvents(app.services, call.sessionId, 0, 1);
+    expect(first).toMatchObject({ seq: 1, type: 'SessionCreated', payload: { title: 'MCP session (test-host)', metadata: { mcp: { client: 'test-host', closedAt: null } } } });
     // The next call of this MCP session lands in the same toolrun session.
     await client.callTool({ name: 'echo', arguments: { message: 'again' } });
     expect(await app.services.db.toolCall.count({ where: { sessionId: call.sessionId } })).toBe(2);

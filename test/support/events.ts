@@ -24,12 +24,15 @@ export function batchesCompleted(count: number) {
 export const batchCompleted = (batchId: string) => (item: GraphQLResponse<ToolCallEventsSubscription>) =>
   item.data?.toolCallEvents.__typename === 'ToolBatchCompleted' && item.data.toolCallEvents.batchId === batchId;
 
+/** The seq of a session's first call or task event: a session created through the API starts with SessionCreated (seq 1). */
+export const FIRST_ACTIVITY_SEQ = 2;
+
 /**
  * The events are exactly seq first..first+n-1 (dense: no gap, no duplicate, in order), and a
  * call's ToolCallStarted (a call that never ran has none) comes before its ToolCallCompleted, which
  * comes once.
  */
-export function expectCompleteSequence(events: StreamEvent[], first = 1): void {
+export function expectCompleteSequence(events: StreamEvent[], first = FIRST_ACTIVITY_SEQ): void {
   const seqs = events.map((event) => event.seq);
   const expected = Array.from({ length: events.length }, (_, index) => first + index);
   if (seqs.some((seq, index) => seq !== expected[index])) {

@@ -85,9 +85,10 @@ describe('events across processes', () => {
       expect([...before, ...after].map((event) => `${event.seq}:${event.__typename}:${'callId' in event ? event.callId : ''}`)).toEqual(
         wsEvents.map((event) => `${event.seq}:${event.__typename}:${'callId' in event ? event.callId : ''}`),
       );
-      // And the sequence is the session's whole log.
-      const stored = await cluster.db.event.count({ where: { sessionId: session.rowId } });
-      expect(stored).toBe(BURST_EVENTS);
+      // And the sequence is the session's whole log after its SessionCreated (seq 1).
+      const stored = await cluster.db.event.findMany({ where: { sessionId: session.rowId }, select: { seq: true, type: true }, orderBy: { seq: 'asc' } });
+      expect(stored).toHaveLength(BURST_EVENTS + 1);
+      expect(stored[0]).toEqual({ seq: 1n, type: 'SessionCreated' });
     }),
     240_000,
   );
@@ -98,7 +99,7 @@ describe('events across processes', () => {
       const session = await newSession(api1);
       const batch = await submitBatch(api1, { sessionId: session.id, waitMs: 20_000, calls: [1, 2, 3].map((n) => ({ id: `e${n}`, tool: 'echo', args: { message: '' } })) });
       expect(batch.status).toBe('COMPLETED');
-      // Age the first events past the retention; the workers' reconciler prunes them.
+      // Age the first events (SessionCreated and the first call event) past the retention; the workers' reconciler prunes them.
       await cluster.db.$executeRawUnsafe(`UPDATE event SET created_at = now() - interval '400 days' WHERE session_id = $1::uuid AND seq <= 2`, session.rowId);
       await eventually(async () => (await cluster.db.event.count({ where: { sessionId: session.rowId, seq: { lte: 2 } } })) === 0, 20_000, 200);
 
@@ -112,7 +113,7 @@ describe('events across processes', () => {
       const resync = api2.ws(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 2) });
       const rest = eventsOf(await resync.until(batchesCompleted(1), 10_000));
       await resync.close();
-      expect(rest.map((event) => event.seq)).toEqual([3, 4, 5, 6, 7]);
+      expect(rest.map((event) => event.seq)).toEqual([3, 4, 5, 6, 7, 8]);
       expect(rest.at(-1)).toMatchObject({ __typename: 'ToolBatchCompleted', total: 3, succeeded: 3 });
     }),
     60_000,

@@ -136,6 +136,7 @@ export type ClientToolCallEventsSubscriptionVariables = Exact<{
 
 export type ClientToolCallEventsSubscription = { toolCallEvents:
     | { __typename: 'CursorExpired', oldestCursor: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'SessionCreated', type: string, cursor: string, seq: number, at: string }
     | { __typename: 'TaskCancelRequested', type: string, cursor: string, seq: number, at: string }
     | { __typename: 'TaskCreated', type: string, cursor: string, seq: number, at: string }
     | { __typename: 'TaskFinished', type: string, cursor: string, seq: number, at: string }
@@ -164,6 +165,7 @@ export type ClientTaskEventsSubscriptionVariables = Exact<{
 
 export type ClientTaskEventsSubscription = { taskEvents:
     | { __typename: 'CursorExpired', oldestCursor: string, type: string, cursor: string, seq: number, at: string }
+    | { __typename: 'SessionCreated', type: string, cursor: string, seq: number, at: string }
     | { __typename: 'TaskCancelRequested', type: string, cursor: string, seq: number, at: string }
     | { __typename: 'TaskCreated', type: string, cursor: string, seq: number, at: string }
     | { __typename: 'TaskFinished', state: TaskState, summary: string | null, error: string | null, type: string, cursor: string, seq: number, at: string }

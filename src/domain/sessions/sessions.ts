@@ -1,11 +1,13 @@
 // Sessions: the scope of calls, batches, tasks, schedules, files and messages (DESIGN.md §5).
 // Every read is scoped to the viewer's tenant; a session of another tenant is one that does not
 // exist.
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.js';
 import { Prisma, type Session, type SessionFile, type SessionMessage } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
+import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
 
@@ -47,6 +49,7 @@ function mcpRecordOf(session: Session): McpSessionRecord | null {
 export class SessionService {
   constructor(
     private readonly db: Db,
+    private readonly eventLog: EventLog,
     private readonly options: SessionServiceOptions,
   ) {}
 
@@ -57,9 +60,18 @@ export class SessionService {
     if (input.metadata !== undefined && input.metadata !== null && (typeof input.metadata !== 'object' || Array.isArray(input.metadata))) {
       throw new ValidationError('metadata must be a JSON object', 'metadata');
     }
-    return this.db.session.create({
-      data: { tenantId, title: input.title ?? null, metadata: (input.metadata ?? undefined) as object | undefined },
+    // Every create inserts a new row (a fresh id, nothing to deduplicate), so each announces itself once.
+    const id = randomUUID();
+    const { result: session, events } = await this.eventLog.writeWithPrismaEvents(id, async ({ tx, emit }) => {
+      const row = await tx.session.create({
+        data: { id, tenantId, title: input.title ?? null, metadata: (input.metadata ?? undefined) as object | undefined },
+      });
+      emit({ sessionId: id, type: 'SessionCreated', payload: { title: row.title, metadata: row.metadata, createdAt: row.createdAt.toISOString() } });
+      return row;
     });
+    // The row as committed: its SessionCreated is its newest event.
+    const created = events[0]!;
+    return { ...session, eventSeq: BigInt(created.seq), lastActivityAt: new Date(created.createdAt) };
   }
 
   async get(tenantId: string, sessionId: string): Promise<Session> {
