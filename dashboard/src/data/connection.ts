@@ -112,3 +112,9 @@ export function sessionStartCursor(sessionId: string): string {
 export function tenantStartCursor(tenantId: string): string {
   return btoa(`tevt:${tenantId}:0`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
+
+/** The raw id inside a Relay global id (an event's `sessionId`), as `Session.sessionId` shows it. */
+export function rawIdOf(globalId: string): string {
+  const decoded = atob(globalId);
+  return decoded.slice(decoded.indexOf(':') + 1);
+}

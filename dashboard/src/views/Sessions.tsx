@@ -1,19 +1,20 @@
 // The tenant's sessions, newest first, kept live by the tenant's events (no polling): a row is
-// read again when an event of its session arrives, and the first page when a session it does not
-// show yet has one (a new session appears with its first event). Paging keeps a stack of cursors
-// so "Previous" returns to the same page.
+// read again when an event of its session arrives, and a new session's row is built from its
+// SessionCreated alone and takes its place on the first page. Paging keeps a stack of cursors so
+// "Previous" returns to the same page.
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { age } from '../components/Status.js';
-import type { Link } from '../data/connection.js';
+import { type Link, rawIdOf } from '../data/connection.js';
 import { navigate } from '../data/router.js';
-import { coalesced, followTenant } from '../data/tenant-feed.js';
+import { coalesced, followTenant, type TenantEvent } from '../data/tenant-feed.js';
 import { CreateSessionDocument, type EventType, SessionRowsDocument, type SessionRowFragment, SessionsDocument } from '../gql/graphql.js';
 
 const PAGE_SIZE = 25;
 /** Events that change a row's counts or announce a session (progress, output and heartbeats only move its last activity). */
 const ROW_EVENTS: EventType[] = [
+  'SessionCreated',
   'ToolCallAwaitingApproval',
   'ToolCallApproved',
   'ToolCallAwaitingCompletion',
@@ -27,13 +28,45 @@ const ROW_EVENTS: EventType[] = [
 const RELOAD_DELAY_MS = 200;
 
 type Filter = 'all' | 'running' | 'approvals';
+/** A row with its list cursor (null for a row built from its SessionCreated: the list never handed one out). */
+type Edge = { cursor: string | null; node: SessionRowFragment };
+type SessionPage = { edges: Edge[]; hasNextPage: boolean; endCursor: string | null };
+
+/** A new session's row as the list would read it: no batch or call yet. */
+function createdRow(event: Extract<TenantEvent, { __typename: 'SessionCreated' }>): SessionRowFragment {
+  return {
+    id: event.sessionId,
+    sessionId: rawIdOf(event.sessionId),
+    title: event.title ?? null,
+    createdAt: event.createdAt,
+    lastActivityAt: event.at,
+    callCounts: { total: 0, unfinished: 0, awaitingApproval: 0 },
+    batches: { totalCount: 0 },
+  };
+}
+
+/** The list's order: newest first by creation, then by id (as `sessions` pages). */
+const newerFirst = (a: SessionRowFragment, b: SessionRowFragment) =>
+  Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0);
+
+/**
+ * The first page with `rows` added in the list's order, cut to the page size; null when the rows
+ * that stay cannot say where the next page starts (a page of rows built from events only).
+ */
+function withNewRows(page: SessionPage, rows: SessionRowFragment[]): SessionPage | null {
+  const edges = [...page.edges, ...rows.map((node) => ({ cursor: null, node }))].sort((a, b) => newerFirst(a.node, b.node));
+  if (edges.length <= PAGE_SIZE) return { ...page, edges };
+  const kept = edges.slice(0, PAGE_SIZE);
+  const endCursor = kept.at(-1)!.cursor;
+  return endCursor === null ? null : { edges: kept, hasNextPage: true, endCursor };
+}
 
 export function SessionsView({ link }: { link: Link }) {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const [now, setNow] = useState(Date.now());
-  const [page, setPage] = useState<{ rows: SessionRowFragment[]; hasNextPage: boolean; endCursor: string | null } | null>(null);
+  const [page, setPage] = useState<SessionPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const after = cursors[cursors.length - 1] ?? null;
   const [, createSession] = useMutation(CreateSessionDocument);
@@ -46,9 +79,15 @@ export function SessionsView({ link }: { link: Link }) {
 
   useEffect(() => {
     setPage(null);
+    let current: SessionPage | null = null;
     let shown = new Set<string>();
     const dirty = new Set<string>();
-    let newSessions = false;
+    let readAgain = false;
+    const show = (next: SessionPage) => {
+      current = next;
+      shown = new Set(next.edges.map((edge) => edge.node.id));
+      setPage(next);
+    };
     const readPage = async () => {
       const answer = await link.urql.query(SessionsDocument, { first: PAGE_SIZE, after }, { requestPolicy: 'network-only' }).toPromise();
       if (!answer.data) {
@@ -56,34 +95,42 @@ export function SessionsView({ link }: { link: Link }) {
         return;
       }
       setError(null);
-      const rows = answer.data.sessions.edges.map((edge) => edge.node);
-      shown = new Set(rows.map((row) => row.id));
-      setPage({ rows, hasNextPage: answer.data.sessions.pageInfo.hasNextPage, endCursor: answer.data.sessions.pageInfo.endCursor ?? null });
+      show({ edges: answer.data.sessions.edges, hasNextPage: answer.data.sessions.pageInfo.hasNextPage, endCursor: answer.data.sessions.pageInfo.endCursor ?? null });
     };
     const reload = coalesced(async () => {
-      if (newSessions) {
-        newSessions = false;
+      if (readAgain) {
+        readAgain = false;
         dirty.clear();
         await readPage();
         return;
       }
       const ids = [...dirty];
       dirty.clear();
-      if (ids.length === 0) return;
+      if (ids.length === 0 || !current) return;
       const answer = await link.urql.query(SessionRowsDocument, { ids }, { requestPolicy: 'network-only' }).toPromise();
       const fresh = new Map<string, SessionRowFragment>();
       for (const node of answer.data?.nodes ?? []) if (node?.__typename === 'Session') fresh.set(node.id, node);
-      setPage((current) => current && { ...current, rows: current.rows.map((row) => fresh.get(row.id) ?? row) });
+      // `current` again: rows may have been added while the read ran.
+      show({ ...current, edges: current.edges.map((edge) => ({ ...edge, node: fresh.get(edge.node.id) ?? edge.node })) });
     }, RELOAD_DELAY_MS);
     const stop = followTenant(link, ROW_EVENTS, {
       load: readPage,
       onEvents: (events) => {
+        const created: SessionRowFragment[] = [];
         for (const event of events) {
-          if (shown.has(event.sessionId)) dirty.add(event.sessionId);
-          // Newest first: a session this page does not know belongs on the first page.
-          else if (after === null) newSessions = true;
+          if (shown.has(event.sessionId) || created.some((row) => row.id === event.sessionId)) {
+            if (event.__typename !== 'SessionCreated') dirty.add(event.sessionId);
+          } else if (event.__typename === 'SessionCreated' && after === null) {
+            // Newest first: a new session belongs on the first page; later pages stay as they were read.
+            created.push(createdRow(event));
+          }
         }
-        if (dirty.size > 0 || newSessions) reload.request();
+        if (created.length > 0 && current) {
+          const next = withNewRows(current, created);
+          if (next) show(next);
+          else readAgain = true;
+        }
+        if (dirty.size > 0 || readAgain) reload.request();
       },
     });
     return () => {
@@ -94,8 +141,8 @@ export function SessionsView({ link }: { link: Link }) {
 
   const rows = useMemo(() => {
     const text = search.trim().toLowerCase();
-    return (page?.rows ?? [])
-      .map((node) => ({
+    return (page?.edges ?? [])
+      .map(({ node }) => ({
         ...node,
         batchCount: node.batches.totalCount,
         callCount: node.callCounts.total,
