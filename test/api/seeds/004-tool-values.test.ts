@@ -76,6 +76,24 @@ describe('seed 004: tool values and outcomes', () => {
     expect(call.outcome).toEqual({ status: 'failure', payload: { class: 'execution', code: 'boom', message: 'boom', source: 'tool', retry: { type: 'never' }, raw } });
   });
 
+  it('raw values of failures and cancellations are readable over the API, in the outcome and the GraphQL types', async () => {
+    const raw = { image: attachment('img'), note: 'partial' };
+    // A tool's own failure (failing_tool's `raw` option): ToolFailure.raw.
+    const failed = await runCall(app, sessionId, 'failing_tool', { code: 'boom', message: 'boom', raw });
+    expect(failed.output).toMatchObject({ __typename: 'ToolFailure', code: 'boom', source: 'TOOL', raw });
+    expect(failed.outcome).toEqual({ status: 'failure', payload: { class: 'execution', code: 'boom', message: 'boom', source: 'tool', retry: { type: 'never' }, raw } });
+    // A cancellation reported by a runtime: ToolCancellation.raw, its attachments after the text.
+    const cancelled = await completedCall(app, sessionId, 'runtime', { outcome: { status: 'cancelled', payload: { message: 'stopped', source: 'cancellation', raw } } });
+    expect(cancelled.status).toBe('CANCELLED');
+    expect(cancelled.output).toEqual({ __typename: 'ToolCancellation', message: 'stopped', source: 'CANCELLATION', raw });
+    expect(cancelled.outcome).toEqual({ status: 'cancelled', payload: { message: 'stopped', source: 'cancellation', raw } });
+    expect(cancelled.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '[Tool execution cancelled]\nstopped', attachment: null }, attachmentPart('img')]);
+    // Without one, raw is absent from the outcome and null in the type.
+    const plain = await completedCall(app, sessionId, 'runtime', { outcome: { status: 'cancelled', payload: { message: 'stopped', source: 'runtime' } } });
+    expect(plain.outcome).toEqual({ status: 'cancelled', payload: { message: 'stopped', source: 'runtime' } });
+    expect(plain.output).toMatchObject({ __typename: 'ToolCancellation', raw: null });
+  });
+
   it('model_tool_return_text_part_serializes', async () => {
     const call = await completedCall(app, sessionId, 'runtime', { value: 'hello' });
     const json = call.modelReturn?.json as { parts: unknown[]; call_id: string; tool_name: string };
