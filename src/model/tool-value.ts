@@ -378,13 +378,3 @@ export function modelPartsOfValue(value: ToolValue): ModelPart[] {
   else walk(value);
   return parts;
 }
-
-/**
- * The model's text of a value: its model parts joined, each attachment written in place in its wire
- * form. A user object that uses the reserved key is shown as it is (as in the parts), not escaped.
- */
-export function modelTextOfValue(value: ToolValue): string {
-  return modelPartsOfValue(value)
-    .map((part) => (part.type === 'TEXT' ? part.text : toolValueText(new Attachment(part.attachment))))
-    .join('');
-}

@@ -39,13 +39,15 @@ describe('seed 004: tool values and outcomes', () => {
     expect(json[TAG]).toBe('object');
     expect(typeof json.entries).toBe('object');
     expect(call.outcome).toEqual({ status: 'success', payload: escaped });
-    // The model sees the user's object itself, in the parts and in the text alike.
+    // The parts (model_parts) show the user's object itself; the text (format_tool_output_content)
+    // is serde_json's text of the wire form, where it stays escaped.
     expect(call.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '{"$lash_tool_value":"user"}', attachment: null }]);
-    expect(call.modelReturn?.text).toBe('{"$lash_tool_value":"user"}');
+    expect(call.modelReturn?.text).toBe('{"$lash_tool_value":"object","entries":{"$lash_tool_value":"user"}}');
     const nested = await completedCall(app, sessionId, 'runtime', { value: [{ [TAG]: 'object', entries: { [TAG]: 'user', n: 1 } }, attachment('img')] });
     // An attachment stands in the text in its wire form, where the parts have an attachment part.
-    expect(nested.modelReturn?.text).toMatch(/^\[\{"\$lash_tool_value":"user","n":1\},\{"\$lash_tool_value":"attachment","ref":\{/);
-    expect(JSON.parse(nested.modelReturn!.text)).toEqual([{ [TAG]: 'user', n: 1 }, attachment('img')]);
+    expect(nested.modelReturn?.text).toBe(
+      '[{"$lash_tool_value":"object","entries":{"$lash_tool_value":"user","n":1}},{"$lash_tool_value":"attachment","ref":{"byte_len":3,"height":1,"id":"img","label":"tiny","media_type":{"kind":"image","type":"png"},"width":1}}]',
+    );
     expect(nested.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '[{"$lash_tool_value":"user","n":1},', attachment: null }, attachmentPart('img'), { type: 'TEXT', text: ']', attachment: null }]);
   });
 
