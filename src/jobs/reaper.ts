@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import type { Sql } from '../sql.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JobDispatcher } from './job-dispatcher.js';
+import { PeriodicPass } from './periodic-pass.js';
 
 export interface ReaperDeps {
   config: Config;
@@ -40,41 +41,29 @@ export interface ReaperDeps {
 const PRUNE_EVERY_TICKS = 5;
 const FORGET_EVERY_TICKS = 600;
 
-export class Reaper {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+export class Reaper extends PeriodicPass {
   private ticks = 0;
 
-  constructor(private readonly deps: ReaperDeps) {}
+  constructor(private readonly deps: ReaperDeps) {
+    super();
+  }
 
   private get epochKey(): string {
     return `${this.deps.config.REDIS_PREFIX}:epoch`;
   }
 
   start(intervalMs = this.deps.config.RECONCILE_INTERVAL_MS): void {
-    this.timer = setInterval(() => void this.tick(), intervalMs);
-    void this.tick();
+    this.every(intervalMs, true);
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.step('checking the Redis epoch', () => this.checkEpoch());
-      await this.step('recovering lost workers', () => this.recoverLostWorkers());
-      await this.step('relaying the outbox', () => this.deps.dispatcher.relay());
-      await this.step('expiring external calls', () => this.deps.callDecisions.expireOverdue());
-      if (this.ticks % PRUNE_EVERY_TICKS === 0) await this.step('pruning events', () => pruneEvents(this.deps.sql, this.deps.config.EVENT_RETENTION_HOURS));
-      if (this.ticks % FORGET_EVERY_TICKS === 0) await this.step('forgetting old workers', () => this.deps.workers.forgetOld());
-      this.ticks++;
-    } finally {
-      this.running = false;
-    }
+  protected async pass(): Promise<void> {
+    await this.step('checking the Redis epoch', () => this.checkEpoch());
+    await this.step('recovering lost workers', () => this.recoverLostWorkers());
+    await this.step('relaying the outbox', () => this.deps.dispatcher.relay());
+    await this.step('expiring external calls', () => this.deps.callDecisions.expireOverdue());
+    if (this.ticks % PRUNE_EVERY_TICKS === 0) await this.step('pruning events', () => pruneEvents(this.deps.sql, this.deps.config.EVENT_RETENTION_HOURS));
+    if (this.ticks % FORGET_EVERY_TICKS === 0) await this.step('forgetting old workers', () => this.deps.workers.forgetOld());
+    this.ticks++;
   }
 
   private async step(what: string, run: () => Promise<unknown>): Promise<void> {

@@ -10,6 +10,7 @@ import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
 import type { TaskStore } from '../domain/tasks/store.js';
 import type { Logger } from '../logger.js';
 import type { JobQueues } from './catalogue.js';
+import { PeriodicPass } from './periodic-pass.js';
 
 export interface TaskReaperDeps {
   config: Config;
@@ -23,24 +24,16 @@ export interface TaskReaperDeps {
 
 const BATCH = 200;
 
-export class TaskReaper {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-
-  constructor(private readonly deps: TaskReaperDeps) {}
+export class TaskReaper extends PeriodicPass {
+  constructor(private readonly deps: TaskReaperDeps) {
+    super();
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), this.deps.config.TASK_REAPER_INTERVAL_MS);
+    this.every(this.deps.config.TASK_REAPER_INTERVAL_MS, false);
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+  protected async pass(): Promise<void> {
     try {
       await this.recoverStale();
       await this.requeueQueued();
@@ -48,8 +41,6 @@ export class TaskReaper {
       await this.restoreCronSchedulers();
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'task reaper pass failed');
-    } finally {
-      this.running = false;
     }
   }
 

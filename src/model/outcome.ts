@@ -15,9 +15,9 @@ import {
   MalformedToolValueError,
   type ModelPart,
   modelPartsOfValue,
-  modelTextOfValue,
   type ToolValue,
   toolValueOf,
+  toolValueText,
 } from './tool-value.js';
 
 export const FAILURE_CLASSES = [
@@ -275,11 +275,17 @@ export function parseSeedOutcome(json: unknown, field = 'outcome'): ToolCallOutp
 
 // --- the model's view -----------------------------------------------------------------------
 
-/** The text a model sees for an output (the seeds' `format_tool_output_content`); a success's agrees with its `modelParts`. */
+/**
+ * The text a model sees for an output (the seeds' `format_tool_output_content`): a string as it is,
+ * any other value as serde_json's text of its wire form. It agrees with `modelParts` except where
+ * the seed's two differ: an attachment (a part there, its tagged JSON here) and a user object
+ * using the tag key (shown as it is there, escaped here).
+ */
 export function formatOutputText(output: ToolCallOutput): string {
   switch (output.status) {
     case 'SUCCESS': {
-      return modelTextOfValue(successValue(output));
+      const value = successValue(output);
+      return typeof value === 'string' ? value : toolValueText(value);
     }
     case 'FAILURE':
       return output.failure.message ? `[Tool execution failed]\n${output.failure.message}` : '[Tool execution failed]';

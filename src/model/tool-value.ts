@@ -272,22 +272,29 @@ export function formatNumber(value: number): string {
 /** serde_json's text of a value's wire form: compact, or pretty (two-space indent) like `to_string_pretty`. */
 export function toolValueText(value: ToolValue, pretty = false): string {
   const out: string[] = [];
-  writeValue(value, out, pretty ? '\n' : null);
+  writeValue(value, out, pretty ? '\n' : null, true);
   return out.join('');
 }
 
-/** serde_json's text of plain JSON (keys sorted, integral numbers as integers). */
+/**
+ * serde_json's text of plain JSON (a `serde_json::Value`: keys sorted, integral numbers as
+ * integers, floats as floats). Unlike a tool value, an object that uses the reserved key is
+ * written as it is, not escaped.
+ */
 export function jsonText(json: unknown, pretty = false): string {
-  return toolValueText(toolValueOf(json), pretty);
+  const out: string[] = [];
+  writeValue(toolValueOf(json), out, pretty ? '\n' : null, false);
+  return out.join('');
 }
 
-function writeValue(value: ToolValue, out: string[], newline: string | null): void {
+/** `escape`: write a tool value's wire form (objects that use the reserved key escaped), else plain JSON. */
+function writeValue(value: ToolValue, out: string[], newline: string | null, escape: boolean): void {
   if (value === null) out.push('null');
   else if (typeof value === 'boolean') out.push(String(value));
   else if (typeof value === 'number') out.push(formatNumber(value));
   else if (typeof value === 'string') out.push(JSON.stringify(value));
   else if (value instanceof Float) out.push(formatFloat(value.value));
-  else if (value instanceof Attachment) writeObject([[TOOL_VALUE_TAG, ATTACHMENT_TAG], [REF_KEY, toolValueOf(attachmentRefJson(value.ref))]], out, newline);
+  else if (value instanceof Attachment) writeObject([[TOOL_VALUE_TAG, ATTACHMENT_TAG], [REF_KEY, toolValueOf(attachmentRefJson(value.ref))]], out, newline, escape);
   else if (Array.isArray(value)) {
     if (value.length === 0) {
       out.push('[]');
@@ -298,17 +305,17 @@ function writeValue(value: ToolValue, out: string[], newline: string | null): vo
     value.forEach((entry, index) => {
       if (index > 0) out.push(',');
       if (inner !== null) out.push(inner);
-      writeValue(entry, out, inner);
+      writeValue(entry, out, inner, escape);
     });
     if (newline !== null) out.push(newline);
     out.push(']');
   } else {
-    if (hasKey(value, TOOL_VALUE_TAG)) writeObject([[TOOL_VALUE_TAG, OBJECT_TAG], [ENTRIES_KEY, value]], out, newline, true);
-    else writeObject(Object.entries(value), out, newline);
+    if (escape && hasKey(value, TOOL_VALUE_TAG)) writeObject([[TOOL_VALUE_TAG, OBJECT_TAG], [ENTRIES_KEY, value]], out, newline, escape, true);
+    else writeObject(Object.entries(value), out, newline, escape);
   }
 }
 
-function writeObject(entries: Array<[string, ToolValue]>, out: string[], newline: string | null, escapedEntries = false): void {
+function writeObject(entries: Array<[string, ToolValue]>, out: string[], newline: string | null, escape: boolean, escapedEntries = false): void {
   if (entries.length === 0) {
     out.push('{}');
     return;
@@ -322,8 +329,8 @@ function writeObject(entries: Array<[string, ToolValue]>, out: string[], newline
       if (inner !== null) out.push(inner);
       out.push(JSON.stringify(key), inner === null ? ':' : ': ');
       // The entries of an escaped object are written as they are: they are not escaped again.
-      if (escapedEntries && key === ENTRIES_KEY) writeObject(Object.entries(entry as Record<string, ToolValue>), out, inner);
-      else writeValue(entry, out, inner);
+      if (escapedEntries && key === ENTRIES_KEY) writeObject(Object.entries(entry as Record<string, ToolValue>), out, inner, escape);
+      else writeValue(entry, out, inner, escape);
     });
   if (newline !== null) out.push(newline);
   out.push('}');
@@ -370,14 +377,4 @@ export function modelPartsOfValue(value: ToolValue): ModelPart[] {
   if (typeof value === 'string') pushText(value);
   else walk(value);
   return parts;
-}
-
-/**
- * The model's text of a value: its model parts joined, each attachment written in place in its wire
- * form. A user object that uses the reserved key is shown as it is (as in the parts), not escaped.
- */
-export function modelTextOfValue(value: ToolValue): string {
-  return modelPartsOfValue(value)
-    .map((part) => (part.type === 'TEXT' ? part.text : toolValueText(new Attachment(part.attachment))))
-    .join('');
 }

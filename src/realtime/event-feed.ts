@@ -3,7 +3,7 @@
 // streams, and hands each message to the hubs of the streams it touches. Nothing here polls per
 // subscriber: a Redis reconnect, a gap, or one batched head check per interval for all active hubs
 // (an announcement that never came) make the hubs catch up from PostgreSQL.
-import type { CommittedEvent } from '../domain/event-log.js';
+import type { SessionEvent as CommittedEvent } from '../model/events.js';
 import type { Logger } from '../logger.js';
 import { observeDelivery } from '../telemetry/metrics.js';
 import type { EventBus } from './event-bus.js';

@@ -1,5 +1,5 @@
 // Reads of the event log: a session's events by seq, a tenant's by tenant seq, and the counters.
-import type { CommittedEvent } from '../domain/event-log.js';
+import type { SessionEvent as CommittedEvent } from '../model/events.js';
 import { type Queryable, statement } from '../sql.js';
 
 export type StreamKey = { kind: 'session'; id: string } | { kind: 'tenant'; id: string };

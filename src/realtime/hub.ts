@@ -4,7 +4,7 @@
 // and keeps the most recent events in memory, so a subscriber that resumes a little behind replays
 // without a query. Each subscriber has a bounded queue; one that falls too far behind drops it and
 // resumes from its cursor, so a slow client never costs unbounded memory.
-import type { CommittedEvent } from '../domain/event-log.js';
+import type { SessionEvent as CommittedEvent } from '../model/events.js';
 import type { Logger } from '../logger.js';
 import { type EventReader, PAGE_SIZE, positionOf, type StreamKey } from './event-reader.js';
 

@@ -12,7 +12,7 @@ import { tokenFromConnectionParams } from './auth.js';
 import { closeWhenKeyInvalid, countSubscription } from './ws-limits.js';
 import { dashboardHandler } from './dashboard.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
-import { serveMetrics } from '../telemetry/metrics-server.js';
+import { listenOn, serveMetrics } from '../telemetry/metrics-server.js';
 import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -138,15 +138,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   return {
     yoga,
     server,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address();
-          resolve(typeof address === 'object' && address ? address.port : port);
-        });
-      }),
+    listen: (port, host) => listenOn(server, port, host),
     close: async () => {
       // Complete every live subscription first (SSE streams end with a `complete` event, graphql-ws
       // sends `complete`), so clients see a clean end rather than a cut connection.

@@ -251,12 +251,11 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
 
 /** The result of a completed call, or null after turning a progress-like event into a notification. */
 function resultOrProgress(event: SessionEvent, notify: (progress: { current?: number; total?: number; message?: string }) => void): CallToolResult | null {
-  const payload = event.payload as Record<string, unknown>;
   switch (event.type) {
     case 'ToolCallCompleted':
-      return mcpResultOf(payload.output as ToolCallOutput);
+      return mcpResultOf(event.payload.output);
     case 'ToolCallProgress': {
-      const progress = payload.progress as { current?: number; total?: number; message?: string; label?: string };
+      const { progress } = event.payload;
       notify({ ...(progress.current !== undefined ? { current: progress.current } : {}), ...(progress.total !== undefined ? { total: progress.total } : {}), message: progress.message ?? progress.label ?? '' });
       return null;
     }
@@ -267,8 +266,7 @@ function resultOrProgress(event: SessionEvent, notify: (progress: { current?: nu
       notify({ message: 'approved' });
       return null;
     case 'ToolCallRetrying': {
-      const failure = payload.failure as { message?: string } | undefined;
-      notify({ message: `retrying after: ${failure?.message ?? 'a failure'}` });
+      notify({ message: `retrying after: ${event.payload.failure.message}` });
       return null;
     }
     default:

@@ -30,15 +30,19 @@ export function createMetricsServer(): MetricsServer {
   });
   return {
     server,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address();
-          resolve(typeof address === 'object' && address ? address.port : port);
-        });
-      }),
+    listen: (port, host) => listenOn(server, port, host),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Starts an HTTP server on `port` (0: any free one); resolves with the bound port, rejects on a listen error. */
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
 }

@@ -12,6 +12,7 @@ import {
   tailChars,
   TRUNCATION_LINE,
 } from '../../src/domain/tasks/background-output.js';
+import { scheduleDescription } from '../../src/domain/tasks/background.js';
 import { InvalidScheduleError } from '../../src/model/errors.js';
 import { parseSchedule } from '../../src/domain/tasks/schedules.js';
 
@@ -136,6 +137,19 @@ describe('artifacts', () => {
     expect(JSON.parse(resultDocument('SUCCEEDED', { result: { ok: 1 } }))).toEqual({ ok: 1 });
     expect(JSON.parse(resultDocument('FAILED', { error: 'boom' }))).toEqual({ status: 'failed', error: 'boom' });
     expect(JSON.parse(resultDocument('CANCELED', {}))).toEqual({ status: 'canceled' });
+  });
+
+  it('writes them as serde_json writes a plain Value: keys sorted, floats as floats, the tool-value tag key not escaped', () => {
+    const stored = { z: { $toolrun_value: 'float', value: 8 }, $lash_tool_value: 'user', a: [1, 0.5] };
+    expect(resultDocument('SUCCEEDED', { result: stored })).toBe('{\n  "$lash_tool_value": "user",\n  "a": [\n    1,\n    0.5\n  ],\n  "z": 8.0\n}');
+  });
+
+  it('describes a scheduled monitor with the seed’s text, its payload as serde_json pretty-prints a plain Value', () => {
+    const description = scheduleDescription({ tool: 'report_progress', title: 'Watch PR 1319', signalOnCompletion: true, args: { summary: 'Background complete', $lash_tool_value: 'x', list: [] } });
+    expect(description).toBe(
+      'Monitor: Watch PR 1319\n\nThis scheduled monitor fired. Start the background run now.\n\nspawn_background payload:\n' +
+        '{\n  "args": {\n    "$lash_tool_value": "x",\n    "list": [],\n    "summary": "Background complete"\n  },\n  "signal_on_completion": true,\n  "title": "Watch PR 1319",\n  "tool": "report_progress"\n}',
+    );
   });
 
   it('words the session message of a finished run', () => {

@@ -2,7 +2,7 @@
 // output tail, result.json and the session message a finished run leaves. Pure functions; the
 // transitions in task-transitions.ts write what these compute.
 import { newRunId } from '../../model/ids.js';
-import { decodeStoredValue, jsonText, toolValueText } from '../../model/tool-value.js';
+import { decodeStoredValue, jsonText } from '../../model/tool-value.js';
 
 /** The output log keeps at most this many characters of output (Unicode code points). */
 export const MAX_OUTPUT_LOG_CHARS = 262_144;
@@ -110,9 +110,13 @@ export function appendOutput(state: OutputState, stream: OutputStream, text: str
 
 export type FinishedState = 'SUCCEEDED' | 'FAILED' | 'CANCELED';
 
-/** result.json of a finished run, as the seed writes it (pretty JSON, keys sorted); `result` is a stored tool value. */
+/**
+ * result.json of a finished run, as the seed writes it (serde_json's pretty text of a plain
+ * `Value`: keys sorted, an object using the tool-value tag key not escaped); `result` is a stored
+ * tool value.
+ */
 export function resultDocument(state: FinishedState, detail: { result?: unknown; error?: string }): string {
-  if (state === 'SUCCEEDED') return toolValueText(decodeStoredValue(detail.result ?? null), true);
+  if (state === 'SUCCEEDED') return jsonText(decodeStoredValue(detail.result ?? null), true);
   return jsonText(state === 'FAILED' ? { status: 'failed', error: detail.error ?? '' } : { status: 'canceled' }, true);
 }
 

@@ -11,7 +11,6 @@ import type { McpServer } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { ToolFailureError } from '../../model/outcome.js';
-import type { RetryPolicy } from '../../model/retry.js';
 import type { McpConnections, McpCredentials, McpServerTarget } from '../../tools/mcp-client.js';
 import {
   MCP_DEFAULT_SETTINGS,
@@ -25,9 +24,9 @@ import {
   toolEntriesOf,
 } from '../../tools/mcp-definition.js';
 import type { McpServerRow, McpServerSource } from '../../tools/registry.js';
-import type { ToolDefinition, ToolPolicy, ToolScheduling } from '../../tools/types.js';
+import type { ToolDefinition } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
-import { checkToolUrl, LIMITS } from './registered-tools.js';
+import { checkTimeoutAndRetry, checkToolUrl, type ToolSettingsPatch } from './registered-tools.js';
 import type { SecretBox } from './secret-box.js';
 
 const MAX_HEADERS = 20;
@@ -35,15 +34,7 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 /** Headers the transport sets itself. */
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'accept', 'host', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'connection']);
 
-export interface McpServerSettingsPatch {
-  policy?: ToolPolicy | null;
-  scheduling?: ToolScheduling | null;
-  timeoutMs?: number | null;
-  retry?: {
-    maxAttempts?: number | null;
-    backoff?: { type?: RetryPolicy['backoff']['type'] | null; delayMs?: number | null; maxDelayMs?: number | null } | null;
-  } | null;
-}
+export type McpServerSettingsPatch = ToolSettingsPatch;
 
 export interface RegisterMcpServerInput extends McpServerSettingsPatch {
   name: string;
@@ -281,20 +272,7 @@ export class McpServerService {
         },
       },
     };
-    const maxTimeout = this.deps.config.MAX_CALL_TIMEOUT_MS;
-    if (!Number.isInteger(next.timeoutMs) || next.timeoutMs < LIMITS.minTimeoutMs || next.timeoutMs > maxTimeout) {
-      throw new ValidationError(`timeoutMs must be an integer from ${LIMITS.minTimeoutMs} to ${maxTimeout}`, 'timeoutMs');
-    }
-    const { maxAttempts, backoff } = next.retry;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > LIMITS.maxAttempts) {
-      throw new ValidationError(`retry.maxAttempts must be an integer from 1 to ${LIMITS.maxAttempts}`, 'retry.maxAttempts');
-    }
-    if (!Number.isInteger(backoff.delayMs) || backoff.delayMs < 0 || backoff.delayMs > LIMITS.maxBackoffDelayMs) {
-      throw new ValidationError(`retry.backoff.delayMs must be an integer from 0 to ${LIMITS.maxBackoffDelayMs}`, 'retry.backoff.delayMs');
-    }
-    if (!Number.isInteger(backoff.maxDelayMs) || backoff.maxDelayMs < backoff.delayMs || backoff.maxDelayMs > LIMITS.maxBackoffMaxDelayMs) {
-      throw new ValidationError(`retry.backoff.maxDelayMs must be an integer from delayMs to ${LIMITS.maxBackoffMaxDelayMs}`, 'retry.backoff.maxDelayMs');
-    }
+    checkTimeoutAndRetry(next, this.deps.config.MAX_CALL_TIMEOUT_MS);
     return next;
   }
 }

@@ -14,11 +14,8 @@ import { TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy
 import { compileSchemaOrError } from '../../tools/validate-args.js';
 import { NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
 
-export interface ToolSpecPatch {
-  displayName?: string | null;
-  description?: string | null;
-  parametersSchema?: unknown;
-  hints?: Partial<Record<keyof ToolHints, boolean | null>> | null;
+/** How calls of a registered tool (or of an MCP server's tools) run; null or absent keeps the current value. */
+export interface ToolSettingsPatch {
   policy?: ToolPolicy | null;
   scheduling?: ToolScheduling | null;
   timeoutMs?: number | null;
@@ -26,6 +23,13 @@ export interface ToolSpecPatch {
     maxAttempts?: number | null;
     backoff?: { type?: RetryPolicy['backoff']['type'] | null; delayMs?: number | null; maxDelayMs?: number | null } | null;
   } | null;
+}
+
+export interface ToolSpecPatch extends ToolSettingsPatch {
+  displayName?: string | null;
+  description?: string | null;
+  parametersSchema?: unknown;
+  hints?: Partial<Record<keyof ToolHints, boolean | null>> | null;
 }
 
 export interface RegisterToolInput extends ToolSpecPatch {
@@ -235,20 +239,7 @@ export class RegisteredToolService {
     if (kind === 'EXTERNAL' && next.hints.supportsBackground) {
       throw new ValidationError('External tools cannot run in the background (their calls wait for a completion)', 'hints.supportsBackground');
     }
-    const maxTimeout = config.MAX_CALL_TIMEOUT_MS;
-    if (!Number.isInteger(next.timeoutMs) || next.timeoutMs < LIMITS.minTimeoutMs || next.timeoutMs > maxTimeout) {
-      throw new ValidationError(`timeoutMs must be an integer from ${LIMITS.minTimeoutMs} to ${maxTimeout}${kind === 'EXTERNAL' ? ' (the completion deadline)' : ''}`, 'timeoutMs');
-    }
-    const { maxAttempts, backoff } = next.retry;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > LIMITS.maxAttempts) {
-      throw new ValidationError(`retry.maxAttempts must be an integer from 1 to ${LIMITS.maxAttempts}`, 'retry.maxAttempts');
-    }
-    if (!Number.isInteger(backoff.delayMs) || backoff.delayMs < 0 || backoff.delayMs > LIMITS.maxBackoffDelayMs) {
-      throw new ValidationError(`retry.backoff.delayMs must be an integer from 0 to ${LIMITS.maxBackoffDelayMs}`, 'retry.backoff.delayMs');
-    }
-    if (!Number.isInteger(backoff.maxDelayMs) || backoff.maxDelayMs < backoff.delayMs || backoff.maxDelayMs > LIMITS.maxBackoffMaxDelayMs) {
-      throw new ValidationError(`retry.backoff.maxDelayMs must be an integer from delayMs to ${LIMITS.maxBackoffMaxDelayMs}`, 'retry.backoff.maxDelayMs');
-    }
+    checkTimeoutAndRetry(next, config.MAX_CALL_TIMEOUT_MS, kind === 'EXTERNAL' ? ' (the completion deadline)' : '');
     return next;
   }
 }
@@ -268,6 +259,24 @@ function base(kind: RegisteredKind, name: string): StoredDefinition {
 
 function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== null && entry !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+/** The timeout and retry policy of a registered tool or of an MCP server's tools. */
+export function checkTimeoutAndRetry(settings: { timeoutMs: number; retry: RetryPolicy }, maxTimeout: number, timeoutNote = ''): void {
+  const { timeoutMs, retry } = settings;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < LIMITS.minTimeoutMs || timeoutMs > maxTimeout) {
+    throw new ValidationError(`timeoutMs must be an integer from ${LIMITS.minTimeoutMs} to ${maxTimeout}${timeoutNote}`, 'timeoutMs');
+  }
+  const { maxAttempts, backoff } = retry;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > LIMITS.maxAttempts) {
+    throw new ValidationError(`retry.maxAttempts must be an integer from 1 to ${LIMITS.maxAttempts}`, 'retry.maxAttempts');
+  }
+  if (!Number.isInteger(backoff.delayMs) || backoff.delayMs < 0 || backoff.delayMs > LIMITS.maxBackoffDelayMs) {
+    throw new ValidationError(`retry.backoff.delayMs must be an integer from 0 to ${LIMITS.maxBackoffDelayMs}`, 'retry.backoff.delayMs');
+  }
+  if (!Number.isInteger(backoff.maxDelayMs) || backoff.maxDelayMs < backoff.delayMs || backoff.maxDelayMs > LIMITS.maxBackoffMaxDelayMs) {
+    throw new ValidationError(`retry.backoff.maxDelayMs must be an integer from delayMs to ${LIMITS.maxBackoffMaxDelayMs}`, 'retry.backoff.maxDelayMs');
+  }
 }
 
 /**

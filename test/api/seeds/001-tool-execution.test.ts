@@ -55,6 +55,10 @@ describe('seed 001: tool_execution.rs', () => {
       ],
     });
     expect(again.id).toBe(batch.id);
+    // The args are hashed as the serde_json Value they are: an object that uses the tool-value tag
+    // key is not a tool value here, so it is not escaped.
+    const tagged = await runBatch(app, { sessionId, calls: [{ id: 'r1', tool: 'no_such_tool', args: { $lash_tool_value: 'user', n: 1 } }] });
+    expect(tagged.batchId).toBe(`tool-batch:${sha256('[{"args":{"$lash_tool_value":"user","n":1},"id":"r1","tool_id":"no_such_tool"}]')}`);
   });
 
   it('call_tool_batch returns an empty result for an empty batch', async () => {

@@ -39,13 +39,15 @@ describe('seed 004: tool values and outcomes', () => {
     expect(json[TAG]).toBe('object');
     expect(typeof json.entries).toBe('object');
     expect(call.outcome).toEqual({ status: 'success', payload: escaped });
-    // The model sees the user's object itself, in the parts and in the text alike.
+    // The parts (model_parts) show the user's object itself; the text (format_tool_output_content)
+    // is serde_json's text of the wire form, where it stays escaped.
     expect(call.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '{"$lash_tool_value":"user"}', attachment: null }]);
-    expect(call.modelReturn?.text).toBe('{"$lash_tool_value":"user"}');
+    expect(call.modelReturn?.text).toBe('{"$lash_tool_value":"object","entries":{"$lash_tool_value":"user"}}');
     const nested = await completedCall(app, sessionId, 'runtime', { value: [{ [TAG]: 'object', entries: { [TAG]: 'user', n: 1 } }, attachment('img')] });
     // An attachment stands in the text in its wire form, where the parts have an attachment part.
-    expect(nested.modelReturn?.text).toMatch(/^\[\{"\$lash_tool_value":"user","n":1\},\{"\$lash_tool_value":"attachment","ref":\{/);
-    expect(JSON.parse(nested.modelReturn!.text)).toEqual([{ [TAG]: 'user', n: 1 }, attachment('img')]);
+    expect(nested.modelReturn?.text).toBe(
+      '[{"$lash_tool_value":"object","entries":{"$lash_tool_value":"user","n":1}},{"$lash_tool_value":"attachment","ref":{"byte_len":3,"height":1,"id":"img","label":"tiny","media_type":{"kind":"image","type":"png"},"width":1}}]',
+    );
     expect(nested.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '[{"$lash_tool_value":"user","n":1},', attachment: null }, attachmentPart('img'), { type: 'TEXT', text: ']', attachment: null }]);
   });
 
@@ -74,6 +76,24 @@ describe('seed 004: tool values and outcomes', () => {
     expect(call.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '[Tool execution failed]\nboom', attachment: null }, attachmentPart('img')]);
     expect(call.output).toMatchObject({ __typename: 'ToolFailure', class: 'EXECUTION', code: 'boom', source: 'TOOL', raw });
     expect(call.outcome).toEqual({ status: 'failure', payload: { class: 'execution', code: 'boom', message: 'boom', source: 'tool', retry: { type: 'never' }, raw } });
+  });
+
+  it('raw values of failures and cancellations are readable over the API, in the outcome and the GraphQL types', async () => {
+    const raw = { image: attachment('img'), note: 'partial' };
+    // A tool's own failure (failing_tool's `raw` option): ToolFailure.raw.
+    const failed = await runCall(app, sessionId, 'failing_tool', { code: 'boom', message: 'boom', raw });
+    expect(failed.output).toMatchObject({ __typename: 'ToolFailure', code: 'boom', source: 'TOOL', raw });
+    expect(failed.outcome).toEqual({ status: 'failure', payload: { class: 'execution', code: 'boom', message: 'boom', source: 'tool', retry: { type: 'never' }, raw } });
+    // A cancellation reported by a runtime: ToolCancellation.raw, its attachments after the text.
+    const cancelled = await completedCall(app, sessionId, 'runtime', { outcome: { status: 'cancelled', payload: { message: 'stopped', source: 'cancellation', raw } } });
+    expect(cancelled.status).toBe('CANCELLED');
+    expect(cancelled.output).toEqual({ __typename: 'ToolCancellation', message: 'stopped', source: 'CANCELLATION', raw });
+    expect(cancelled.outcome).toEqual({ status: 'cancelled', payload: { message: 'stopped', source: 'cancellation', raw } });
+    expect(cancelled.modelReturn?.parts).toEqual([{ type: 'TEXT', text: '[Tool execution cancelled]\nstopped', attachment: null }, attachmentPart('img')]);
+    // Without one, raw is absent from the outcome and null in the type.
+    const plain = await completedCall(app, sessionId, 'runtime', { outcome: { status: 'cancelled', payload: { message: 'stopped', source: 'runtime' } } });
+    expect(plain.outcome).toEqual({ status: 'cancelled', payload: { message: 'stopped', source: 'runtime' } });
+    expect(plain.output).toMatchObject({ __typename: 'ToolCancellation', raw: null });
   });
 
   it('model_tool_return_text_part_serializes', async () => {
