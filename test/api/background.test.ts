@@ -309,7 +309,8 @@ describe('background runs (in-process worker)', () => {
     let refusal: unknown = null;
     outer: for (const session of sessions) {
       for (let index = 0; index < MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION; index++) {
-        const result = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 60_000, progressIntervalMs: 1000 }, signalOnCompletion: false });
+        // Longer than the slowest spawn loop: no run may end (and free its slot) before the 65th spawn.
+        const result = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 600_000, progressIntervalMs: 1000 }, signalOnCompletion: false });
         if (result.__typename !== 'BackgroundRun') {
           refusal = result;
           break outer;
