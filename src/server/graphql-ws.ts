@@ -37,7 +37,12 @@ const PLACEHOLDER_TAIL = `"payload":${JSON.stringify(PLACEHOLDER)}}`;
 
 /** A subscription result executed and serialised once, written as is to every subscriber. */
 class SharedResult {
+  private encoded: Buffer | null = null;
   constructor(readonly json: string) {}
+  /** The JSON as UTF-8, encoded once for every socket it is written to. */
+  get bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.json));
+  }
   toJSON(): string {
     pendingSharedJson = this.json;
     return PLACEHOLDER;
@@ -66,7 +71,7 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
       const result = await options.server.onSubscribe?.(ctx, id, payload);
       if (result && !Array.isArray(result)) {
         const connection = connections.get((ctx.extra as { socket?: object }).socket ?? {});
-        if (connection) directTargets.set(result, { ...connection, frameHead: `{"id":${JSON.stringify(id)},"type":"next","payload":`, live: () => id in ctx.subscriptions });
+        if (connection) directTargets.set(result, { ...connection, frameHead: Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`), live: () => id in ctx.subscriptions });
       }
       return result;
     },
@@ -104,7 +109,8 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
     }, options.keepAliveMs);
     const raw = (socket as unknown as { _socket: Socket })._socket;
     let corked = false;
-    const write = (data: string) => {
+    // Buffers leave the JS heap at once (a slow reader's backlog is not scanned by every GC) and are sent as text frames.
+    const write = (data: string | Buffer) => {
       if (!corked) {
         corked = true;
         raw.cork();
@@ -113,7 +119,7 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
           raw.uncork();
         });
       }
-      socket.send(data);
+      socket.send(data, { binary: false });
     };
     connections.set(socket, { write, full: () => socket.readyState !== socket.OPEN || socket.bufferedAmount > options.highWaterBytes });
     const closed = server.opened(
@@ -168,18 +174,19 @@ function drained(socket: WebSocket, raw: Socket): Promise<void> {
 
 /** A connection's writer: frames corked per tick; `full` when the socket is closed or over its high water. */
 interface Connection {
-  write(data: string): void;
+  write(data: string | Buffer): void;
   full(): boolean;
 }
 const connections = new WeakMap<object, Connection>();
 
 /** Where a subscription's results may be written directly: its connection and the start of its `next` frames. */
 interface DirectTarget extends Connection {
-  frameHead: string;
+  frameHead: Buffer;
   /** The subscription is still open (the client has not completed it). */
   live(): boolean;
 }
 const directTargets = new WeakMap<object, DirectTarget>();
+const FRAME_TAIL = Buffer.from('}');
 
 /** Per event, its result per selection key: ready, or still being computed. */
 const results = new WeakMap<object, Map<string, SharedResult | Promise<SharedResult>>>();
@@ -269,7 +276,7 @@ async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue:
       try {
         const result = shared(event, key);
         if (!(result instanceof SharedResult)) return false;
-        target.write(target.frameHead + result.json + '}');
+        target.write(Buffer.concat([target.frameHead, result.bytes, FRAME_TAIL]));
         return true;
       } catch {
         return false;
