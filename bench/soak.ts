@@ -7,10 +7,15 @@
 // external completions. Every `--fault-every` seconds one fault, in turn: SIGKILL a worker (a new
 // one replaces it), SIGSTOP a worker longer than it may stay silent (then SIGCONT), restart Redis
 // empty, terminate every PostgreSQL backend of the processes, SIGTERM an API (a new one replaces
-// it). Then the load stops, everything drains, and the run prints its figures and checks the
-// targets: nothing lost or left non-terminal, no non-idempotent call or run executed twice, no
-// subscriber gap or duplicate, no unexpected error or exit, no deadlock, and (runs of 10 minutes
-// or more) RSS growth under 10 % after warm-up. Exit code 1 when a target fails.
+// it). One API and one worker are spared: the process faults go to the other two (and their
+// replacements), so that the spared pair lives from the warm-up to the end (Redis restarts and
+// backend terminations hit them too) and measures memory growth; their RSS is sampled every 5 s
+// and their heap and external memory read from their /metrics. Then the load stops, everything
+// drains, and the run prints its figures and checks the targets: nothing lost or left
+// non-terminal, no non-idempotent call or run executed twice, no subscriber gap or duplicate, no
+// unexpected error or exit, no deadlock, the load spread over both APIs and both workers, and
+// (runs of 10 minutes or more) RSS growth of the spared processes under 10 % after warm-up. Exit
+// code 1 when a target fails.
 //
 // Options: --minutes N (default 5), --fault-every S (default 90; runs under 10 minutes space five
 // faults evenly), --database-url URL (else SOAK_DATABASE_URL, else the local toolrun_soak database;
@@ -40,8 +45,14 @@ const MINUTES = Number(options.minutes);
 if (!(MINUTES > 0)) throw new Error(`--minutes must be a positive number, got ${options.minutes}`);
 const DURATION_MS = MINUTES * 60_000;
 const FAULT_EVERY_MS = options['fault-every'] ? Number(options['fault-every']) * 1000 : MINUTES >= 10 ? 90_000 : DURATION_MS / 6;
-/** Long runs measure RSS growth from the end of the warm-up on; shorter runs are all warm-up. */
+/** Memory growth counts from the end of the warm-up (caches, JIT, pools and heaps settled): a third of the run, at most 5 minutes. */
 const WARMUP_MS = Math.min(5 * 60_000, DURATION_MS / 3);
+/** The memory figures at the end of the warm-up and at the end of the load are medians over a window this long (one sample is GC noise). */
+const MEMORY_WINDOW_MS = Math.min(60_000, (DURATION_MS - WARMUP_MS) / 4);
+const RSS_SAMPLE_MS = 5000;
+/** The spared processes' /metrics (heap, external) are read every this many RSS samples. */
+const METRICS_EVERY_SAMPLES = 3;
+/** The growth target applies to runs this long; shorter runs report it. */
 const RSS_CHECKED = MINUTES >= 10;
 const DATABASE_URL = options['database-url'] ?? process.env.SOAK_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/toolrun_soak';
 /** A fault's window, for latency figures: from its start until this long after it is repaired. */
@@ -69,6 +80,8 @@ const STARTUP_MS = 180_000;
 const launched = Date.now();
 /** When the load began (set once the processes run): durations, faults and warm-up count from it. */
 let loadStarted = Date.now();
+/** When the load stopped, ms into it: the end of the memory figures. */
+let loadEndedAt = Number.POSITIVE_INFINITY;
 const elapsed = () => Date.now() - loadStarted;
 const log = (line: string) => console.log(`[soak ${((Date.now() - launched) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
@@ -124,17 +137,33 @@ class Child {
   }
 }
 
+/** One reading of a process's memory, `at` ms into the load; heap and external come from its /metrics (spared processes only). */
+interface MemorySample {
+  at: number;
+  rss: number;
+  heapUsed?: number;
+  heapTotal?: number;
+  external?: number;
+}
+
 interface Proc {
   name: string;
   child: Child;
   role: 'api' | 'worker';
+  /** No fault targets it: it lives from the warm-up to the end and measures memory growth. */
+  spared: boolean;
+  /** Date.now() when it was ready (the first ones before the load began). */
   startedAt: number;
   rssStart: number;
-  rssWarm: number | null;
+  samples: MemorySample[];
   /** Set when the soak itself stops or kills it (an exit otherwise is a crash). */
   expectedExit: boolean;
   base?: string;
   wsUrl?: string;
+  metricsUrl?: string;
+  workerId?: string;
+  /** A worker's toolrun_calls_completed_total (calls whose end it recorded), as last read from its /metrics. */
+  callsCompleted?: number;
   exit?: { code: number | null; signal: string | null };
 }
 
@@ -209,7 +238,7 @@ function watchExit(proc: Proc): void {
   });
 }
 
-async function startApi(): Promise<Proc> {
+async function startApi(spared = false): Promise<Proc> {
   const name = `api-${++apiSerial}`;
   const port = await freePort();
   const env = { ...toolrunEnv({ ...settings, role: `soak-${name}`, port }), ...SOAK_ENV };
@@ -221,30 +250,136 @@ async function startApi(): Promise<Proc> {
     const status = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(5000) }).then((response) => response.status, () => 0);
     if (status === 200) break;
   }
-  const proc: Proc = { name, child, role: 'api', startedAt: elapsed(), rssStart: rssBytes(child.pid) ?? 0, rssWarm: null, expectedExit: false, base, wsUrl: `ws://127.0.0.1:${port}/graphql` };
+  const proc: Proc = {
+    name,
+    child,
+    role: 'api',
+    spared,
+    startedAt: Date.now(),
+    rssStart: rssBytes(child.pid) ?? 0,
+    samples: [],
+    expectedExit: false,
+    base,
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    metricsUrl: `${base}/metrics`,
+  };
   procs.push(proc);
   watchExit(proc);
-  log(`${name} ready (pid ${child.pid}, port ${port})`);
+  log(`${name} ready (pid ${child.pid}, port ${port}${spared ? ', spared by the faults' : ''})`);
   return proc;
 }
 
-async function startWorker(): Promise<Proc> {
+async function startWorker(spared = false): Promise<Proc> {
   const name = `worker-${++workerSerial}`;
+  const workerId = `${settings.prefix}:${name}`;
+  const metricsPort = await freePort();
   // At info level the worker says when it runs (it logs little else at that level).
-  const env = { ...toolrunEnv({ ...settings, role: `soak-${name}` }), ...SOAK_ENV, LOG_LEVEL: 'info', WORKER_ID: `${settings.prefix}:${name}` };
+  const env = { ...toolrunEnv({ ...settings, role: `soak-${name}` }), ...SOAK_ENV, LOG_LEVEL: 'info', WORKER_ID: workerId, WORKER_METRICS_PORT: String(metricsPort) };
   const child = new Child(name, TOOLRUN_COMMAND.args('worker'), env);
   for (const deadline = Date.now() + STARTUP_MS; !/worker running/.test(child.output()); await sleep(200)) {
     if (child.process.exitCode !== null) throw new Error(`${name} exited while starting\n${child.output()}`);
     if (Date.now() > deadline) throw new Error(`${name} did not start within ${STARTUP_MS} ms\n${child.output()}`);
   }
-  const proc: Proc = { name, child, role: 'worker', startedAt: elapsed(), rssStart: rssBytes(child.pid) ?? 0, rssWarm: null, expectedExit: false };
+  const proc: Proc = {
+    name,
+    child,
+    role: 'worker',
+    spared,
+    startedAt: Date.now(),
+    rssStart: rssBytes(child.pid) ?? 0,
+    samples: [],
+    expectedExit: false,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    workerId,
+  };
   procs.push(proc);
   watchExit(proc);
-  log(`${name} running (pid ${child.pid})`);
+  log(`${name} running (pid ${child.pid}${spared ? ', spared by the faults' : ''})`);
   return proc;
 }
 
 const live = (role: Proc['role']) => procs.filter((proc) => proc.role === role && !proc.exit && !proc.expectedExit);
+/** The processes a fault may stop, freeze or kill: every live one but the spared pair. */
+const faultable = (role: Proc['role']) => live(role).filter((proc) => !proc.spared);
+
+// ---------------------------------------------------------------------------------------------
+// Memory: every process's RSS from /proc every 5 s; every third sample, the spared processes'
+// heap and external memory (prom-client's default metrics) and every worker's count of completed
+// calls from their /metrics.
+
+/** The sum of a metric's values over all its labels in Prometheus text (undefined when absent). */
+function metricValue(text: string, name: string): number | undefined {
+  const values = [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'gm'))].map((match) => Number(match[1]));
+  return values.length ? values.reduce((sum, value) => sum + value, 0) : undefined;
+}
+
+async function sampleProcesses(withMetrics: boolean): Promise<void> {
+  const at = elapsed();
+  await Promise.all(
+    procs
+      .filter((proc) => !proc.exit && !proc.expectedExit)
+      .map(async (proc) => {
+        const rss = rssBytes(proc.child.pid);
+        if (rss === null) return;
+        const sample: MemorySample = { at, rss };
+        proc.samples.push(sample);
+        if (!withMetrics || !proc.metricsUrl || !(proc.spared || proc.role === 'worker')) return;
+        const text = await fetch(proc.metricsUrl, { signal: AbortSignal.timeout(5000) }).then(
+          (response) => (response.ok ? response.text() : null),
+          () => null,
+        );
+        if (!text) return;
+        if (proc.spared) {
+          sample.heapUsed = metricValue(text, 'nodejs_heap_size_used_bytes');
+          sample.heapTotal = metricValue(text, 'nodejs_heap_size_total_bytes');
+          sample.external = metricValue(text, 'nodejs_external_memory_bytes');
+        }
+        if (proc.role === 'worker') proc.callsCompleted = metricValue(text, 'toolrun_calls_completed_total') ?? 0;
+      }),
+  );
+}
+
+/** Samples until stopped; a round that has not finished (a frozen worker's /metrics) delays the next one. */
+function startSampling(): { stop(): Promise<void> } {
+  let running = true;
+  const done = (async () => {
+    for (let round = 0; running; round++) {
+      const next = sleep(RSS_SAMPLE_MS);
+      await sampleProcesses(round % METRICS_EVERY_SAMPLES === 0);
+      await next;
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      await sampleProcesses(true);
+    },
+  };
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The median of a field over the samples in [from, to] (null when none has it). */
+function windowMedian(samples: MemorySample[], field: Exclude<keyof MemorySample, 'at'>, from: number, to: number): number | null {
+  return median(samples.filter((sample) => sample.at >= from && sample.at <= to && sample[field] !== undefined).map((sample) => sample[field]!));
+}
+
+/** Least-squares slope of RSS over the samples from `from` on, in bytes per 10 minutes. */
+function rssTrend(samples: MemorySample[], from: number): number | null {
+  const points = samples.filter((sample) => sample.at >= from);
+  if (points.length < 3) return null;
+  const meanAt = points.reduce((sum, sample) => sum + sample.at, 0) / points.length;
+  const meanRss = points.reduce((sum, sample) => sum + sample.rss, 0) / points.length;
+  const covariance = points.reduce((sum, sample) => sum + (sample.at - meanAt) * (sample.rss - meanRss), 0);
+  const variance = points.reduce((sum, sample) => sum + (sample.at - meanAt) ** 2, 0);
+  return variance === 0 ? null : (covariance / variance) * 600_000;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Client side: every request goes to a live API; an API that does not answer (killed, stopping)
@@ -256,6 +391,13 @@ const unexpectedExits: string[] = [];
 let retryableAnswers = 0;
 let unreachableAnswers = 0;
 let apiTurn = 0;
+/** What each API served: answers, subscriptions opened on it, events it delivered (the load must cross both). */
+const served = new Map<string, { answers: number; subscriptions: number; events: number }>();
+function servedBy(api: Proc) {
+  const entry = served.get(api.name) ?? { answers: 0, subscriptions: 0, events: 0 };
+  served.set(api.name, entry);
+  return entry;
+}
 
 interface Answer<T> {
   data: T;
@@ -309,6 +451,7 @@ async function request<T>(what: string, query: string, variables: Record<string,
       unexpectedErrors.push(`${what} on ${api.name}: ${JSON.stringify(body.errors).slice(0, 400)}`);
       throw new Error(`${what}: ${JSON.stringify(body.errors).slice(0, 400)}`);
     }
+    servedBy(api).answers++;
     return { data: body.data as T, ms: performance.now() - begin, tries };
   }
 }
@@ -387,6 +530,7 @@ class Subscriber {
     const subscribedAt = performance.now();
     const client = createClient({ url: api.wsUrl!, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, lazy: true, retryAttempts: 0 });
     this.client = client;
+    servedBy(api).subscriptions++;
     const again = () => {
       if (this.client !== client) return;
       this.client = null;
@@ -414,6 +558,7 @@ class Subscriber {
               this.duplicateDetails.push(`seq ${event.seq} (${event.__typename}) from ${api.name} ${Math.round(performance.now() - subscribedAt)} ms after subscribing after ${after}, last seq ${this.lastSeq}`);
             }
           } else {
+            servedBy(api).events++;
             this.received.add(event.seq);
             this.lastSeq = event.seq;
             this.cursor = event.cursor;
@@ -635,11 +780,18 @@ async function cutDatabase(): Promise<number> {
   }
 }
 
+/** A process for a fault to hit: never a spared one (null when only the spared one runs: an earlier crash, already reported). */
+function pickVictim(role: Proc['role']): Proc | null {
+  const candidates = faultable(role);
+  return candidates.length > 0 ? pick(candidates) : null;
+}
+
 const FAULTS: Array<{ name: string; run(): Promise<string> }> = [
   {
     name: 'kill -9 a worker',
     async run() {
-      const victim = pick(live('worker'));
+      const victim = pickVictim('worker');
+      if (!victim) return 'skipped: no worker but the spared one running';
       victim.expectedExit = true;
       victim.child.process.kill('SIGKILL');
       await victim.child.exited;
@@ -650,7 +802,8 @@ const FAULTS: Array<{ name: string; run(): Promise<string> }> = [
   {
     name: 'SIGSTOP / SIGCONT a worker',
     async run() {
-      const victim = pick(live('worker'));
+      const victim = pickVictim('worker');
+      if (!victim) return 'skipped: no worker but the spared one running';
       victim.child.process.kill('SIGSTOP');
       await sleep(FREEZE_MS);
       victim.child.process.kill('SIGCONT');
@@ -680,7 +833,8 @@ const FAULTS: Array<{ name: string; run(): Promise<string> }> = [
   {
     name: 'SIGTERM an API',
     async run() {
-      const victim = pick(live('api'));
+      const victim = pickVictim('api');
+      if (!victim) return 'skipped: no API but the spared one running';
       victim.expectedExit = true;
       victim.child.process.kill('SIGTERM');
       const exit = await Promise.race([victim.child.exited, sleep(30_000).then(() => null)]);
@@ -803,18 +957,58 @@ async function figures(db: pg.Client) {
 
   const deadlocks = Number((await db.query<{ deadlocks: string }>(`SELECT deadlocks::text FROM pg_stat_database WHERE datname = current_database()`)).rows[0]?.deadlocks ?? 0);
 
-  const rss = procs.map((proc) => ({
-    name: proc.name,
-    startedAtS: Math.round(proc.startedAt / 1000),
-    startMb: +(proc.rssStart / MB).toFixed(1),
-    warmMb: proc.rssWarm === null ? null : +(proc.rssWarm / MB).toFixed(1),
-    endMb: proc.exit ? null : +((rssBytes(proc.child.pid) ?? 0) / MB).toFixed(1),
-    exit: proc.exit ?? null,
-  }));
-  const rssGrowth = rss
-    .filter((proc) => proc.warmMb !== null && proc.endMb !== null)
-    .map((proc) => ({ name: proc.name, growth: (proc.endMb! - proc.warmMb!) / proc.warmMb! }));
-  const worstGrowth = rssGrowth.reduce((worst, proc) => Math.max(worst, proc.growth), 0);
+  // Memory: "warm" is the median over the window after the warm-up, "end" over the last window of the load.
+  const mb = (bytes: number | null) => (bytes === null ? null : +(bytes / MB).toFixed(1));
+  const warmWindow = [WARMUP_MS, WARMUP_MS + MEMORY_WINDOW_MS] as const;
+  const endWindow = [loadEndedAt - MEMORY_WINDOW_MS, loadEndedAt] as const;
+  const rss = procs.map((proc) => {
+    const warmedUp = proc.startedAt - loadStarted <= WARMUP_MS;
+    const livedToEnd = !proc.exit && !proc.expectedExit;
+    const warm = warmedUp ? windowMedian(proc.samples, 'rss', ...warmWindow) : null;
+    const end = livedToEnd ? windowMedian(proc.samples, 'rss', ...endWindow) : null;
+    const afterWarmup = proc.samples.filter((sample) => sample.at >= WARMUP_MS).map((sample) => sample.rss);
+    const trend = warmedUp && livedToEnd ? rssTrend(proc.samples, WARMUP_MS) : null;
+    const breakdown = (field: 'heapUsed' | 'heapTotal' | 'external') =>
+      proc.spared ? { warmMb: mb(windowMedian(proc.samples, field, ...warmWindow)), endMb: mb(windowMedian(proc.samples, field, ...endWindow)) } : null;
+    return {
+      name: proc.name,
+      spared: proc.spared,
+      startedAtS: Math.round((proc.startedAt - loadStarted) / 1000),
+      startMb: mb(proc.rssStart),
+      warmMb: mb(warm),
+      endMb: mb(end),
+      peakMb: mb(afterWarmup.length ? Math.max(...afterWarmup) : null),
+      drainedMb: livedToEnd ? mb(rssBytes(proc.child.pid)) : null,
+      growth: warm !== null && end !== null ? (end - warm) / warm : null,
+      trendMbPer10Min: trend === null ? null : +(trend / MB).toFixed(2),
+      heapUsed: breakdown('heapUsed'),
+      heapTotal: breakdown('heapTotal'),
+      external: breakdown('external'),
+      samples: proc.samples.length,
+      exit: proc.exit ?? null,
+    };
+  });
+  const spared = rss.filter((proc) => proc.spared);
+  const unmeasured = spared.filter((proc) => proc.growth === null).map((proc) => proc.name);
+  const worst = spared.reduce<(typeof spared)[number] | null>((worst, proc) => (proc.growth !== null && (worst === null || proc.growth > worst.growth!) ? proc : worst), null);
+
+  // The load crossed both APIs (answers and subscribers) and both workers (calls; tasks by their TaskStarted events).
+  const taskStarts = await db.query<{ worker_id: string; n: string }>(
+    `SELECT payload->>'workerId' AS worker_id, count(*)::text AS n FROM event WHERE session_id = ANY($1::uuid[]) AND type = 'TaskStarted' GROUP BY 1`,
+    [sessionIds],
+  );
+  const tasksBy = new Map(taskStarts.rows.map((row) => [row.worker_id, Number(row.n)]));
+  const spread = procs.map((proc) => {
+    const api = served.get(proc.name) ?? { answers: 0, subscriptions: 0, events: 0 };
+    const work = { callsCompleted: proc.callsCompleted ?? 0, tasksStarted: tasksBy.get(proc.workerId ?? '') ?? 0 };
+    const busy = proc.role === 'api' ? api.answers > 0 && api.subscriptions > 0 && api.events > 0 : work.callsCompleted > 0;
+    return { name: proc.name, role: proc.role, spared: proc.spared, busy, ...(proc.role === 'api' ? api : work) };
+  });
+  const idle = (['api', 'worker'] as const).flatMap((role) =>
+    [true, false]
+      .filter((isSpared) => !spread.some((proc) => proc.role === role && proc.spared === isSpared && proc.busy))
+      .map((isSpared) => `${isSpared ? 'the spared' : 'any other'} ${role === 'api' ? 'API' : 'worker'}`),
+  );
 
   const latency = Object.fromEntries(
     [...latencies].map(([operation, { steady, fault }]) => [
@@ -840,13 +1034,17 @@ async function figures(db: pg.Client) {
     { name: 'unexpected process exits', value: unexpectedExits.length, pass: unexpectedExits.length === 0 },
     { name: 'PostgreSQL deadlocks', value: deadlocks, pass: deadlocks === 0 },
     {
-      name: 'RSS growth after warm-up (max)',
-      // The faults replace processes: only one that lived from the end of the warm-up to the end measures growth.
+      name: 'load on both APIs (answers, subscribers) and both workers (calls)',
+      value: idle.length === 0 ? 'yes' : `nothing served by ${idle.join(', ')}`,
+      pass: idle.length === 0,
+    },
+    {
+      name: 'RSS growth of the spared API and worker after warm-up (max)',
       value:
-        rssGrowth.length === 0
-          ? 'not measured (no process lived from the warm-up to the end)'
-          : `${(worstGrowth * 100).toFixed(1)} % over ${rssGrowth.length} process${rssGrowth.length === 1 ? '' : 'es'}${RSS_CHECKED ? '' : ' (not checked under 10 min)'}`,
-      pass: !RSS_CHECKED || (rssGrowth.length > 0 && worstGrowth < 0.1),
+        unmeasured.length > 0
+          ? `not measured for ${unmeasured.join(', ')}`
+          : `${(worst!.growth! * 100).toFixed(1)} % (${worst!.name})${RSS_CHECKED ? '' : ' (not checked under 10 min)'}`,
+      pass: !RSS_CHECKED || (unmeasured.length === 0 && worst!.growth! < 0.1),
     },
   ];
   return {
@@ -862,7 +1060,10 @@ async function figures(db: pg.Client) {
     unexpectedExits,
     deadlocks,
     latencyMs: latency,
+    spread,
+    memory: { warmupS: WARMUP_MS / 1000, windowS: MEMORY_WINDOW_MS / 1000, loadEndS: Math.round(loadEndedAt / 1000) },
     rss,
+    samples: Object.fromEntries(procs.filter((proc) => proc.spared).map((proc) => [proc.name, proc.samples])),
     targets,
     pass: targets.every((target) => target.pass),
   };
@@ -886,11 +1087,32 @@ function print(summary: Awaited<ReturnType<typeof figures>>): void {
       ([operation, { steady, fault }]) =>
         `  ${operation.padEnd(36)} ${`${steady.n} / ${steady.p50} / ${steady.p99}`.padEnd(26)} ${fault.n} / ${fault.p50} / ${fault.p99}`,
     ),
-    'RSS (MB)          started    start   warm    end',
-    ...summary.rss.map(
+    'load per process',
+    ...summary.spread.map(
       (proc) =>
-        `  ${proc.name.padEnd(15)} ${`${proc.startedAtS} s`.padStart(7)} ${String(proc.startMb).padStart(7)} ${String(proc.warmMb ?? '-').padStart(6)} ${String(proc.endMb ?? `exited ${proc.exit?.signal ?? proc.exit?.code}`).padStart(6)}`,
+        `  ${`${proc.name}${proc.spared ? ' (spared)' : ''}`.padEnd(18)} ${
+          'answers' in proc
+            ? `${proc.answers} answers, ${proc.subscriptions} subscriptions, ${proc.events} events delivered`
+            : `${proc.callsCompleted} calls completed, ${proc.tasksStarted} background runs started`
+        }`,
     ),
+    `RSS (MB; warm: median of ${summary.memory.windowS} s from ${summary.memory.warmupS} s, end: of the last ${summary.memory.windowS} s of the load, peak: after warm-up)`,
+    '                     started   start    warm     end    peak  drained  growth   (started: s into the load)',
+    ...summary.rss.map((proc) =>
+      [
+        `  ${`${proc.name}${proc.spared ? ' (spared)' : ''}`.padEnd(18)}`,
+        (proc.startedAtS <= 0 ? 'first' : `${proc.startedAtS} s`).padStart(7),
+        ...[proc.startMb, proc.warmMb, proc.endMb, proc.peakMb].map((value) => String(value ?? '-').padStart(7)),
+        String(proc.drainedMb ?? `exited ${proc.exit?.signal ?? proc.exit?.code ?? ''}`.trim()).padStart(8),
+        (proc.growth === null ? '-' : `${(proc.growth * 100).toFixed(1)} %`).padStart(7),
+      ].join(' '),
+    ),
+    ...summary.rss
+      .filter((proc) => proc.spared)
+      .map(
+        (proc) =>
+          `  ${proc.name}: RSS trend ${proc.trendMbPer10Min === null ? '-' : `${proc.trendMbPer10Min >= 0 ? '+' : ''}${proc.trendMbPer10Min} MB / 10 min`} after warm-up; warm → end: heap used ${proc.heapUsed?.warmMb ?? '-'} → ${proc.heapUsed?.endMb ?? '-'}, heap total ${proc.heapTotal?.warmMb ?? '-'} → ${proc.heapTotal?.endMb ?? '-'}, external ${proc.external?.warmMb ?? '-'} → ${proc.external?.endMb ?? '-'}`,
+      ),
     'targets',
     ...summary.targets.map((target) => `  ${target.pass ? 'ok  ' : 'FAIL'} ${target.name}: ${target.value}`),
     ...[...summary.answers.unexpected, ...summary.flowFailures, ...summary.unexpectedExits].slice(0, 20).map((line) => `  ! ${line}`),
@@ -909,8 +1131,10 @@ async function main(): Promise<void> {
   await redis.start();
   settings = { databaseUrl: DATABASE_URL, redisUrl: redis.url, prefix: `toolrun-soak-${process.pid}` };
   apiKey = await createKey('soak');
-  await Promise.all([startApi(), startApi(), startWorker(), startWorker()]);
-  log(`2 APIs and 2 workers running; load for ${MINUTES} min, a fault every ${(FAULT_EVERY_MS / 1000).toFixed(0)} s`);
+  await Promise.all([startApi(true), startApi(), startWorker(true), startWorker()]);
+  log(
+    `2 APIs and 2 workers running (faults spare ${procs.filter((proc) => proc.spared).map((proc) => proc.name).join(' and ')}); load for ${MINUTES} min, a fault every ${(FAULT_EVERY_MS / 1000).toFixed(0)} s, memory growth measured from ${(WARMUP_MS / 1000).toFixed(0)} s`,
+  );
 
   // Self-approval (the soak's one key approves what it submitted) and an external tool.
   await request('updateTenantSettings', `mutation { updateTenantSettings(allowSelfApproval: true) { __typename } }`, {});
@@ -947,9 +1171,7 @@ async function main(): Promise<void> {
   }
 
   loadStarted = Date.now();
-  const warmup = setTimeout(() => {
-    for (const proc of procs) if (!proc.exit) proc.rssWarm = rssBytes(proc.child.pid);
-  }, WARMUP_MS);
+  const sampling = startSampling();
   const reconnects = setInterval(() => pick(sessions).subscriber.reconnect(), 20_000 / sessions.length);
   const loads = [
     every(2000, 'fast batch', fastBatch),
@@ -961,8 +1183,9 @@ async function main(): Promise<void> {
   const faulting = faults();
   await sleep(DURATION_MS - elapsed());
   loadRunning = false;
+  loadEndedAt = elapsed();
   clearInterval(reconnects);
-  clearTimeout(warmup);
+  await sampling.stop();
   await faulting;
   await Promise.all(loads);
   log(`load stopped; waiting for ${inFlight.size} client flows, then for everything to drain`);
