@@ -47,8 +47,12 @@ const DURATION_MS = MINUTES * 60_000;
 const FAULT_EVERY_MS = options['fault-every'] ? Number(options['fault-every']) * 1000 : MINUTES >= 10 ? 90_000 : DURATION_MS / 6;
 /** Memory growth counts from the end of the warm-up (caches, JIT, pools and heaps settled): a third of the run, at most 5 minutes. */
 const WARMUP_MS = Math.min(5 * 60_000, DURATION_MS / 3);
-/** The memory figures at the end of the warm-up and at the end of the load are medians over a window this long (one sample is GC noise). */
-const MEMORY_WINDOW_MS = Math.min(60_000, (DURATION_MS - WARMUP_MS) / 4);
+/**
+ * The memory figures at the end of the warm-up and at the end of the load are medians over a window
+ * this long: a worker's RSS saws up and down by some 50 MB every two or three minutes as V8 grows and
+ * releases its heap, so a shorter window (or one sample) measures where in that cycle it fell.
+ */
+const MEMORY_WINDOW_MS = Math.min(180_000, (DURATION_MS - WARMUP_MS) / 4);
 const RSS_SAMPLE_MS = 5000;
 /** The spared processes' /metrics (heap, external) are read every this many RSS samples. */
 const METRICS_EVERY_SAMPLES = 3;
