@@ -51,7 +51,8 @@ export class WorkerProcesses {
       stop: (graceMs = 10_000) => child.stop(graceMs),
     };
     this.started.push(worker);
-    await child.waitForLine(/worker running/, 30_000);
+    // A worker process starts in about a second; on a loaded 2-core machine it has taken over 30 s.
+    await child.waitForLine(/worker running/, 60_000);
     return worker;
   }
 

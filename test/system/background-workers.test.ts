@@ -13,7 +13,7 @@ import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually, sleep } from '../support/wait.js';
 
 // Each test starts worker processes, which takes seconds on a loaded machine.
-describe('background runs on worker processes', { timeout: 60_000 }, () => {
+describe('background runs on worker processes', { timeout: 120_000 }, () => {
   let app: Toolrun;
   let workers: WorkerProcesses;
   beforeAll(async () => {
