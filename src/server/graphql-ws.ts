@@ -7,8 +7,9 @@
 // message itself; a shared result stands in it as a placeholder string that `send` swaps for the
 // ready JSON (JSON.stringify and send run back to back in graphql-ws, with nothing in between).
 //
-// Writes are corked per tick (many frames, one syscall), and a socket that does not drain makes its
-// subscriptions wait, so their bounded queues (realtime/hub.ts) take over from there.
+// A socket's frames of one tick are written as one buffer (one allocation, one syscall; see
+// FrameWriter), and a socket that does not drain makes its subscriptions wait, so their bounded
+// queues (realtime/hub.ts) take over from there.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import {
@@ -108,20 +109,8 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
       });
     }, options.keepAliveMs);
     const raw = (socket as unknown as { _socket: Socket })._socket;
-    let corked = false;
-    // Buffers leave the JS heap at once (a slow reader's backlog is not scanned by every GC) and are sent as text frames.
-    const write = (data: string | Buffer) => {
-      if (!corked) {
-        corked = true;
-        raw.cork();
-        process.nextTick(() => {
-          corked = false;
-          raw.uncork();
-        });
-      }
-      socket.send(data, { binary: false });
-    };
-    connections.set(socket, { write, full: () => socket.readyState !== socket.OPEN || socket.bufferedAmount > options.highWaterBytes });
+    const frames = new FrameWriter(socket, raw);
+    connections.set(socket, { frames, full: () => socket.readyState !== socket.OPEN || socket.bufferedAmount + frames.pendingBytes > options.highWaterBytes });
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -131,10 +120,13 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
             if (data.endsWith(PLACEHOLDER_TAIL)) data = data.slice(0, -PLACEHOLDER_TAIL.length) + `"payload":${pendingSharedJson}}`;
             pendingSharedJson = null;
           }
-          write(data);
-          if (socket.bufferedAmount > options.highWaterBytes) return drained(socket, raw);
+          frames.add([Buffer.from(data)]);
+          if (socket.bufferedAmount + frames.pendingBytes > options.highWaterBytes) return drained(socket, raw, frames);
         },
-        close: (code, reason) => socket.close(code, reason),
+        close: (code, reason) => {
+          frames.flush();
+          socket.close(code, reason);
+        },
         onMessage: (handle) =>
           socket.on('message', (message) => {
             handle(String(message)).catch((error: unknown) => {
@@ -160,7 +152,8 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
   };
 }
 
-function drained(socket: WebSocket, raw: Socket): Promise<void> {
+function drained(socket: WebSocket, raw: Socket, frames: FrameWriter): Promise<void> {
+  frames.flush();
   return new Promise((resolve) => {
     const done = () => {
       raw.off('drain', done);
@@ -172,9 +165,89 @@ function drained(socket: WebSocket, raw: Socket): Promise<void> {
   });
 }
 
-/** A connection's writer: frames corked per tick; `full` when the socket is closed or over its high water. */
+/**
+ * The text frames a socket is sent in one tick, written together when the tick ends: the frames'
+ * headers and payloads are copied into one buffer, so a socket costs one allocation and one write
+ * per tick however many events it gets (ws would allocate a header and queue two writes per frame).
+ * Frames go to the TCP socket under ws, which is safe because the server negotiates no
+ * compression: ws's sender then writes synchronously and holds nothing back, so its own frames
+ * (pings, close) never sit between ours. Everything sent on the connection goes through here, and
+ * what is pending is flushed before a close, so frames keep their order.
+ */
+class FrameWriter {
+  private frames: Buffer[][] = [];
+  private bytes = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly raw: Socket,
+  ) {}
+
+  /** Bytes added and not yet handed to the TCP socket. */
+  get pendingBytes(): number {
+    return this.bytes;
+  }
+
+  /** Adds one text frame whose payload is `parts` joined. */
+  add(parts: Buffer[]): void {
+    let length = 0;
+    for (const part of parts) length += part.length;
+    this.frames.push(parts);
+    this.bytes += headerSize(length) + length;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    const frames = this.frames;
+    const size = this.bytes;
+    this.frames = [];
+    this.bytes = 0;
+    if (frames.length === 0 || this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.extensions) {
+      // Compression negotiated (this server offers none): ws must frame and compress.
+      for (const parts of frames) this.socket.send(Buffer.concat(parts), { binary: false });
+      return;
+    }
+    const out = Buffer.allocUnsafe(size);
+    let offset = 0;
+    for (const parts of frames) {
+      let length = 0;
+      for (const part of parts) length += part.length;
+      offset = writeTextFrameHeader(out, offset, length);
+      for (const part of parts) offset += part.copy(out, offset);
+    }
+    this.raw.write(out);
+  }
+}
+
+const headerSize = (length: number) => (length < 126 ? 2 : length < 65_536 ? 4 : 10);
+
+/** A final, unmasked text frame's header (RFC 6455 §5.2), as a server sends it. */
+function writeTextFrameHeader(out: Buffer, offset: number, length: number): number {
+  out[offset++] = 0x81;
+  if (length < 126) {
+    out[offset++] = length;
+    return offset;
+  }
+  if (length < 65_536) {
+    out[offset++] = 126;
+    out.writeUInt16BE(length, offset);
+    return offset + 2;
+  }
+  out[offset++] = 127;
+  out.writeUInt32BE(Math.floor(length / 2 ** 32), offset);
+  out.writeUInt32BE(length >>> 0, offset + 4);
+  return offset + 8;
+}
+
+/** A connection's frame writer; `full` when the socket is closed or over its high water. */
 interface Connection {
-  write(data: string | Buffer): void;
+  frames: FrameWriter;
   full(): boolean;
 }
 const connections = new WeakMap<object, Connection>();
@@ -276,7 +349,7 @@ async function sharedSubscribe(args: EnvelopedArgs, sharingScope: (contextValue:
       try {
         const result = shared(event, key);
         if (!(result instanceof SharedResult)) return false;
-        target.write(Buffer.concat([target.frameHead, result.bytes, FRAME_TAIL]));
+        target.frames.add([target.frameHead, result.bytes, FRAME_TAIL]);
         return true;
       } catch {
         return false;
