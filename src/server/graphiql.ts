@@ -1,11 +1,17 @@
 // The GraphiQL page: its assets come from toolrun itself (no CDN, so it works offline and behind
 // firewalls), and the development key is put into it only where no other machine can load it.
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import ipaddr from 'ipaddr.js';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import type { Config } from '../config.js';
 
-export { renderGraphiQL };
+/**
+ * The page, with GraphiQL's whole bundle inlined. The bundle (about 10 MB of script, 30 MB of heap
+ * once loaded) is imported the first time the page is asked for: most processes never serve it.
+ */
+export async function renderGraphiQL(options: GraphiQLOptions): Promise<string> {
+  const { renderGraphiQL: render } = await import('@graphql-yoga/render-graphiql');
+  return render(options);
+}
 
 /**
  * Whether the page may carry an API key: only in development, and only when the server listens on
