@@ -2,8 +2,8 @@
 // never recorded without the job that runs it: after commit they are handed to BullMQ and their rows
 // deleted; rows left behind (Redis away, a process that died in between) are relayed later. A job id
 // is unique, so writing the same job twice is a no-op.
-import { toStorableJson } from '../model/storable-json.js';
-import { statement } from '../sql.js';
+import { fromStorable, toStorableJson } from '../model/storable-json.js';
+import { type Queryable, statement } from '../sql.js';
 import type { Fold, WriteScope } from './event-log.js';
 
 export interface OutboxJob {
@@ -63,4 +63,26 @@ export function addJob(scope: WriteScope, dispatcher: Dispatcher, job: OutboxJob
   scope.fold(outboxJobs, { ...job, deployment: dispatcher.deployment }, (outboxId) => {
     if (outboxId) scope.afterCommit(() => dispatcher.dispatch([{ ...job, outboxId }]));
   });
+}
+
+const DELETE = statement('outbox_delete', 'DELETE FROM job_outbox WHERE id = ANY($1::bigint[])');
+const LEFT_BEHIND = statement(
+  'outbox_left_behind',
+  `SELECT id::text AS "outboxId", job_id AS "jobId", queue, name, data, GREATEST(0, extract(epoch FROM run_at - now()) * 1000)::int AS "delayMs"
+     FROM job_outbox WHERE deployment = $3 AND created_at < now() - $1 * interval '1 millisecond'
+    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+);
+
+/** Deletes the rows of jobs the queue now has. */
+export async function deleteDispatched(sql: Queryable, outboxIds: string[]): Promise<void> {
+  await sql.query(DELETE, [outboxIds]);
+}
+
+/**
+ * The deployment's rows older than `minAgeMs` (left behind: never dispatched), locked for the
+ * caller's transaction; rows another relay holds are skipped, so two relays never take the same.
+ */
+export async function takeLeftBehind(connection: Queryable, deployment: string, minAgeMs: number, limit: number): Promise<CommittedJob[]> {
+  const rows = await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit, deployment]);
+  return rows.map((row) => ({ ...row, data: fromStorable(row.data) as CommittedJob['data'] }));
 }

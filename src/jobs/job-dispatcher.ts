@@ -9,21 +9,12 @@
 // the backlog when they start it; the counters expire when a tenant goes quiet, so drift heals.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { CommittedJob, Dispatcher, OutboxJob } from '../domain/outbox.js';
+import { type CommittedJob, deleteDispatched, type Dispatcher, type OutboxJob, takeLeftBehind } from '../domain/outbox.js';
 import type { Logger } from '../logger.js';
-import { fromStorable } from '../model/storable-json.js';
-import { type Sql, statement } from '../sql.js';
+import type { Sql } from '../sql.js';
 
 const MAX_PRIORITY = 2 ** 21 - 1;
 const BACKLOG_TTL_SECONDS = 120;
-
-const DELETE = statement('outbox_delete', 'DELETE FROM job_outbox WHERE id = ANY($1::bigint[])');
-const LEFT_BEHIND = statement(
-  'outbox_left_behind',
-  `SELECT id::text AS "outboxId", job_id AS "jobId", queue, name, data, GREATEST(0, extract(epoch FROM run_at - now()) * 1000)::int AS "delayMs"
-     FROM job_outbox WHERE deployment = $3 AND created_at < now() - $1 * interval '1 millisecond'
-    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-);
 
 export interface JobDispatcherDeps {
   queues: Record<OutboxJob['queue'], Queue>;
@@ -160,7 +151,7 @@ export class JobDispatcher implements Dispatcher {
     try {
       while (this.deletes.length > 0) {
         const ids = this.deletes.splice(0, 5000);
-        await this.deps.sql.query(DELETE, [ids]).catch((error: unknown) => {
+        await deleteDispatched(this.deps.sql, ids).catch((error: unknown) => {
           // The relay finds them later; a repeated add is a no-op while the job exists.
           this.deps.logger.warn({ err: error }, 'deleting dispatched outbox rows failed');
         });
@@ -186,10 +177,10 @@ export class JobDispatcher implements Dispatcher {
     try {
       return await this.deps.sql.transaction(
         async (connection) => {
-          const rows = (await connection.query<CommittedJob>(LEFT_BEHIND, [minAgeMs, limit, this.deployment])).map((row) => ({ ...row, data: fromStorable(row.data) }));
+          const rows = await takeLeftBehind(connection, this.deployment, minAgeMs, limit);
           if (rows.length === 0) return 0;
           await this.enqueue(rows);
-          await connection.query(DELETE, [rows.map((row) => row.outboxId)]);
+          await deleteDispatched(connection, rows.map((row) => row.outboxId));
           return rows.length;
         },
         { retries: 0 },
