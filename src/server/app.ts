@@ -12,6 +12,7 @@ import { tokenFromConnectionParams } from './auth.js';
 import { closeWhenKeyInvalid, countSubscription } from './ws-limits.js';
 import { dashboardHandler } from './dashboard.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
+import { CloseCode } from 'graphql-ws';
 import { listenOn, serveMetrics } from '../telemetry/metrics-server.js';
 import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint.js';
@@ -90,7 +91,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       onConnect: (ctx) =>
         inRequest(ctx, async () => {
           const viewer = await services.apiKeys.authenticate(tokenFromConnectionParams(ctx.connectionParams));
-          if (!viewer) return false;
+          if (!viewer) {
+            // Unauthorized, not graphql-ws's default Forbidden: clients retry a 4403, never a 4401.
+            (ctx.extra as { socket: WebSocket }).socket.close(CloseCode.Unauthorized, 'Unauthorized: missing or invalid API key');
+            return false;
+          }
           (ctx.extra as Extra).viewer = viewer;
           closeWhenKeyInvalid(services, viewer, (ctx.extra as { socket: WebSocket }).socket);
           return true;

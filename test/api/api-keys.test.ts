@@ -114,6 +114,18 @@ describe('API keys', () => {
     expect((foreign.data as { revokeApiKey: { code: string } }).revokeApiKey.code).toBe('NOT_FOUND');
   });
 
+  it('a WebSocket with a wrong or missing key is closed with 4401, which graphql-ws clients do not retry', async () => {
+    for (const key of ['trk_not-a-key', '']) {
+      const { client, closed } = await wsClient(key);
+      try {
+        await within(3000, () => closed.code !== undefined);
+        expect(closed).toEqual({ code: 4401, reason: 'Unauthorized: missing or invalid API key' });
+      } finally {
+        await client.dispose();
+      }
+    }
+  });
+
   it('revoked: refused within a second on another API process, its WebSocket closed with 4403, its SSE stream ended', async () => {
     const issued = await issue();
     // A second API process on the same deployment, which has the key cached.
