@@ -84,7 +84,7 @@ builder.mutationFields((t) => ({
       calls: t.arg({ description: 'The calls, run in this order where scheduling says so (at most MAX_CALLS_PER_BATCH)', type: [ToolCallInput], required: true }),
       idempotencyKey: t.arg.string({ description: 'Resubmitting with the same key returns the first batch; with other calls it is an IdempotencyKeyReusedError' }),
       timeoutMs: t.arg.int({ description: 'Default deadline of every call of the batch' }),
-      waitMs: t.arg.int({ description: 'Wait up to this long for the batch to complete before answering' }),
+      waitMs: t.arg.int({ description: 'Wait up to this many ms for the batch to complete before answering (at most MAX_BATCH_WAIT_MS, 60 s by default; a longer wait is cut to it). The answer says the batch status either way.' }),
     },
     resolve: async (_root, args, { services, viewer }) => {
       const { batch } = await services.batches.submit({

@@ -24,9 +24,21 @@ export function mayEmbedApiKey(config: Pick<Config, 'NODE_ENV' | 'HOST'>): boole
   return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
 }
 
+const DEFAULT_QUERY = `# toolrun's GraphQL API. Run this (▶) to list the tools your key can call; the README
+# has a whole session (createSession, executeToolBatch, the toolCallEvents subscription).
+query Tools {
+  tools {
+    name
+    kind
+    description
+  }
+}
+`;
+
 export function graphiqlOptions(config: Pick<Config, 'NODE_ENV' | 'HOST'>, apiKey: string | undefined): GraphiQLOptions {
   return {
     title: 'toolrun',
+    defaultQuery: DEFAULT_QUERY,
     subscriptionsProtocol: 'SSE',
     ...(apiKey && mayEmbedApiKey(config) ? { headers: JSON.stringify({ Authorization: `Bearer ${apiKey}` }) } : {}),
   };

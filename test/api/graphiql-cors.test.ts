@@ -21,6 +21,10 @@ describe('GraphiQL', () => {
     return response.text();
   };
 
+  it('opens on a query of this schema (the tools), not GraphiQL\'s own welcome text', async () => {
+    expect(await page({ NODE_ENV: 'production', HOST: '0.0.0.0' })).toContain('"defaultQuery":"# toolrun\'s GraphQL API.');
+  });
+
   it('carries the development key only in development on a loopback HOST', async () => {
     expect(mayEmbedApiKey({ NODE_ENV: 'development', HOST: '127.0.0.1' })).toBe(true);
     expect(mayEmbedApiKey({ NODE_ENV: 'development', HOST: 'localhost' })).toBe(true);
