@@ -29,7 +29,7 @@ import { WebSocket } from 'ws';
 import { CALL_EVENT_TYPES } from '../src/model/events.js';
 import { encodeEventCursor } from '../src/realtime/cursors.js';
 import { ROOT } from './support/children.js';
-import { databaseName, freePort, TOOLRUN_COMMAND, toolrunEnv } from './support/deployment.js';
+import { databaseName, freePort, recreateDatabase, TOOLRUN_COMMAND, toolrunEnv } from './support/deployment.js';
 import { MB, rssBytes } from './support/proc.js';
 import { percentile, sleep } from './support/wait.js';
 
@@ -198,23 +198,6 @@ class RedisServer {
     child.process.kill('SIGKILL');
     await child.exited;
   }
-}
-
-/** Drops the soak's database, creates and migrates it again (toolrun's own migration script). */
-async function recreateDatabase(databaseUrl: string): Promise<void> {
-  const name = databaseName(databaseUrl);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected database name ${JSON.stringify(name)}`);
-  const maintenance = new URL(databaseUrl);
-  maintenance.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: maintenance.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-  const migrate = new Child('migrate', ['--import', 'tsx', 'scripts/migrate.ts', 'deploy'], { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl });
-  if ((await migrate.exited).code !== 0) throw new Error(`migrating ${name} failed\n${migrate.output()}`);
 }
 
 /** A tenant and a key with every role, as an operator makes them (`apikey create`). */
