@@ -97,7 +97,9 @@ const NAV = [
   { path: '/', label: 'Sessions' },
   { path: '/approvals', label: 'Approvals' },
   { path: '/tools', label: 'Tools' },
-  { path: '/health', label: 'Health' },
+  // Not /health: that is the API's liveness check, which a reload or a link would get instead of the
+  // page. No page may take a path the API serves (src/server/app.ts).
+  { path: '/status', label: 'Health' },
 ];
 
 function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; onSignOut(): void }) {
@@ -140,7 +142,7 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
           <ApprovalsView link={link} />
         ) : path === '/tools' ? (
           <ToolsView />
-        ) : path === '/health' ? (
+        ) : path === '/status' ? (
           <HealthView />
         ) : (
           <SessionsView link={link} />

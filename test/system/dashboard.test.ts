@@ -285,6 +285,37 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(() => page.locator('[data-running]').getAttribute('data-running'), { timeout: 20_000 }).toBe('0');
   });
 
+  it('opens every page by its address (a reload, a link), Health at /status with /health left to the API; nothing it asks for fails', async () => {
+    await asOperator();
+    const failed: string[] = [];
+    const onResponse = (response: { status(): number; url(): string }) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    };
+    page.on('response', onResponse);
+    try {
+      for (const [path, name] of [
+        ['/', 'Sessions'],
+        ['/approvals', 'Approvals'],
+        ['/tools', 'Tools'],
+        ['/status', 'Health'],
+      ] as const) {
+        await page.goto(base + path);
+        await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+        expect(await nav(name).getAttribute('aria-current'), path).toBe('page');
+      }
+      expect(await nav('Health').getAttribute('href')).toBe('/status');
+      await page.locator('[data-workers-alive]').waitFor();
+    } finally {
+      page.off('response', onResponse);
+    }
+    expect(failed).toEqual([]);
+    // Chromium fetches /favicon.ico outside the page's requests (Playwright does not see it): the page must declare its icon inline.
+    expect(await page.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute('href') ?? null)).toMatch(/^data:image\/svg\+xml,/);
+    const liveness = await fetch(`${base}/health`);
+    expect(liveness.status).toBe(200);
+    expect(await liveness.text()).not.toContain('<div id="root">');
+  });
+
   it("shows a background task's progress bar reach 100 % while its log tail grows", async () => {
     await asOperator();
     const session = await newSession('background');
