@@ -147,6 +147,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const statuses = await page.locator('.call').evaluateAll((rows) => rows.map((el) => el.getAttribute('data-status')));
     expect(statuses).toEqual(Array(6).fill('SUCCEEDED'));
     expect(await page.locator('.bar-succeeded').count()).toBe(6);
+    // Generated call ids share their start (a UUIDv7's timestamp): the rows still tell them apart.
+    expect(new Set(await page.locator('.call-name .mono').allTextContents()).size).toBe(6);
     await shot('batch');
     // The drawer of a call: its arguments, output and what the model sees.
     await page.locator('.call-name').first().click();
@@ -168,6 +170,45 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(() => row('long-sleep').getAttribute('data-status'), { timeout: 30_000 }).toBe('CANCELLED');
     const call = await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'long-sleep' });
     expect(call.toolCall?.status).toBe('CANCELLED');
+  });
+
+  it('keeps a collapsed batch live from the events (status, call count, outcome); batch ids tell batches apart; an open batch is as tall as its calls', async () => {
+    await asOperator();
+    const session = await newSession('collapsed batch');
+    await openSession(session.sessionId);
+    const first = await submit(session.sessionId, [{ id: 'solo', tool: 'echo', args: { message: 'solo' } }]);
+    const firstPanel = page.locator(`.batch[data-batch-id="${first.batchId}"]`);
+    await expect.poll(() => firstPanel.getAttribute('data-batch-status'), { timeout: 15_000 }).toBe('COMPLETED');
+    // The first batch opens by itself; the next one stays collapsed.
+    expect(await firstPanel.locator('.batch-head').getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => firstPanel.locator('.batch-head').textContent()).toContain(' · 1 call · 1 succeeded · ');
+
+    const second = await submit(session.sessionId, [
+      { id: 'quick', tool: 'echo', args: { message: 'quick' } },
+      { id: 'gated', tool: 'delete_file', args: { path: '/gated.txt' } },
+    ]);
+    const panel = page.locator(`.batch[data-batch-id="${second.batchId}"]`);
+    const head = panel.locator('.batch-head');
+    // Running while its second call waits for approval, then completed once that call is rejected elsewhere.
+    await expect.poll(() => head.textContent(), { timeout: 15_000 }).toContain(' · 2 calls · ');
+    expect(await panel.getAttribute('data-batch-status')).toBe('RUNNING');
+    const rejected = await api.query(RejectToolCallDocument, { sessionId: session.id, callId: 'gated', reason: 'not now' }, operatorKey);
+    expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
+    await expect.poll(() => panel.getAttribute('data-batch-status'), { timeout: 15_000 }).toBe('COMPLETED');
+    expect(await head.textContent()).toContain(' · 2 calls · 1 succeeded, 1 failed · ');
+    expect(await head.getAttribute('aria-expanded')).toBe('false');
+
+    // Ids: the prefix, the first 8 and the last 4 characters after it; the whole id on hover.
+    const shownId = (batchId: string) => `tool-batch:${batchId.slice(11, 19)}…${batchId.slice(-4)}`;
+    expect(await head.locator('[title]').textContent()).toBe(shownId(second.batchId));
+    expect(await head.locator('[title]').getAttribute('title')).toBe(second.batchId);
+    expect(await firstPanel.locator('.batch-head [title]').textContent()).toBe(shownId(first.batchId));
+    expect(shownId(first.batchId)).not.toBe(shownId(second.batchId));
+
+    // Opened: its two rows, and no empty space below them (30 px a row, 1 px of border).
+    await head.click();
+    await expect.poll(() => panel.locator('.call').evaluateAll((rows) => rows.map((el) => el.getAttribute('data-status'))), { timeout: 15_000 }).toEqual(['SUCCEEDED', 'FAILED']);
+    expect((await panel.locator('.timeline').boundingBox())!.height).toBeLessThanOrEqual(2 * 30 + 2);
   });
 
   it('approves one call from the inbox and rejects another with a reason; the inbox updates', async () => {

@@ -31,3 +31,14 @@ export function age(from: string | null | undefined, now: number): string {
 export function time(at: string | null | undefined): string {
   return at ? new Date(at).toLocaleTimeString() : '—';
 }
+
+/**
+ * A long generated id cut in the middle, for a list where the whole id is a tooltip: its prefix
+ * (`tool-batch:`, `call_`), the first 8 characters and the last 4. Ids made from a UUIDv7 share their
+ * first characters (a timestamp) with every id made in the same millisecond; their end is random.
+ */
+export function shortId(id: string): string {
+  const prefix = /^[a-z-]+[:_]/.exec(id)?.[0] ?? '';
+  const rest = id.slice(prefix.length);
+  return rest.length > 13 ? `${prefix}${rest.slice(0, 8)}…${rest.slice(-4)}` : id;
+}

@@ -1,21 +1,34 @@
 // What a session view shows of its batches and calls: a snapshot read once, then moved forward by
-// the session's tool call events. Events that arrive while a batch's calls are still loading are
-// kept and applied after the snapshot; a finished call never goes back to an earlier state.
+// the session's tool call events. A batch's summary (status, call count, outcome) follows its events
+// whether or not its calls are loaded; its calls are read only when it is opened, and events that
+// arrive while they load are kept and applied after the read. A finished call never goes back to an
+// earlier state.
 import type { BatchSummaryFragment, CallRowFragment, ToolCallEventsSubscription } from '../gql/graphql.js';
 
 export type CallEvent = ToolCallEventsSubscription['toolCallEvents'];
 export type CallState = CallRowFragment & { progress?: { current?: number | null; total?: number | null } | null };
+type BatchCompleted = Extract<CallEvent, { __typename: 'ToolBatchCompleted' }>;
 
 export interface BatchState {
   summary: BatchSummaryFragment;
+  /** False while the summary is a stand-in made from the batch's first event (its read is on the way). */
+  summaryRead: boolean;
+  /** The calls by final status, from the batch's ToolBatchCompleted (for a batch whose calls are not loaded). */
+  outcome: { succeeded: number; failed: number; cancelled: number } | null;
   /** null until the calls are loaded. */
   calls: Map<string, CallState> | null;
   order: string[];
   loading: boolean;
   /** Events of this batch that arrived while its calls were loading. */
   held: CallEvent[];
-  /** Moves on every change of a call (calls are changed in place; each changed call is a new object). */
+  /** Moves on every change of the batch (calls are changed in place; each changed call is a new object). */
   revision: number;
+}
+
+/** A read summary, except that a batch already seen completing stays completed (the read may predate its event). */
+function merged(known: BatchSummaryFragment | undefined, read: BatchSummaryFragment): BatchSummaryFragment {
+  if (known?.status !== 'COMPLETED' || read.status === 'COMPLETED') return read;
+  return { ...read, status: known.status, completedAt: known.completedAt, pendingCount: 0 };
 }
 
 const FINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
@@ -42,10 +55,24 @@ export class SessionStore {
   setBatches(summaries: BatchSummaryFragment[]): void {
     for (const summary of summaries) {
       const known = this.batches.get(summary.batchId);
-      if (known) known.summary = { ...summary, status: known.summary.status === 'COMPLETED' ? 'COMPLETED' : summary.status };
-      else this.batches.set(summary.batchId, { summary, calls: null, order: [], loading: false, held: [], revision: 0 });
+      if (known) this.summarized(known, summary);
+      else this.batches.set(summary.batchId, { summary, summaryRead: true, outcome: null, calls: null, order: [], loading: false, held: [], revision: 0 });
     }
     this.changed();
+  }
+
+  /** The read summary of a batch first seen in an event. */
+  read(summary: BatchSummaryFragment): void {
+    const batch = this.batches.get(summary.batchId);
+    if (!batch) return;
+    this.summarized(batch, summary);
+    this.changed();
+  }
+
+  private summarized(batch: BatchState, summary: BatchSummaryFragment): void {
+    batch.summary = merged(batch.summary, summary);
+    batch.summaryRead = true;
+    batch.revision++;
   }
 
   /** Marks a batch as loading; events for it are held until `loaded`. */
@@ -57,9 +84,9 @@ export class SessionStore {
   }
 
   loaded(batchId: string, summary: BatchSummaryFragment, calls: CallRowFragment[]): void {
-    const batch = this.batches.get(batchId) ?? { summary, calls: null, order: [], loading: true, held: [], revision: 0 };
+    const batch = this.batches.get(batchId) ?? { summary, summaryRead: true, outcome: null, calls: null, order: [], loading: true, held: [], revision: 0 };
     this.batches.set(batchId, batch);
-    batch.summary = { ...summary, status: batch.summary.status === 'COMPLETED' ? 'COMPLETED' : summary.status };
+    this.summarized(batch, summary);
     batch.calls = new Map(calls.map((call) => [call.callId, call]));
     batch.order = [...calls].sort((a, b) => a.position - b.position).map((call) => call.callId);
     batch.loading = false;
@@ -70,7 +97,7 @@ export class SessionStore {
     this.changed();
   }
 
-  /** Applies events in order; returns the ids of batches that were not known (the view loads them). */
+  /** Applies events in order; returns the ids of batches that were not known (the view reads their summaries). */
   apply(events: CallEvent[]): string[] {
     const unknown: string[] = [];
     for (const event of events) {
@@ -81,6 +108,8 @@ export class SessionStore {
       if (!batch) {
         batch = {
           summary: { batchId, status: 'RUNNING', callCount: 0, pendingCount: 0, createdAt: event.at, completedAt: null },
+          summaryRead: false,
+          outcome: null,
           calls: null,
           order: [],
           loading: false,
@@ -90,19 +119,22 @@ export class SessionStore {
         this.batches.set(batchId, batch);
         unknown.push(batchId);
       }
-      if (!batch.calls) batch.held.push(event);
-      else this.applyToBatch(batch, event);
+      if (event.__typename === 'ToolBatchCompleted') this.complete(batch, event);
+      else if (batch.loading) batch.held.push(event);
+      else if (batch.calls) this.applyToBatch(batch, event);
+      // Otherwise the calls are not loaded: their read, when the batch is opened, includes this event.
     }
     this.changed();
     return unknown;
   }
 
+  private complete(batch: BatchState, event: BatchCompleted): void {
+    batch.summary = { ...batch.summary, status: 'COMPLETED', completedAt: event.at, pendingCount: 0, callCount: event.total };
+    batch.outcome = { succeeded: event.succeeded, failed: event.failed, cancelled: event.cancelled };
+    batch.revision++;
+  }
+
   private applyToBatch(batch: BatchState, event: CallEvent): void {
-    if (event.__typename === 'ToolBatchCompleted') {
-      batch.summary = { ...batch.summary, status: 'COMPLETED', completedAt: event.at, pendingCount: 0 };
-      batch.revision++;
-      return;
-    }
     if (!('callId' in event) || !batch.calls) return;
     const call = batch.calls.get(event.callId);
     if (!call || FINAL.has(call.status)) return;

@@ -5,10 +5,10 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExterna
 import { useClient, useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
-import { StatusBadge, time } from '../components/Status.js';
+import { shortId, StatusBadge, time } from '../components/Status.js';
 import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
-import { BatchCallsDocument, CallDetailDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { BatchCallsDocument, BatchHeadDocument, CallDetailDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
 import { TasksPanel } from './Tasks.js';
 
 type Tab = 'batches' | 'tasks' | 'files' | 'activity';
@@ -37,6 +37,17 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     },
     [client, sessionId, store],
   );
+  const readSummary = useCallback(
+    (batchId: string) => {
+      void client
+        .query(BatchHeadDocument, { sessionId, batchId }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .then((result) => {
+          if (result.data?.toolBatch) store.read(result.data.toolBatch);
+        });
+    },
+    [client, sessionId, store],
+  );
 
   // The snapshot's cursor first, then the stream from it: nothing between the two is missed.
   useEffect(() => {
@@ -47,6 +58,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? sessionStartCursor(sessionId) }, {
       onEvents: (events) => {
         for (const batchId of store.apply(events)) {
+          readSummary(batchId);
           if (focusBatch === batchId) load(batchId);
           setExpanded((open) => (open.size === 0 ? new Set([batchId]) : open));
         }
@@ -132,6 +144,7 @@ function findCall(store: SessionStore, callId: string): CallState | undefined {
 }
 
 const ROW_HEIGHT = 30;
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 const BatchPanel = memo(function BatchPanel({
   batch,
@@ -152,9 +165,10 @@ const BatchPanel = memo(function BatchPanel({
   const counts = useMemo(() => {
     const result: Record<string, number> = {};
     if (calls) for (const call of calls.values()) result[call.status] = (result[call.status] ?? 0) + 1;
+    else if (batch.outcome) Object.assign(result, { SUCCEEDED: batch.outcome.succeeded, FAILED: batch.outcome.failed, CANCELLED: batch.outcome.cancelled });
     return result;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [calls, batch.revision]);
+  }, [calls, batch.outcome, batch.revision]);
   const running = summary.status === 'RUNNING';
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -167,11 +181,21 @@ const BatchPanel = memo(function BatchPanel({
   return (
     <div className="batch" data-batch-id={summary.batchId} data-batch-status={summary.status}>
       <button type="button" className="batch-head" aria-expanded={open} onClick={onToggle}>
-        <StatusBadge status={summary.status} /> <span className="mono">{summary.batchId.slice(0, 12)}</span> · {calls ? calls.size : summary.callCount} calls ·{' '}
-        {Object.entries(counts)
-          .map(([status, count]) => `${count} ${status.toLowerCase().replaceAll('_', ' ')}`)
-          .join(', ')}{' '}
-        · started {time(summary.createdAt)}
+        <StatusBadge status={summary.status} />{' '}
+        <span className="mono" title={summary.batchId}>
+          {shortId(summary.batchId)}
+        </span>
+        {[
+          calls ? plural(calls.size, 'call') : batch.summaryRead || batch.outcome ? plural(summary.callCount, 'call') : '… calls',
+          Object.entries(counts)
+            .filter(([, count]) => count > 0)
+            .map(([status, count]) => `${count} ${status.toLowerCase().replaceAll('_', ' ')}`)
+            .join(', '),
+          `started ${time(summary.createdAt)}`,
+        ]
+          .filter(Boolean)
+          .map((part) => ` · ${part}`)
+          .join('')}
       </button>
       {open ? calls ? <Timeline batch={batch} start={start} end={end} now={now} onOpenCall={onOpenCall} sessionId={sessionId} /> : <p>Loading calls…</p> : null}
     </div>
@@ -212,7 +236,7 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
   return (
     <div className="call" data-call-id={call.callId} data-status={call.status}>
       <button type="button" className="call-name" onClick={() => onOpen(call.callId)} title={`Open call ${call.callId}`}>
-        <span className="mono">{call.callId.length > 14 ? `${call.callId.slice(0, 14)}…` : call.callId}</span> {call.tool}
+        <span className="mono">{shortId(call.callId)}</span> {call.tool}
       </button>
       <StatusBadge status={call.status} />
       <span className="attempt" title="attempt / max attempts">
