@@ -231,7 +231,8 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
   const finished = call.completedAt ? Date.parse(call.completedAt) : null;
   const waitEnd = began ?? finished ?? Math.min(now, end);
   const pct = (ms: number) => `${Math.max(0, Math.min(100, ((ms - start) / span) * 100))}%`;
-  const width = (from: number, to: number) => `${Math.max(0.4, ((Math.max(to, from) - from) / span) * 100)}%`;
+  // A call may end after the batch's clock last ticked (`now`): its bar stops at the end of the track.
+  const width = (from: number, to: number) => `${Math.max(0.4, ((Math.min(Math.max(to, from), end) - from) / span) * 100)}%`;
   const progress = call.progress?.total ? Math.round(((call.progress.current ?? 0) / call.progress.total) * 100) : null;
   return (
     <div className="call" data-call-id={call.callId} data-status={call.status}>
