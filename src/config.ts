@@ -52,6 +52,18 @@ const ConfigSchema = z.object({
   CALLS_PER_JOB: int(1, 1000).default(16),
   /** At most this many of a worker's call slots go to one tenant (default: all of them). */
   TENANT_CALLS_PER_WORKER: int(1, 1000).optional(),
+  /**
+   * A worker's call slots kept for tenants with no call running on it, so their first call starts at
+   * once beside a busy tenant (default: WORKER_CONCURRENCY / 8, rounded down; 0: none kept).
+   */
+  WORKER_NEWCOMER_SLOTS: int(0, 1000).optional(),
+  /**
+   * A calls job whose tenant has at most this many calls queued (the job's own included) goes to the
+   * express queue, which workers take apart from the main one (default: CALLS_PER_JOB; 0: no express queue).
+   */
+  CALLS_EXPRESS_BACKLOG: int(0, 1_000_000).optional(),
+  /** Express jobs one worker runs at once, besides its jobs from the main calls queue. */
+  CALLS_EXPRESS_CONCURRENCY: int(1, 1000).default(4),
   /** Every database connection's limits: no stuck process holds a lock for longer. */
   DB_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(2000),
   DB_LOCK_TIMEOUT_MS: int(100, 600_000).default(2000),

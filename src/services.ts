@@ -138,7 +138,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   // outbox (calls) or in PostgreSQL (runs, schedules) until Redis is back.
   const queues = new JobQueues(redis.producer, config.REDIS_PREFIX, logger);
   const dispatcher = new JobDispatcher({
-    queues: { calls: queues.calls, tasks: queues.tasks },
+    queues: queues.all,
+    expressBacklog: config.CALLS_EXPRESS_BACKLOG ?? config.CALLS_PER_JOB,
     sql,
     redis: redis.command,
     prefix: config.REDIS_PREFIX,
@@ -184,7 +185,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const unregisterMetrics = metricSources.resources({
     pool,
     poolMax: config.DATABASE_POOL_SIZE,
-    queues: { calls: queues.calls, tasks: queues.tasks },
+    queues: queues.all,
     feed,
     liveWorkers: () => workers.liveCount(),
   });

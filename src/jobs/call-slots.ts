@@ -1,6 +1,16 @@
 // A worker's call slots, shared fairly between tenants: when calls wait for a slot, a freed slot goes
 // to the next tenant in turn (round robin), not to whoever queued first, so one tenant's burst never
-// holds another tenant's call behind all of it. A tenant may also be capped below the whole worker.
+// holds another tenant's call behind all of it. The last `newcomers` free slots go only to tenants
+// with no call running here, so a tenant's first call starts at once even beside a tenant that
+// could fill the worker (which then runs at most capacity − newcomers calls). A tenant may also be
+// capped below the whole worker.
+export interface CallSlotsOptions {
+  /** At most this many slots for one tenant (defaults to all). */
+  perTenant?: number;
+  /** Slots kept for tenants holding none (defaults to none; at most capacity − 1). */
+  newcomers?: number;
+}
+
 export class CallSlots {
   private used = 0;
   private readonly usedBy = new Map<string, number>();
@@ -8,11 +18,16 @@ export class CallSlots {
   private readonly waiting = new Map<string, Array<(granted: boolean) => void>>();
   private closed = false;
 
+  private readonly perTenant: number;
+  private readonly newcomers: number;
+
   constructor(
     private readonly capacity: number,
-    /** At most this many slots for one tenant (defaults to all). */
-    private readonly perTenant = capacity,
-  ) {}
+    options: CallSlotsOptions = {},
+  ) {
+    this.perTenant = options.perTenant ?? capacity;
+    this.newcomers = Math.min(Math.max(0, options.newcomers ?? 0), capacity - 1);
+  }
 
   get inUse(): number {
     return this.used;
@@ -27,7 +42,7 @@ export class CallSlots {
   /** Resolves true once the tenant holds a slot (call `release` when done), false once the slots are closed. */
   acquire(tenantId: string): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
-    if (this.used < this.capacity && (this.usedBy.get(tenantId) ?? 0) < this.perTenant && !this.waiting.has(tenantId)) {
+    if (this.mayTake(tenantId) && !this.waiting.has(tenantId)) {
       this.take(tenantId);
       return Promise.resolve(true);
     }
@@ -53,6 +68,13 @@ export class CallSlots {
     this.grant();
   }
 
+  /** Whether a slot is free for the tenant: any free one for a tenant holding none, else one beyond those kept for newcomers. */
+  private mayTake(tenantId: string): boolean {
+    const held = this.usedBy.get(tenantId) ?? 0;
+    if (held >= this.perTenant) return false;
+    return this.used < (held === 0 ? this.capacity : this.capacity - this.newcomers);
+  }
+
   private take(tenantId: string): void {
     this.used++;
     this.usedBy.set(tenantId, (this.usedBy.get(tenantId) ?? 0) + 1);
@@ -62,7 +84,7 @@ export class CallSlots {
     while (this.used < this.capacity) {
       let granted = false;
       for (const [tenantId, list] of this.waiting) {
-        if ((this.usedBy.get(tenantId) ?? 0) >= this.perTenant) continue;
+        if (!this.mayTake(tenantId)) continue;
         const next = list.shift()!;
         // The tenant goes to the back of the turn order.
         this.waiting.delete(tenantId);

@@ -1,9 +1,11 @@
 // The BullMQ worker for tool calls. A `run-calls` job carries up to CALLS_PER_JOB parallel calls of a
 // batch, run at once (each in a fair call slot); a `run-lane` job runs a batch's serial calls in
 // order until one must wait. The job's concurrency is sized so that the calls in hand roughly fill
-// the worker's call slots: enough to stay busy, not so many that one worker hoards a backlog. A
-// tenant with a limit on running calls (running-calls.ts) runs a job's calls on the permits it got;
-// a job that got none goes back to the queue for a while.
+// the worker's call slots: enough to stay busy, not so many that one worker hoards a backlog. The
+// express queue (a light tenant's jobs: job-dispatcher.ts) is taken by a BullMQ worker of its own,
+// with CALLS_EXPRESS_CONCURRENCY job slots, so such a job starts while the main queue's slots are
+// all busy with a heavy tenant's jobs. A tenant with a limit on running calls (running-calls.ts)
+// runs a job's calls on the permits it got; a job that got none goes back to its queue for a while.
 import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -18,7 +20,8 @@ import type { Queryable } from '../sql.js';
 import type { CallRunner } from './call-runner.js';
 import type { TenantLimitsService } from '../domain/tenants/tenant-limits.js';
 import type { JobDispatcher } from './job-dispatcher.js';
-import { createQueueWorker, type JobResult } from './queue-worker.js';
+import { EXPRESS_QUEUE } from './catalogue.js';
+import { createQueueWorker, type JobHandlers, type JobResult } from './queue-worker.js';
 import type { Release, RunningCallPermits } from './running-calls.js';
 
 export interface CallWorkerDeps {
@@ -44,24 +47,25 @@ export function atLimitDelayMs(priority: number | undefined, limit: number): num
 }
 
 export class CallWorker {
-  readonly worker: Worker;
+  /** The BullMQ workers of the main calls queue and of its express twin. */
+  readonly workers: readonly Worker[];
   private active = 0;
   private onIdle: (() => void) | null = null;
 
   constructor(private readonly deps: CallWorkerDeps) {
     const { config } = deps;
-    this.worker = createQueueWorker(
-      'calls',
-      {
-        'run-calls': (data, job) => this.tracked(() => this.runCalls(data, job)),
-        'run-lane': (data, job) => this.tracked(() => this.runLane(data, job)),
-      },
-      { ...deps, concurrency: Math.ceil(config.WORKER_CONCURRENCY / config.CALLS_PER_JOB) + 1 },
-    );
+    const handlers: JobHandlers<'calls'> = {
+      'run-calls': (data, job) => this.tracked(() => this.runCalls(data, job)),
+      'run-lane': (data, job) => this.tracked(() => this.runLane(data, job)),
+    };
+    this.workers = [
+      createQueueWorker('calls', handlers, { ...deps, concurrency: Math.ceil(config.WORKER_CONCURRENCY / config.CALLS_PER_JOB) + 1 }),
+      createQueueWorker(EXPRESS_QUEUE, handlers, { ...deps, concurrency: config.CALLS_EXPRESS_CONCURRENCY }),
+    ];
   }
 
   start(): void {
-    void this.worker.run();
+    for (const worker of this.workers) void worker.run();
   }
 
   private async tracked(run: () => Promise<JobResult>): Promise<JobResult> {
@@ -131,9 +135,9 @@ export class CallWorker {
   async close(maxWaitMs: number): Promise<void> {
     const within = (promise: Promise<unknown>, ms: number) =>
       Promise.race([promise.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ms).unref())]);
-    await within(this.worker.pause(true), 1000);
+    await within(Promise.all(this.workers.map((worker) => worker.pause(true))), 1000);
     if (this.active > 0) await within(new Promise<void>((resolve) => (this.onIdle = resolve)), maxWaitMs);
-    await within(this.worker.close(true), 2000);
+    await within(Promise.all(this.workers.map((worker) => worker.close(true))), 2000);
   }
 }
 

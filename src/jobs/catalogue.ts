@@ -31,10 +31,18 @@ const QUEUE_OF = {
   'fire-schedule': 'tasks',
 } as const satisfies Record<JobName, string>;
 
-export type QueueName = (typeof QUEUE_OF)[JobName];
-export const QUEUE_NAMES: readonly QueueName[] = ['calls', 'tasks'];
+/**
+ * The calls queue's express twin: the same jobs, of tenants with a light backlog (the dispatcher
+ * decides, jobs/job-dispatcher.ts), taken by every worker apart from the main queue so that they never
+ * wait for a job slot behind a heavy tenant's jobs.
+ */
+export const EXPRESS_QUEUE = 'calls-express';
+
+export type QueueName = (typeof QUEUE_OF)[JobName] | typeof EXPRESS_QUEUE;
+/** The BullMQ queues that hold calls jobs. */
+const CALL_QUEUES = ['calls', EXPRESS_QUEUE] as const satisfies readonly QueueName[];
 /** The jobs of one queue. */
-export type JobsOf<Q extends QueueName> = { [N in JobName]: (typeof QUEUE_OF)[N] extends Q ? N : never }[JobName];
+export type JobsOf<Q extends QueueName> = { [N in JobName]: (typeof QUEUE_OF)[N] extends (Q extends typeof EXPRESS_QUEUE ? 'calls' : Q) ? N : never }[JobName];
 
 export type JobRequest = { [N in JobName]: { name: N; data: JobCatalogue[N] } }[JobName] & {
   /** Run no earlier than this many milliseconds from now. */
@@ -75,7 +83,7 @@ export class JobQueues implements WorkQueue, QueueDepths {
     private readonly logger: Logger,
   ) {
     const queue = (name: QueueName) => new Queue(name, { connection, prefix: `${prefix}:bull`, defaultJobOptions: DEFAULT_OPTIONS });
-    this.queues = { calls: queue('calls'), tasks: queue('tasks') };
+    this.queues = { calls: queue('calls'), [EXPRESS_QUEUE]: queue(EXPRESS_QUEUE), tasks: queue('tasks') };
     // A queue re-emits its connection's errors; without a listener BullMQ prints each one to
     // stderr. The connection's owner logs them already, and failed commands reject anyway.
     for (const each of Object.values(this.queues)) each.on('error', () => undefined);
@@ -85,19 +93,31 @@ export class JobQueues implements WorkQueue, QueueDepths {
     return this.queues.calls;
   }
 
+  get express(): Queue {
+    return this.queues[EXPRESS_QUEUE];
+  }
+
   get tasks(): Queue {
     return this.queues.tasks;
   }
 
-  /** Jobs of each queue by state; null while Redis does not answer. */
+  /** Every BullMQ queue by name (the metrics and the queue board show each). */
+  get all(): Record<QueueName, Queue> {
+    return { ...this.queues };
+  }
+
+  /** Jobs of each queue by state, the express queue counted with `calls`; null while Redis does not answer. */
   async depths(): Promise<QueueDepth[] | null> {
+    const count = async (names: readonly QueueName[]) => {
+      const all = await Promise.all(names.map((name) => this.queues[name].getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed')));
+      const sum = (state: string) => all.reduce((total, counts) => total + (counts[state] ?? 0), 0);
+      return { waiting: sum('waiting') + sum('prioritized'), active: sum('active'), delayed: sum('delayed'), failed: sum('failed') };
+    };
     try {
-      return await Promise.all(
-        QUEUE_NAMES.map(async (queue) => {
-          const counts = await this.queues[queue].getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
-          return { queue, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
-        }),
-      );
+      return [
+        { queue: 'calls', ...(await count(CALL_QUEUES)) },
+        { queue: 'tasks', ...(await count(['tasks'])) },
+      ];
     } catch {
       return null;
     }
@@ -106,7 +126,7 @@ export class JobQueues implements WorkQueue, QueueDepths {
   /** Adds jobs (once each), on their queues. */
   async enqueue(requests: JobRequest[]): Promise<void> {
     const unique = new Map(requests.map((request) => [jobIdOf(request), request]));
-    for (const name of QUEUE_NAMES) {
+    for (const name of new Set(Object.values(QUEUE_OF))) {
       const jobs = [...unique.values()].filter((request) => QUEUE_OF[request.name] === name);
       if (jobs.length === 0) continue;
       await this.queues[name].addBulk(
@@ -155,7 +175,6 @@ export class JobQueues implements WorkQueue, QueueDepths {
   }
 
   async close(): Promise<void> {
-    await this.calls.close();
-    await this.tasks.close();
+    for (const queue of Object.values(this.queues)) await queue.close();
   }
 }

@@ -7,9 +7,15 @@
 // BullMQ priority is the backlog including it, so a tenant with thousands of queued calls gets large
 // numbers while another tenant's single call gets 1 and runs next. Workers take a job's weight off
 // the backlog when they start it; the counters expire when a tenant goes quiet, so drift heals.
+// A calls job whose tenant's backlog (the job included) is at most `expressBacklog` goes to the
+// express queue instead, which every worker takes with job slots of its own: a light tenant's call
+// never waits for a worker to finish one of a heavy tenant's jobs. (A job relayed again may land on
+// the other queue than its first copy, as a job added again after its first copy ended always could:
+// the second copy's claim is refused, fenced by the attempt, so it records nothing.)
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type CommittedJob, deleteDispatched, type Dispatcher, type OutboxJob, takeLeftBehind } from '../domain/outbox.js';
+import { EXPRESS_QUEUE, type QueueName } from './catalogue.js';
 import type { Logger } from '../logger.js';
 import type { Sql } from '../sql.js';
 
@@ -17,7 +23,9 @@ const MAX_PRIORITY = 2 ** 21 - 1;
 const BACKLOG_TTL_SECONDS = 120;
 
 export interface JobDispatcherDeps {
-  queues: Record<OutboxJob['queue'], Queue>;
+  queues: Record<QueueName, Queue>;
+  /** A calls job whose tenant has at most this many calls queued, its own included, goes to the express queue (0: none does). */
+  expressBacklog: number;
   sql: Sql;
   /** A connection without an offline queue: an add while Redis is away fails at once. */
   redis: Redis;
@@ -83,16 +91,17 @@ export class JobDispatcher implements Dispatcher {
   /** Adds jobs to their queues (fail fast); the jobs' own ids make a repeated add a no-op. */
   async enqueue(jobs: OutboxJob[]): Promise<void> {
     const { priorities, counted } = this.prioritise(jobs);
-    const byQueue = new Map<OutboxJob['queue'], Array<{ name: string; data: unknown; opts: { jobId: string; delay?: number; priority?: number } }>>();
+    const byQueue = new Map<QueueName, Array<{ name: string; data: unknown; opts: { jobId: string; delay?: number; priority?: number } }>>();
     jobs.forEach((job, index) => {
-      const list = byQueue.get(job.queue) ?? [];
       const priority = priorities[index];
+      const queue = job.queue === 'calls' && priority !== undefined && priority <= this.deps.expressBacklog ? EXPRESS_QUEUE : job.queue;
+      const list = byQueue.get(queue) ?? [];
       list.push({
         name: job.name,
         data: job.data,
         opts: { jobId: job.jobId, ...(job.delayMs ? { delay: job.delayMs } : {}), ...(priority ? { priority } : {}) },
       });
-      byQueue.set(job.queue, list);
+      byQueue.set(queue, list);
     });
     const added = Promise.all([counted, ...[...byQueue].map(([queue, list]) => this.deps.queues[queue].addBulk(list))]);
     let timer: NodeJS.Timeout | undefined;

@@ -30,8 +30,8 @@ export interface ReaperDeps {
   workers: WorkerRegistry;
   registry: ToolRegistry;
   callDecisions: CallDecisionService;
-  /** The calls queue, whose active jobs a lost worker may still hold. */
-  callsQueue: Queue;
+  /** The calls queues (main and express), whose active jobs a lost worker may still hold. */
+  callQueues: readonly Queue[];
   redis: Redis;
   logger: Logger;
   /** Runs when Redis lost its data (after the calls' jobs are written again): re-arm what else lived there. */
@@ -101,7 +101,7 @@ export class Reaper extends PeriodicPass {
   private async rescueJobsOf(workerIds: string[]): Promise<void> {
     // A worker re-registered after being declared dead keeps its BullMQ name: `<id>~<incarnation>` runs as `<id>`.
     const names = new Set(workerIds.map((id) => id.replace(/~\d+$/, '')));
-    const active = await this.deps.callsQueue.getActive(0, 10_000);
+    const active = (await Promise.all(this.deps.callQueues.map((queue) => queue.getActive(0, 10_000)))).flat();
     const lost = active.filter((job) => job.processedBy && names.has(job.processedBy));
     const held = lost.filter((job) => job.name === 'run-calls').map((job) => job.data as RunCallsJobLike);
     const rescued = await rescueCalls(this.deps.sql, this.deps.eventLog, this.deps.dispatcher, held, `lost-${randomUUID().slice(0, 8)}`);

@@ -43,7 +43,10 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
   const shutdown = new AbortController();
   const cancels = new CancelRegistry(bus);
   await cancels.start();
-  const slots = new CallSlots(config.WORKER_CONCURRENCY, config.TENANT_CALLS_PER_WORKER ?? config.WORKER_CONCURRENCY);
+  const slots = new CallSlots(config.WORKER_CONCURRENCY, {
+    perTenant: config.TENANT_CALLS_PER_WORKER,
+    newcomers: config.WORKER_NEWCOMER_SLOTS ?? Math.floor(config.WORKER_CONCURRENCY / 8),
+  });
   const attempts = new CallAttempts(workerEventLog, dispatcher, () => workerId, logger);
   const callRunner = new CallRunner({
     config,
@@ -78,7 +81,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     workers,
     registry,
     callDecisions: services.callDecisions,
-    callsQueue: queues.calls,
+    callQueues: [queues.calls, queues.express],
     redis: redis.command,
     logger,
     onRedisReset: () => taskReaper.registerSchedules(),

@@ -16,7 +16,7 @@ export function createQueueBoard(services: Services): (req: IncomingMessage, res
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(services.queues.calls), new BullMQAdapter(services.queues.tasks)],
+    queues: Object.values(services.queues.all).map((queue) => new BullMQAdapter(queue)),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'toolrun queues' } },
   });

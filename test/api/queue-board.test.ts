@@ -36,6 +36,6 @@ describe('queue board', () => {
     const api = await fetch(`${base}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${admin}` } });
     expect(api.status).toBe(200);
     const body = (await api.json()) as { queues: Array<{ name: string }> };
-    expect(body.queues.map((queue) => queue.name).sort()).toEqual(['calls', 'tasks']);
+    expect(body.queues.map((queue) => queue.name).sort()).toEqual(['calls', 'calls-express', 'tasks']);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunningCallPermits } from '../../src/jobs/running-calls.js';
 import { ToolFailureError } from '../../src/model/outcome.js';
 import {
+  CancelToolBatchDocument,
   CreateSessionDocument,
   SessionFileDocument,
   SessionFilesDocument,
@@ -20,6 +21,7 @@ import { spawn, spawnRun } from '../support/background.js';
 import { TEST_REDIS_URL } from '../support/database.js';
 import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
+import { eventually } from '../support/wait.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -170,6 +172,37 @@ describe('running calls per tenant', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('fair dispatch', () => {
+  let app: Toolrun;
+  beforeAll(async () => {
+    // A small worker: 6 call slots (1 kept for newcomers) and jobs of 2 calls, 4 jobs at once from the main queue.
+    app = await startToolrun({ WORKER_CONCURRENCY: 6, CALLS_PER_JOB: 2, WORKER_NEWCOMER_SLOTS: 1, CALLS_EXPRESS_CONCURRENCY: 2 });
+  });
+  afterAll(() => app?.close());
+
+  it("another tenant's lone call runs at once while one tenant's long calls hold every job slot and every call slot it may", async () => {
+    const heavy = await newSession(app);
+    const calls = Array.from({ length: 40 }, (_, i) => ({ id: `long-${i}`, tool: 'sleep', args: { ms: 6000 } }));
+    const batch = await submitBatch(app, { sessionId: heavy.id, calls });
+    const running = () => app.services.db.toolCall.count({ where: { sessionId: heavy.rowId, status: 'RUNNING' } });
+    // The worker holds 4 of its jobs (8 calls) and runs 5 of them: the sixth slot is kept for a newcomer.
+    await eventually(async () => (await running()) >= 5, 10_000, 50, 'the heavy tenant running 5 calls');
+
+    const lightKey = await app.newKey();
+    const light = await newSession(app, lightKey);
+    const started = performance.now();
+    const theirs = await submitBatch(app, { sessionId: light.id, calls: [{ id: 'sum', tool: 'add', args: { a: 1, b: 2 } }], waitMs: 3000 }, lightKey);
+    const elapsed = performance.now() - started;
+    // Without the express queue it would wait for one of the heavy jobs to end (6 s); without the
+    // newcomer's slot, for one of the heavy calls.
+    expect(theirs.status).toBe('COMPLETED');
+    expect(elapsed).toBeLessThan(2000);
+    expect(await running()).toBe(5);
+    await app.query(CancelToolBatchDocument, { sessionId: heavy.id, batchId: batch.batchId });
+    await waitForBatch(app, heavy.id, batch.batchId, 20_000);
   });
 });
 

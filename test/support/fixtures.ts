@@ -74,7 +74,7 @@ export async function laneSettled(app: Pick<Toolrun, 'services'>, batchId: strin
       const batch = await app.services.db.toolBatch.findFirstOrThrow({ where: { batchId }, select: { id: true, laneGen: true } });
       const laneJobId = `lane:${batch.id}:${batch.laneGen}`;
       const outbox = await app.services.db.jobOutbox.count({ where: { jobId: laneJobId } });
-      return outbox === 0 && !(await app.services.queues.calls.getJob(laneJobId));
+      return outbox === 0 && !(await app.services.queues.calls.getJob(laneJobId)) && !(await app.services.queues.express.getJob(laneJobId));
     },
     10_000,
     50,

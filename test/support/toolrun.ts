@@ -112,8 +112,7 @@ export async function startToolrun(
       await client.close();
       await api.close();
       await worker?.stop(500);
-      await services.queues.calls.obliterate({ force: true }).catch(() => undefined);
-      await services.queues.tasks.obliterate({ force: true }).catch(() => undefined);
+      for (const queue of Object.values(services.queues.all)) await queue.obliterate({ force: true }).catch(() => undefined);
       await closeServices(services);
     },
   };
