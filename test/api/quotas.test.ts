@@ -2,6 +2,7 @@
 // per-key rate limits, tenant limits and their settings, running calls per tenant across workers,
 // background runs per tenant, file store quotas, and the paginated, capped `sessionFiles`.
 import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -188,6 +189,10 @@ describe('fair dispatch', () => {
     const calls = Array.from({ length: 40 }, (_, i) => ({ id: `long-${i}`, tool: 'sleep', args: { ms: 6000 } }));
     const batch = await submitBatch(app, { sessionId: heavy.id, calls });
     const running = () => app.services.db.toolCall.count({ where: { sessionId: heavy.rowId, status: 'RUNNING' } });
+    // Its 20 jobs go to the main queue, but for the first, dispatched before Redis said the tenant's backlog.
+    const jobs = (queue: Queue) => queue.getJobCountByTypes('waiting', 'prioritized', 'active', 'delayed');
+    await eventually(async () => (await jobs(app.services.queues.calls)) + (await jobs(app.services.queues.express)) === 20, 10_000, 50, 'the heavy jobs queued');
+    expect(await jobs(app.services.queues.express)).toBeLessThanOrEqual(1);
     // The worker holds 4 of its jobs (8 calls) and runs 5 of them: the sixth slot is kept for a newcomer.
     await eventually(async () => (await running()) >= 5, 10_000, 50, 'the heavy tenant running 5 calls');
 

@@ -370,9 +370,12 @@ describe('the soak: a non-idempotent call whose job reaches one worker twice', (
       const worker = await startWorker('twice-1', { DB_STATEMENT_TIMEOUT_MS: '30000', DB_LOCK_TIMEOUT_MS: '30000' });
       const session = await newSession(api);
       const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-      // A lone call's job goes to the express queue (its tenant's backlog is light), the same calls job.
-      const queue = new Queue(EXPRESS_QUEUE, { connection, prefix: `${cluster.prefix}:bull` });
-      const activeJobOf = async (callId: string) => (await queue.getActive()).filter((job) => (job.data as { calls?: Array<{ callId: string }> }).calls?.some((call) => call.callId === callId));
+      // A calls job is on the main queue or its express twin (as the tenant's backlog stands).
+      const queues = ['calls', EXPRESS_QUEUE].map((name) => new Queue(name, { connection, prefix: `${cluster.prefix}:bull` }));
+      const activeJobOf = async (callId: string) =>
+        (await Promise.all(queues.map(async (queue) => (await queue.getActive()).map((job) => ({ job, queue })))))
+          .flat()
+          .filter(({ job }) => (job.data as { calls?: Array<{ callId: string }> }).calls?.some((call) => call.callId === callId));
       const holder = new pg.Client({ connectionString: cluster.plainDatabaseUrl });
       await holder.connect();
       try {
@@ -385,13 +388,13 @@ describe('the soak: a non-idempotent call whose job reaches one worker twice', (
         // …so the claim of `twice` queues behind it; then a second copy of its job (as a redispatch
         // after a Redis restart or a lost worker writes one) reaches the same worker, whose claim queues too.
         const twice = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'twice', tool: 'test_ticker', args: { ticks: 5, intervalMs: 50, path: '/twice.log' } }] });
-        const [job] = await eventually(async () => {
+        const [{ job, queue }] = await eventually(async () => {
           const jobs = await activeJobOf('twice');
-          return jobs.length === 1 ? jobs : undefined;
+          return jobs.length === 1 ? (jobs as [(typeof jobs)[number]]) : undefined;
         }, 20_000, 50, 'the job of `twice` taken');
-        await queue.add(job!.name, job!.data, { jobId: `${job!.id}-copy` });
+        await queue.add(job.name, job.data, { jobId: `${job.id}-copy` });
         // Taken: active beside the first, or already done (the worker saw it had that attempt in hand).
-        await eventually(async () => ['active', 'completed'].includes(await queue.getJobState(`${job!.id}-copy`)), 20_000, 50, 'the copy taken by the same worker');
+        await eventually(async () => ['active', 'completed'].includes(await queue.getJobState(`${job.id}-copy`)), 20_000, 50, 'the copy taken by the same worker');
         await sleep(300);
         expect(await cluster.db.toolCall.count({ where: { sessionId: session.rowId, status: 'RUNNING', callId: 'twice' } })).toBe(0);
         await holder.query('COMMIT');
@@ -399,7 +402,7 @@ describe('the soak: a non-idempotent call whose job reaches one worker twice', (
         for (const batch of [first, twice]) expect((await waitForBatch(api, session.id, batch.batchId, 30_000)).status).toBe('COMPLETED');
       } finally {
         await holder.end();
-        await queue.close();
+        for (const queue of queues) await queue.close();
         connection.disconnect();
       }
       const lines = await ticks(session.rowId, '/twice.log');
