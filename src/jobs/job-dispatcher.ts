@@ -6,7 +6,9 @@
 // Fair dispatch: a job that carries a tenant counts in that tenant's backlog (a Redis hash); its
 // BullMQ priority is the backlog including it, so a tenant with thousands of queued calls gets large
 // numbers while another tenant's single call gets 1 and runs next. Workers take a job's weight off
-// the backlog when they start it; the counters expire when a tenant goes quiet, so drift heals.
+// the backlog when they start it, never below zero (a count gone negative, as when the hash expired
+// under a long backlog, would make a heavy tenant look light); the hash expires once no job was
+// dispatched or started for a while, so drift heals.
 // A calls job whose tenant's backlog (the job included) is at most `expressBacklog` goes to the
 // express queue instead, which every worker takes with job slots of its own: a light tenant's call
 // never waits for a worker to finish one of a heavy tenant's jobs. (A job relayed again may land on
@@ -21,6 +23,11 @@ import type { Sql } from '../sql.js';
 
 const MAX_PRIORITY = 2 ** 21 - 1;
 const BACKLOG_TTL_SECONDS = 120;
+/** Takes ARGV[2] off the tenant ARGV[1]'s backlog, not below zero, and keeps the hash alive. */
+const TAKE_OFF_BACKLOG = `local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(ARGV[2]))
+if left < 0 then redis.call('HSET', KEYS[1], ARGV[1], 0) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return left`;
 
 export interface JobDispatcherDeps {
   queues: Record<QueueName, Queue>;
@@ -66,7 +73,7 @@ export class JobDispatcher implements Dispatcher {
   /** Takes `weight` calls of a started job off its tenant's backlog. */
   started(tenantId: string | undefined, weight: number | undefined): void {
     if (!tenantId) return;
-    this.deps.redis.hincrby(this.backlogKey, tenantId, -(weight ?? 1)).catch(() => undefined);
+    this.deps.redis.eval(TAKE_OFF_BACKLOG, 1, this.backlogKey, tenantId, weight ?? 1, BACKLOG_TTL_SECONDS).catch(() => undefined);
   }
 
   private async flush(): Promise<void> {

@@ -209,6 +209,16 @@ describe('fair dispatch', () => {
     await app.query(CancelToolBatchDocument, { sessionId: heavy.id, batchId: batch.batchId });
     await waitForBatch(app, heavy.id, batch.batchId, 20_000);
   });
+
+  it("never counts a tenant's backlog below zero (more started than counted, as after the counters expired under a long backlog)", async () => {
+    const redis = app.services.redis.command;
+    const key = `${app.services.config.REDIS_PREFIX}:backlog`;
+    const tenantId = `tenant-${randomUUID()}`;
+    await redis.hset(key, tenantId, 3);
+    for (let i = 0; i < 5; i++) app.services.dispatcher.started(tenantId, 2);
+    await eventually(async () => (await redis.hget(key, tenantId)) === '0', 5000, 20, 'the backlog at zero');
+    expect(await redis.ttl(key)).toBeGreaterThan(0);
+  });
 });
 
 describe('file store quotas', () => {
