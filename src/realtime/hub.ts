@@ -39,7 +39,9 @@ export type StreamItem = CommittedEvent | ExpiredCursor;
  * `next()` with nothing queued, live events go straight to the sink instead of through `next()`'s
  * promises (at thousands of subscribers, that chain per event and subscriber is most of the cost).
  * The sink answers false when it cannot take an event now (a full socket, a result still being
- * computed): that event and the ones after it are queued for `next()` as usual.
+ * computed): that event and the ones after it are queued for `next()` as usual, and `next()` offers
+ * each queued event to the sink before returning it, so a subscriber catches up through the sink
+ * too once its socket drains.
  */
 export const PUSH = Symbol('toolrun.push');
 export type PushSink = (event: CommittedEvent) => boolean;
@@ -291,7 +293,15 @@ class Subscriber implements AsyncIterableIterator<StreamItem>, Pushable {
         if (position <= this.cursor) continue;
         this.cursor = position;
         if (this.options.matches && !this.options.matches(event)) continue;
-        if (this.options.until?.(event)) this.finish();
+        const last = this.options.until?.(event) ?? false;
+        // Everything before this event has been handed on, so it may go straight to the sink too: a
+        // subscriber that fell behind (its socket was full) catches up without a round through the
+        // consumer per event.
+        if (this.sink?.(event)) {
+          if (last) this.finish();
+          continue;
+        }
+        if (last) this.finish();
         return { value: event, done: false };
       }
       if (this.mode === 'replay') {

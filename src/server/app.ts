@@ -82,7 +82,8 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const inRequest = <T>(ctx: { extra: unknown }, fn: () => T): T => withLogContext({ requestId: wsRequestId((ctx.extra as Extra).request) }, fn);
   const wsDisposable = serveGraphqlWs<Extra>(wsServer, {
     keepAliveMs: 12_000,
-    highWaterBytes: 4 * 1024 * 1024,
+    // A slow reader's backlog waits as queued events (shared objects, bounded: realtime/hub.ts), not as frames.
+    highWaterBytes: 64 * 1024,
     logger: services.logger,
     // Results are shared among subscribers of one tenant (every field an event shows is the tenant's to see).
     sharingScope: (contextValue) => (contextValue as { viewer?: Viewer }).viewer?.tenantId ?? null,

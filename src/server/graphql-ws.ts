@@ -154,6 +154,8 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
 
 function drained(socket: WebSocket, raw: Socket, frames: FrameWriter): Promise<void> {
   frames.flush();
+  // The kernel may have taken all of it at once: then no 'drain' is coming, and none is needed.
+  if (!raw.writableNeedDrain) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       raw.off('drain', done);
