@@ -29,6 +29,9 @@ export function dashboardHandler(dir = DASHBOARD_DIR): DashboardHandler {
   const serve = sirv(dir, {
     single: true,
     etag: true,
+    // The build writes .br and .gz beside each text file (dashboard/vite.config.ts).
+    brotli: true,
+    gzip: true,
     setHeaders: (res, pathname) => {
       res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },

@@ -352,6 +352,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(failed).toEqual([]);
     // Chromium fetches /favicon.ico outside the page's requests (Playwright does not see it): the page must declare its icon inline.
     expect(await page.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute('href') ?? null)).toMatch(/^data:image\/svg\+xml,/);
+    // The script (400 KB) goes compressed to a browser that accepts it.
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(await (await fetch(base)).text())?.[1];
+    expect(script).toBeDefined();
+    for (const encoding of ['br', 'gzip']) {
+      const asset = await fetch(base + script, { headers: { 'accept-encoding': encoding } });
+      expect(asset.headers.get('content-encoding')).toBe(encoding);
+      expect(Number(asset.headers.get('content-length'))).toBeLessThan(200_000);
+      expect((await asset.text()).length).toBeGreaterThan(200_000);
+    }
     const liveness = await fetch(`${base}/health`);
     expect(liveness.status).toBe(200);
     expect(await liveness.text()).not.toContain('<div id="root">');
