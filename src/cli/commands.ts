@@ -161,9 +161,9 @@ export async function listCalls(api: Transport, screen: Screen, sessionId: strin
 }
 
 export async function cancelCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
-  const { cancelToolCall } = await api.request<{ cancelToolCall: Result<{ callId: string; status: string }> }>(CANCEL_CALL, { sessionId, callId });
+  const { cancelToolCall } = await api.request<{ cancelToolCall: Result<{ callId: string; status: string; cancelRequestedAt: string | null }> }>(CANCEL_CALL, { sessionId, callId });
   const call = unwrap(cancelToolCall, 'ToolCall');
-  screen.write(`${call.callId}  ${call.status}\n`);
+  screen.write(`${call.callId}  ${withCancelRequest(call.status, call.cancelRequestedAt)}\n`);
 }
 
 export async function approveCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
@@ -189,7 +189,12 @@ export async function listTasks(api: Transport, screen: Screen, sessionId: strin
 }
 
 export async function cancelTask(api: Transport, screen: Screen, taskId: string): Promise<void> {
-  const { cancelTask: result } = await api.request<{ cancelTask: Result<{ taskId: string; state: string }> }>(CANCEL_TASK, { id: taskId });
+  const { cancelTask: result } = await api.request<{ cancelTask: Result<{ taskId: string; state: string; cancelRequestedAt: string | null }> }>(CANCEL_TASK, { id: taskId });
   const task = unwrap(result, 'Task');
-  screen.write(`${task.taskId}  ${task.state}\n`);
+  screen.write(`${task.taskId}  ${withCancelRequest(task.state, task.cancelRequestedAt)}\n`);
+}
+
+/** A state the cancel has not ended yet (the worker is stopping it) says so. */
+function withCancelRequest(state: string, cancelRequestedAt: string | null): string {
+  return state === 'RUNNING' && cancelRequestedAt ? `${state} (cancel requested; it ends when its worker stops it)` : state;
 }

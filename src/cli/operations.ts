@@ -64,7 +64,7 @@ export const SESSION_CALLS = `query CliCalls($id: ID!, $first: Int) {
 }`;
 
 export const CANCEL_CALL = `mutation CliCancelCall($sessionId: ID!, $callId: String!) {
-  cancelToolCall(sessionId: $sessionId, callId: $callId) { __typename ... on ToolCall { callId status } ... on Error { code message } }
+  cancelToolCall(sessionId: $sessionId, callId: $callId) { __typename ... on ToolCall { callId status cancelRequestedAt } ... on Error { code message } }
 }`;
 
 export const APPROVE_CALL = `mutation CliApproveCall($sessionId: ID!, $callId: String!) {
@@ -76,7 +76,7 @@ export const SESSION_TASKS = `query CliTasks($sessionId: ID!, $first: Int) {
 }`;
 
 export const CANCEL_TASK = `mutation CliCancelTask($id: ID!) {
-  cancelTask(id: $id) { __typename ... on Task { taskId state } ... on Error { code message } }
+  cancelTask(id: $id) { __typename ... on Task { taskId state cancelRequestedAt } ... on Error { code message } }
 }`;
 
 /** A member of a result union: the object, or its Error member's message. */
