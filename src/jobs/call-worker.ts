@@ -86,7 +86,7 @@ export class CallWorker {
   private async runCalls(job: RunCallsJob, queued: Job): Promise<JobResult> {
     const { limit, permits } = await this.permits(job.tenantId, job.calls.length);
     if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
-    this.deps.dispatcher.started(job.tenantId, job.weight);
+    this.deps.dispatcher.started(queued.id, job.tenantId);
     const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false, trace: job.trace });
     const results = permits ? await inTurns(job.calls, permits, run) : await Promise.all(job.calls.map(run));
     // Calls this worker did not start before shutting down go back to the queue, untouched.
@@ -104,15 +104,15 @@ export class CallWorker {
     const { limit, permits } = await this.permits(job.tenantId, 1);
     if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
     try {
-      await this.runLaneCalls(job);
+      await this.runLaneCalls(job, queued.id);
     } finally {
       permits?.[0]?.();
     }
     return undefined;
   }
 
-  private async runLaneCalls(job: RunLaneJob): Promise<void> {
-    this.deps.dispatcher.started(job.tenantId, job.weight);
+  private async runLaneCalls(job: RunLaneJob, jobId: string | undefined): Promise<void> {
+    this.deps.dispatcher.started(jobId, job.tenantId);
     for (;;) {
       const turn = await nextSerialCall(this.deps.sql, job.batchRowId);
       // A call that waits (for a person, a client, a retry's backoff, another worker) holds the lane;

@@ -5,10 +5,11 @@
 //
 // Fair dispatch: a job that carries a tenant counts in that tenant's backlog (a Redis hash); its
 // BullMQ priority is the backlog including it, so a tenant with thousands of queued calls gets large
-// numbers while another tenant's single call gets 1 and runs next. Workers take a job's weight off
-// the backlog when they start it, never below zero (a count gone negative, as when the hash expired
-// under a long backlog, would make a heavy tenant look light); the hash expires once no job was
-// dispatched or started for a while, so drift heals.
+// numbers while another tenant's single call gets 1 and runs next. Each job counts once: a mark per
+// job says it was counted, so a job dispatched twice (a relay, a retried add) or started twice
+// changes the count once. Workers take a job's weight off the backlog when they start it, never
+// below zero (a count gone negative, as when the hash expired under a long backlog, would make a
+// heavy tenant look light); the hash expires once no job was dispatched or started for a while.
 // A calls job whose tenant's backlog (the job included) is at most `expressBacklog` goes to the
 // express queue instead, which every worker takes with job slots of its own: a light tenant's call
 // never waits for a worker to finish one of a heavy tenant's jobs. (A job relayed again may land on
@@ -23,11 +24,30 @@ import type { Sql } from '../sql.js';
 
 const MAX_PRIORITY = 2 ** 21 - 1;
 const BACKLOG_TTL_SECONDS = 120;
-/** Takes ARGV[2] off the tenant ARGV[1]'s backlog, not below zero, and keeps the hash alive. */
-const TAKE_OFF_BACKLOG = `local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(ARGV[2]))
-if left < 0 then redis.call('HSET', KEYS[1], ARGV[1], 0) end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return left`;
+/** How long a dispatched job's mark (what it added to its tenant's backlog) is kept while it waits to start. */
+const JOB_MARK_TTL_SECONDS = 24 * 3600;
+/**
+ * Counts a job into its tenant ARGV[1]'s backlog (weight ARGV[2]) once: the job's mark KEYS[2] says
+ * it was counted, so a job dispatched again (a relay, a slow add given up and retried) adds nothing.
+ * Answers the tenant's backlog.
+ */
+const COUNT_INTO_BACKLOG = `if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'EX', ARGV[3]) then
+  return redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+end
+return tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')`;
+/**
+ * Takes a started job's weight (its mark KEYS[2]) off its tenant ARGV[1]'s backlog, once, and never
+ * below zero; keeps the hash alive. The mark stays, at 0, so that the job dispatched again after it
+ * started (a relay whose delete failed) is not counted again.
+ */
+const TAKE_OFF_BACKLOG = `local weight = redis.call('GET', KEYS[2])
+if weight and weight ~= '0' then
+  redis.call('SET', KEYS[2], '0', 'KEEPTTL')
+  local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(weight))
+  if left < 0 then redis.call('HSET', KEYS[1], ARGV[1], 0) end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 0`;
 
 export interface JobDispatcherDeps {
   queues: Record<QueueName, Queue>;
@@ -70,10 +90,14 @@ export class JobDispatcher implements Dispatcher {
     this.flushing ??= this.flush();
   }
 
-  /** Takes `weight` calls of a started job off its tenant's backlog. */
-  started(tenantId: string | undefined, weight: number | undefined): void {
-    if (!tenantId) return;
-    this.deps.redis.eval(TAKE_OFF_BACKLOG, 1, this.backlogKey, tenantId, weight ?? 1, BACKLOG_TTL_SECONDS).catch(() => undefined);
+  /** Takes a started job's calls off its tenant's backlog (once, however often the job starts). */
+  started(jobId: string | undefined, tenantId: string | undefined): void {
+    if (!tenantId || !jobId) return;
+    this.deps.redis.eval(TAKE_OFF_BACKLOG, 2, this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS).catch(() => undefined);
+  }
+
+  private markKey(jobId: string): string {
+    return `${this.deps.prefix}:backlog:job:${jobId}`;
   }
 
   private async flush(): Promise<void> {
@@ -145,7 +169,7 @@ export class JobDispatcher implements Dispatcher {
       const backlog = (estimate.get(tenantId) ?? (known && now - known.at < 1000 ? known.value : 0)) + weight;
       estimate.set(tenantId, backlog);
       priorities[index] = Math.min(MAX_PRIORITY, Math.max(1, backlog));
-      pipeline.hincrby(this.backlogKey, tenantId, weight);
+      pipeline.eval(COUNT_INTO_BACKLOG, 2, this.backlogKey, this.markKey(job.jobId), tenantId, weight, JOB_MARK_TTL_SECONDS);
     }
     pipeline.expire(this.backlogKey, BACKLOG_TTL_SECONDS);
     const counted = pipeline.exec().then((results) => {

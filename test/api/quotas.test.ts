@@ -2,10 +2,12 @@
 // per-key rate limits, tenant limits and their settings, running calls per tenant across workers,
 // background runs per tenant, file store quotas, and the paginated, capped `sessionFiles`.
 import { randomUUID } from 'node:crypto';
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OutboxJob } from '../../src/domain/outbox.js';
+import { JobDispatcher } from '../../src/jobs/job-dispatcher.js';
 import { RunningCallPermits } from '../../src/jobs/running-calls.js';
 import { ToolFailureError } from '../../src/model/outcome.js';
 import {
@@ -210,14 +212,38 @@ describe('fair dispatch', () => {
     await waitForBatch(app, heavy.id, batch.batchId, 20_000);
   });
 
-  it("never counts a tenant's backlog below zero (more started than counted, as after the counters expired under a long backlog)", async () => {
+  it("counts a job into its tenant's backlog once, however often it is dispatched or starts, and never below zero", async () => {
     const redis = app.services.redis.command;
-    const key = `${app.services.config.REDIS_PREFIX}:backlog`;
+    // A dispatcher of its own, on queues no worker takes: only the counting is looked at.
+    const prefix = `backlog-test-${randomUUID().slice(0, 8)}`;
+    const queue = (name: string) => new Queue(name, { connection: redis, prefix: `${prefix}:bull` });
+    const queues = { calls: queue('calls'), 'calls-express': queue('calls-express'), tasks: queue('tasks') };
+    const dispatcher = new JobDispatcher({ queues, expressBacklog: 0, sql: app.services.sql, redis, prefix, logger: app.services.logger, enqueueTimeoutMs: 5000 });
     const tenantId = `tenant-${randomUUID()}`;
-    await redis.hset(key, tenantId, 3);
-    for (let i = 0; i < 5; i++) app.services.dispatcher.started(tenantId, 2);
-    await eventually(async () => (await redis.hget(key, tenantId)) === '0', 5000, 20, 'the backlog at zero');
-    expect(await redis.ttl(key)).toBeGreaterThan(0);
+    const key = `${prefix}:backlog`;
+    const backlog = async () => Number(await redis.hget(key, tenantId));
+    const job = (jobId: string, weight: number): OutboxJob => ({ jobId, queue: 'calls', name: 'run-calls', data: { tenantId, weight } });
+    try {
+      await dispatcher.enqueue([job('a', 3)]);
+      await dispatcher.enqueue([job('a', 3)]); // dispatched again: a relay, or an add given up and retried
+      await dispatcher.enqueue([job('b', 2)]);
+      expect(await backlog()).toBe(5);
+      dispatcher.started('a', tenantId);
+      dispatcher.started('a', tenantId); // a second copy of the job starts
+      await eventually(async () => (await backlog()) === 2, 5000, 20, 'a taken off once');
+      await dispatcher.enqueue([job('a', 3)]); // dispatched again after it started
+      expect(await backlog()).toBe(2);
+      await redis.hset(key, tenantId, 1); // the count fell behind (its hash expired under a long backlog)
+      dispatcher.started('b', tenantId);
+      await eventually(async () => (await backlog()) === 0, 5000, 20, 'the backlog at zero, not below');
+      expect(await redis.ttl(key)).toBeGreaterThan(0);
+    } finally {
+      for (const each of Object.values(queues)) {
+        await each.obliterate({ force: true });
+        await each.close();
+      }
+      await redis.del(key, `${prefix}:backlog:job:a`, `${prefix}:backlog:job:b`);
+    }
   });
 });
 
