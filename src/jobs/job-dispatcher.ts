@@ -12,9 +12,11 @@
 // heavy tenant look light); the hash expires once no job was dispatched or started for a while.
 // A calls job whose tenant's backlog (the job included) is at most `expressBacklog` goes to the
 // express queue instead, which every worker takes with job slots of its own: a light tenant's call
-// never waits for a worker to finish one of a heavy tenant's jobs. (A job relayed again may land on
-// the other queue than its first copy, as a job added again after its first copy ended always could:
-// the second copy's claim is refused, fenced by the attempt, so it records nothing.)
+// never waits for a worker to finish one of a heavy tenant's jobs. The backlog a process decides by
+// is at most a second old (read again when older). A job relayed again (its first add timed out or
+// its outbox delete failed) may land on the other queue while its first copy still waits or runs;
+// the copy that loses the claim records nothing (fenced by the attempt), but a rerunnable
+// (idempotent or readonly) tool may briefly run on both workers before the loser is aborted.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type CommittedJob, deleteDispatched, type Dispatcher, type OutboxJob, takeLeftBehind } from '../domain/outbox.js';
@@ -24,8 +26,12 @@ import type { Sql } from '../sql.js';
 
 const MAX_PRIORITY = 2 ** 21 - 1;
 const BACKLOG_TTL_SECONDS = 120;
+/** A tenant's backlog as Redis answered it is used for this long; older, it is read again before a dispatch. */
+const BACKLOG_FRESH_MS = 1000;
 /** How long a dispatched job's mark (what it added to its tenant's backlog) is kept while it waits to start. */
 const JOB_MARK_TTL_SECONDS = 24 * 3600;
+/** How long a started job's mark stays (at 0), so that the job dispatched again soon after (a relay) is not counted again. */
+const STARTED_MARK_TTL_SECONDS = 600;
 /**
  * Counts a job into its tenant ARGV[1]'s backlog (weight ARGV[2]) once: the job's mark KEYS[2] says
  * it was counted, so a job dispatched again (a relay, a slow add given up and retried) adds nothing.
@@ -37,12 +43,12 @@ end
 return tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')`;
 /**
  * Takes a started job's weight (its mark KEYS[2]) off its tenant ARGV[1]'s backlog, once, and never
- * below zero; keeps the hash alive. The mark stays, at 0, so that the job dispatched again after it
- * started (a relay whose delete failed) is not counted again.
+ * below zero; keeps the hash alive. The mark stays a while (ARGV[3] s), at 0, so that the job
+ * dispatched again soon after it started (a relay whose delete failed) is not counted again.
  */
 const TAKE_OFF_BACKLOG = `local weight = redis.call('GET', KEYS[2])
 if weight and weight ~= '0' then
-  redis.call('SET', KEYS[2], '0', 'KEEPTTL')
+  redis.call('SET', KEYS[2], '0', 'EX', ARGV[3])
   local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(weight))
   if left < 0 then redis.call('HSET', KEYS[1], ARGV[1], 0) end
 end
@@ -93,7 +99,7 @@ export class JobDispatcher implements Dispatcher {
   /** Takes a started job's calls off its tenant's backlog (once, however often the job starts). */
   started(jobId: string | undefined, tenantId: string | undefined): void {
     if (!tenantId || !jobId) return;
-    this.deps.redis.eval(TAKE_OFF_BACKLOG, 2, this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS).catch(() => undefined);
+    this.deps.redis.eval(TAKE_OFF_BACKLOG, 2, this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS, STARTED_MARK_TTL_SECONDS).catch(() => undefined);
   }
 
   private markKey(jobId: string): string {
@@ -121,6 +127,23 @@ export class JobDispatcher implements Dispatcher {
 
   /** Adds jobs to their queues (fail fast); the jobs' own ids make a repeated add a no-op. */
   async enqueue(jobs: OutboxJob[]): Promise<void> {
+    const added = this.add(jobs);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        added,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`enqueue took longer than ${this.deps.enqueueTimeoutMs} ms`)), this.deps.enqueueTimeoutMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      added.catch(() => undefined);
+    }
+  }
+
+  private async add(jobs: OutboxJob[]): Promise<void> {
+    await this.refreshBacklogs(jobs);
     const { priorities, counted } = this.prioritise(jobs);
     const byQueue = new Map<QueueName, Array<{ name: string; data: unknown; opts: { jobId: string; delay?: number; priority?: number } }>>();
     jobs.forEach((job, index) => {
@@ -134,19 +157,26 @@ export class JobDispatcher implements Dispatcher {
       });
       byQueue.set(queue, list);
     });
-    const added = Promise.all([counted, ...[...byQueue].map(([queue, list]) => this.deps.queues[queue].addBulk(list))]);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        added,
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`enqueue took longer than ${this.deps.enqueueTimeoutMs} ms`)), this.deps.enqueueTimeoutMs);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-      added.catch(() => undefined);
-    }
+    await Promise.all([counted, ...[...byQueue].map(([queue, list]) => this.deps.queues[queue].addBulk(list))]);
+  }
+
+  /**
+   * Reads the backlog of the jobs' tenants that this process has no recent figure for (one round
+   * trip, only then): the queue a job goes to depends on it, and a process that has not dispatched
+   * for a tenant lately (a worker's retry, another API process) would otherwise take a heavy
+   * tenant for a light one.
+   */
+  private async refreshBacklogs(jobs: OutboxJob[]): Promise<void> {
+    const now = Date.now();
+    const stale = [...new Set(jobs.map((job) => job.data.tenantId).filter((tenantId): tenantId is string => {
+      if (!tenantId) return false;
+      const known = this.backlogs.get(tenantId);
+      return !known || now - known.at >= BACKLOG_FRESH_MS;
+    }))];
+    if (stale.length === 0) return;
+    const values = await this.deps.redis.hmget(this.backlogKey, ...stale);
+    const at = Date.now();
+    stale.forEach((tenantId, index) => this.backlogs.set(tenantId, { value: Number(values[index] ?? 0) || 0, at }));
   }
 
   /**
@@ -166,7 +196,7 @@ export class JobDispatcher implements Dispatcher {
       const tenantId = job.data.tenantId!;
       const weight = job.data.weight ?? 1;
       const known = this.backlogs.get(tenantId);
-      const backlog = (estimate.get(tenantId) ?? (known && now - known.at < 1000 ? known.value : 0)) + weight;
+      const backlog = (estimate.get(tenantId) ?? (known && now - known.at < BACKLOG_FRESH_MS ? known.value : 0)) + weight;
       estimate.set(tenantId, backlog);
       priorities[index] = Math.min(MAX_PRIORITY, Math.max(1, backlog));
       pipeline.eval(COUNT_INTO_BACKLOG, 2, this.backlogKey, this.markKey(job.jobId), tenantId, weight, JOB_MARK_TTL_SECONDS);

@@ -233,6 +233,13 @@ describe('fair dispatch', () => {
       await eventually(async () => (await backlog()) === 2, 5000, 20, 'a taken off once');
       await dispatcher.enqueue([job('a', 3)]); // dispatched again after it started
       expect(await backlog()).toBe(2);
+      // Another process counted a heavy backlog: a process without a recent figure reads it before
+      // choosing the queue, so this heavy tenant's lone job does not take the express queue.
+      const heavy = new JobDispatcher({ queues, expressBacklog: 16, sql: app.services.sql, redis, prefix, logger: app.services.logger, enqueueTimeoutMs: 5000 });
+      await redis.hset(key, tenantId, 1000);
+      await heavy.enqueue([job('c', 1)]);
+      expect(await queues.calls.getJob('c')).toBeDefined();
+      expect(await queues['calls-express'].getJob('c')).toBeUndefined();
       await redis.hset(key, tenantId, 1); // the count fell behind (its hash expired under a long backlog)
       dispatcher.started('b', tenantId);
       await eventually(async () => (await backlog()) === 0, 5000, 20, 'the backlog at zero, not below');
@@ -242,7 +249,7 @@ describe('fair dispatch', () => {
         await each.obliterate({ force: true });
         await each.close();
       }
-      await redis.del(key, `${prefix}:backlog:job:a`, `${prefix}:backlog:job:b`);
+      await redis.del(key, `${prefix}:backlog:job:a`, `${prefix}:backlog:job:b`, `${prefix}:backlog:job:c`);
     }
   });
 });
