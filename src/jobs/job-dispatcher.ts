@@ -182,21 +182,20 @@ export class JobDispatcher implements Dispatcher {
   /**
    * Each job's priority is its tenant's backlog including it. The backlog is counted in Redis in the
    * same round trip as the add, so the priority comes from the backlog Redis reported last (at most
-   * a second ago; older is taken as none) plus the jobs counted since: fairness needs the order of
-   * magnitude, not the exact count, and a call needs no extra round trip before its job exists.
+   * a second ago: refreshBacklogs) plus the jobs counted since: fairness needs the order of
+   * magnitude, not the exact count, and an active tenant's call needs no extra round trip before its
+   * job exists.
    */
   private prioritise(jobs: OutboxJob[]): { priorities: Array<number | undefined>; counted: Promise<unknown> } {
     const priorities: Array<number | undefined> = jobs.map(() => undefined);
     const weighted = jobs.map((job, index) => ({ job, index })).filter(({ job }) => job.data.tenantId);
     if (weighted.length === 0) return { priorities, counted: Promise.resolve() };
-    const now = Date.now();
     const estimate = new Map<string, number>();
     const pipeline = this.deps.redis.pipeline();
     for (const { job, index } of weighted) {
       const tenantId = job.data.tenantId!;
       const weight = job.data.weight ?? 1;
-      const known = this.backlogs.get(tenantId);
-      const backlog = (estimate.get(tenantId) ?? (known && now - known.at < BACKLOG_FRESH_MS ? known.value : 0)) + weight;
+      const backlog = (estimate.get(tenantId) ?? this.backlogs.get(tenantId)?.value ?? 0) + weight;
       estimate.set(tenantId, backlog);
       priorities[index] = Math.min(MAX_PRIORITY, Math.max(1, backlog));
       pipeline.eval(COUNT_INTO_BACKLOG, 2, this.backlogKey, this.markKey(job.jobId), tenantId, weight, JOB_MARK_TTL_SECONDS);

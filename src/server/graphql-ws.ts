@@ -110,7 +110,8 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
     }, options.keepAliveMs);
     const raw = (socket as unknown as { _socket: Socket })._socket;
     const frames = new FrameWriter(socket, raw);
-    connections.set(socket, { frames, full: () => socket.readyState !== socket.OPEN || socket.bufferedAmount + frames.pendingBytes > options.highWaterBytes });
+    const full = () => socket.readyState !== socket.OPEN || socket.bufferedAmount + frames.pendingBytes > options.highWaterBytes;
+    connections.set(socket, { frames, full });
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -121,7 +122,7 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
             pendingSharedJson = null;
           }
           frames.add([Buffer.from(data)]);
-          if (socket.bufferedAmount + frames.pendingBytes > options.highWaterBytes) return drained(socket, raw, frames);
+          if (full()) return drained(socket, raw, frames);
         },
         close: (code, reason) => {
           frames.flush();
