@@ -218,7 +218,8 @@ describe('fair dispatch', () => {
     const prefix = `backlog-test-${randomUUID().slice(0, 8)}`;
     const queue = (name: string) => new Queue(name, { connection: redis, prefix: `${prefix}:bull` });
     const queues = { calls: queue('calls'), 'calls-express': queue('calls-express'), tasks: queue('tasks') };
-    const dispatcher = new JobDispatcher({ queues, expressBacklog: 0, sql: app.services.sql, redis, prefix, logger: app.services.logger, enqueueTimeoutMs: 5000 });
+    const dispatcherWith = (expressBacklog: number) => new JobDispatcher({ queues, expressBacklog, sql: app.services.sql, redis, prefix, logger: app.services.logger, enqueueTimeoutMs: 5000 });
+    const dispatcher = dispatcherWith(0);
     const tenantId = `tenant-${randomUUID()}`;
     const key = `${prefix}:backlog`;
     const backlog = async () => Number(await redis.hget(key, tenantId));
@@ -235,7 +236,7 @@ describe('fair dispatch', () => {
       expect(await backlog()).toBe(2);
       // Another process counted a heavy backlog: a process without a recent figure reads it before
       // choosing the queue, so this heavy tenant's lone job does not take the express queue.
-      const heavy = new JobDispatcher({ queues, expressBacklog: 16, sql: app.services.sql, redis, prefix, logger: app.services.logger, enqueueTimeoutMs: 5000 });
+      const heavy = dispatcherWith(16);
       await redis.hset(key, tenantId, 1000);
       await heavy.enqueue([job('c', 1)]);
       expect(await queues.calls.getJob('c')).toBeDefined();
