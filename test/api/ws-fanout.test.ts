@@ -27,7 +27,7 @@ const MINIMAL = /* GraphQL */ `
 
 it('delivers every event of a 300-call batch once, in order, to 40 subscriptions on 20 sockets with two selections', async () => {
   const sessionId = await createSession(app);
-  const url = `${(await app.baseUrl()).replace(/^http/, 'ws')}/graphql`;
+  const url = await app.endpoint.wsUrl();
   const subscriptions = [];
   for (let i = 0; i < 20; i++) {
     const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.apiKey}` }, retryAttempts: 0 });
@@ -56,7 +56,7 @@ it('a reader that stops reading falls behind without loss: once it reads again i
   // A graphql-transport-ws client on a plain socket whose reading is paused: the server's writes pile
   // up in the kernel and then in the process until the socket is full (the high-water mark), so the
   // events after that wait as queued events and reach it only when it reads again.
-  const socket = new WebSocket(`${(await app.baseUrl()).replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+  const socket = new WebSocket(await app.endpoint.wsUrl(), 'graphql-transport-ws');
   const frames: Array<{ type: string; payload?: { data?: { toolCallEvents?: { __typename: string; seq: number; cursor: string } } } }> = [];
   socket.on('message', (data) => frames.push(JSON.parse(String(data))));
   await new Promise<void>((resolve, reject) => {
@@ -69,7 +69,7 @@ it('a reader that stops reading falls behind without loss: once it reads again i
   const raw = (socket as unknown as { _socket: import('node:net').Socket })._socket;
 
   // A reading subscriber says when the batch is done.
-  const client = createClient({ url: `${(await app.baseUrl()).replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.apiKey}` }, retryAttempts: 0 });
+  const client = createClient({ url: await app.endpoint.wsUrl(), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.apiKey}` }, retryAttempts: 0 });
   clients.push(client);
   const reader = wsSubscription<ToolCallEventsSubscription>(client, MINIMAL, { sessionId, after });
   await expect.poll(() => frames.filter((frame) => frame.type === 'next').length).toBeGreaterThan(0);
