@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOCK = `${ROOT}dist.build-lock`;
 
-export async function ensureBuilt(): Promise<void> {
+let built: Promise<void> | null = null;
+
+/** Brings dist/ up to date, once per test process. */
+export function ensureBuilt(): Promise<void> {
+  built ??= build();
+  return built;
+}
+
+async function build(): Promise<void> {
   for (;;) {
     try {
       closeSync(openSync(LOCK, 'wx'));

@@ -12,14 +12,21 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createDb, type Db } from '../../src/db.js';
 import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
+import { ensureBuilt } from './build.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
 import { type GraphQLClient, graphqlClient, httpEndpoint } from './toolrun.js';
 import { eventually } from './wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Node arguments for a toolrun entry point started by a test: TypeScript, and exit with the test process. */
-export const TOOLRUN_NODE_ARGS = ['--import', 'tsx', '--import', './test/support/exit-with-parent.ts'];
+/**
+ * How a test starts a toolrun entry point: the compiled build (`src/bin/x.ts` runs as
+ * `dist/src/bin/x.js`, as `npm start` runs it, and without a TypeScript loader's start-up in every
+ * child), exiting with the test process.
+ */
+export function toolrunNodeArgs(script: string): string[] {
+  return ['--import', './test/support/exit-with-parent.mjs', script.replace(/^src\/(.*)\.ts$/, 'dist/src/$1.js')];
+}
 const OUTPUT_LINES = 400;
 
 /**
@@ -216,8 +223,6 @@ export interface ClusterOptions {
   redisUrl?: string;
   /** Environment for every process, on top of the cluster's defaults. */
   env?: Record<string, string>;
-  /** Run the compiled build (dist/, see build.ts `ensureBuilt`) rather than the TypeScript sources: less to load on a busy machine. */
-  compiled?: boolean;
 }
 
 /**
@@ -257,7 +262,8 @@ export class Cluster {
   /** Creates and migrates the cluster's database and a tenant with an API key; starts no process yet. */
   static async start(options: ClusterOptions = {}): Promise<Cluster> {
     const cluster = new Cluster(options);
-    const migrate = new Child(`migrate ${cluster.databaseName}`, process.execPath, ['--import', 'tsx', 'scripts/migrate.ts', 'deploy'], {
+    await ensureBuilt();
+    const migrate = new Child(`migrate ${cluster.databaseName}`, process.execPath, ['dist/scripts/migrate.js', 'deploy'], {
       ...process.env,
       DATABASE_URL: cluster.plainDatabaseUrl,
     });
@@ -291,8 +297,7 @@ export class Cluster {
   }
 
   private spawn(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-    const args = this.options.compiled ? [script.replace(/^src\/(.*)\.ts$/, 'dist/src/$1.js')] : [...TOOLRUN_NODE_ARGS, script];
-    const child = new Child(name, process.execPath, args, env);
+    const child = new Child(name, process.execPath, toolrunNodeArgs(script), env);
     this.children.push(child);
     return child;
   }

@@ -1,9 +1,10 @@
-// Real worker processes (`node --import tsx src/bin/worker.ts`) that join an in-process toolrun
+// Real worker processes (`src/bin/worker.ts`, compiled: see cluster.ts `toolrunNodeArgs`) that join an in-process toolrun
 // (startToolrun, usually with `{ worker: false }`): same database, same Redis prefix and the same
 // configuration, so a test can run work on them, SIGKILL them in the middle and watch recovery.
 // Built on cluster.ts's Child (output kept for failure messages, awaitable exit).
 import type { Config } from '../../src/config.js';
-import { Child, type Exit } from './cluster.js';
+import { ensureBuilt } from './build.js';
+import { Child, type Exit, toolrunNodeArgs } from './cluster.js';
 
 export interface WorkerProcess {
   name: string;
@@ -26,12 +27,13 @@ export class WorkerProcesses {
   constructor(private readonly config: Config) {}
 
   async start(name: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+    await ensureBuilt();
     const workerId = `${this.config.REDIS_PREFIX}:${name}`;
     const inherited: Record<string, string> = {};
     for (const [key, value] of Object.entries(this.config)) {
       if (value !== undefined && !PER_PROCESS_KEYS.has(key as keyof Config)) inherited[key] = String(value);
     }
-    const child = new Child(name, process.execPath, ['--import', 'tsx', 'src/bin/worker.ts'], {
+    const child = new Child(name, process.execPath, toolrunNodeArgs('src/bin/worker.ts'), {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       ...inherited,

@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
 
   beforeAll(async () => {
     await ensureBuilt();
-    cluster = await Cluster.start({ compiled: true });
+    cluster = await Cluster.start();
     const keys = new ApiKeyService(cluster.db);
     operatorKey = (await keys.createKey(`cluster-${cluster.id}`, { name: 'operator', roles: ['submitter', 'approver'] })).key;
     readerKey = (await keys.createKey(`cluster-${cluster.id}`, { name: 'reader', roles: ['reader'] })).key;
