@@ -33,12 +33,17 @@ const ENV = {
   DB_STATEMENT_TIMEOUT_MS: String(DB_TIMEOUT_MS),
   DB_LOCK_TIMEOUT_MS: String(DB_TIMEOUT_MS),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+  // Background runs whose job Redis lost are queued again by the task reaper's next pass: within
+  // half a second rather than the default five.
+  TASK_REAPER_INTERVAL_MS: '500',
 };
 
 let redis: RedisServer;
 let cluster: Cluster;
 let api: ApiProcess;
 const workers: WorkerProcess[] = [];
+/** Workers started with the file's settings alone (ENV), which a later test may use again. */
+const plain = new Set<WorkerProcess>();
 
 const explained = (body: () => Promise<void>) => () => cluster.explained(body, () => redis.output())();
 
@@ -56,12 +61,25 @@ afterAll(async () => {
 async function startWorker(name: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
   const worker = await cluster.startWorker(name, env);
   workers.push(worker);
+  if (Object.keys(env).length === 0) plain.add(worker);
   return worker;
 }
 
 /** Stops every worker still running, so that the next test decides where its calls run. */
 async function stopWorkers(): Promise<void> {
   await Promise.all(workers.splice(0).map((worker) => worker.child.stop(5000)));
+}
+
+/**
+ * The only worker running, with the file's settings: one left running by an earlier test (a
+ * process start takes seconds on a loaded machine), else a new one. Every other worker is stopped.
+ */
+async function onlyPlainWorker(name: string): Promise<WorkerProcess> {
+  const kept = workers.find((worker) => plain.has(worker) && worker.child.running);
+  await Promise.all(workers.splice(0).filter((worker) => worker !== kept).map((worker) => worker.child.stop(5000)));
+  if (!kept) return startWorker(name);
+  workers.push(kept);
+  return kept;
 }
 
 async function ticks(sessionRowId: string, path: string): Promise<string[]> {
@@ -166,8 +184,10 @@ describe('findings 2 and 3: a worker frozen (SIGSTOP) in the middle of its write
       } finally {
         frozen.child.signal('SIGCONT');
       }
-      // Resumed, the worker learns its attempts were superseded and stops them at once.
-      await sleep(1500);
+      // Resumed, the worker learns its attempts were superseded (at its next heartbeat, which says
+      // so in its log) and stops them at once: nothing is written from 300 ms after that on.
+      await frozen.child.waitForLine(/this worker was declared dead/, 5000);
+      await sleep(300);
       const settled = [(await ticks(session.rowId, '/busy.log')).length, (await ticks(session.rowId, '/slow.log')).length];
       await sleep(1000);
       expect([(await ticks(session.rowId, '/busy.log')).length, (await ticks(session.rowId, '/slow.log')).length]).toEqual(settled);
@@ -182,7 +202,10 @@ describe('finding 4: heartbeats and progress of many calls at once', () => {
     'cause no deadlock',
     explained(async () => {
       await stopWorkers();
-      await Promise.all([startWorker('busy-1'), startWorker('busy-2')]);
+      // Slots for every call at once (32 on 2 × 16): all their heartbeats and progress writes
+      // overlap, rather than four rounds of eight.
+      const everyCallAtOnce = { WORKER_CONCURRENCY: '16', WORKER_NEWCOMER_SLOTS: '0' };
+      await Promise.all([startWorker('busy-1', everyCallAtOnce), startWorker('busy-2', everyCallAtOnce)]);
       const before = await deadlocks();
       const session = await newSession(api);
       const batches = await Promise.all(
@@ -291,8 +314,7 @@ describe('finding 8: PostgreSQL connections cut while mutations arrive', () => {
   it(
     'answers every mutation with its result or a typed retryable SERVICE_UNAVAILABLE, never INTERNAL; a retry with the same key records it once',
     explained(async () => {
-      await stopWorkers();
-      await startWorker('cut-1');
+      await onlyPlainWorker('cut-1');
       const session = await newSession(api);
       const answers: Array<{ key: string; typename?: string; codes: string[] }> = [];
       const stop = Date.now() + 3000;
@@ -334,8 +356,7 @@ describe('finding 9: the final write of a successful non-idempotent call fails',
   it(
     'is retried (fenced by the attempt) until it lands: the call ends SUCCEEDED with its result, not worker_lost',
     explained(async () => {
-      await stopWorkers();
-      await startWorker('final-1');
+      await onlyPlainWorker('final-1');
       const session = await newSession(api);
       const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'once', tool: 'test_ticker', args: { ticks: 8, intervalMs: 100, path: '/once.log' } }] });
       const call = await eventually(async () => (await running(session.rowId))[0], 20_000);
