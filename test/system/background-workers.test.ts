@@ -17,8 +17,9 @@ describe('background runs on worker processes', { timeout: 120_000 }, () => {
   let app: Toolrun;
   let workers: WorkerProcesses;
   beforeAll(async () => {
-    // The API runs here without a worker; workers are real child processes.
-    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, WORKER_DRAIN_MS: 1500, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
+    // The API runs here without a worker; workers are real child processes (with this configuration).
+    // A short drain: a worker told to stop hands back a run at once (the run takes seconds more).
+    app = await startToolrun({ ENABLE_TEST_TOOLS: true, CANCEL_GRACE_MS: 300, WORKER_DRAIN_MS: 300, HEARTBEAT_INTERVAL_MS: 400, JOB_LOCK_MS: 2000, TASK_REAPER_INTERVAL_MS: 500 }, { worker: false });
     workers = new WorkerProcesses(app.services.config);
   });
   // Every test stops the workers it started, whatever happened (a leftover worker would take the next test's runs).
@@ -115,9 +116,9 @@ describe('background runs on worker processes', { timeout: 120_000 }, () => {
   it('hands a run back when its worker shuts down (SIGTERM): re-attached at once, it completes elsewhere', async () => {
     const [a, b] = await Promise.all([workers.start('e'), workers.start('f')]);
     const session = await newSession(app);
-    // Far longer than the worker's drain time (WORKER_DRAIN_MS = 1.5 s), even with the
+    // Far longer than the worker's drain time (WORKER_DRAIN_MS = 0.3 s), even with the
     // stop delayed on a loaded machine, so it is handed back rather than finished.
-    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 120, intervalMs: 50 } });
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 60, intervalMs: 50 } });
     const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
     const leaving = running.workerId === a.workerId ? a : b;
     const staying = leaving === a ? b : a;
@@ -132,13 +133,14 @@ describe('background runs on worker processes', { timeout: 120_000 }, () => {
   });
 
   it('fails a non-idempotent run whose worker is SIGKILLed as orphaned', async () => {
-    const worker = await workers.start('c');
+    const [c, d] = await Promise.all([workers.start('c'), workers.start('d')]);
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'test_ticker', args: { ticks: 100, intervalMs: 100 } });
-    await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
+    const running = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING' && (task.progress?.current ?? 0) >= 2);
+    const worker = running.workerId === c.workerId ? c : d;
+    const rescuer = worker === c ? d : c;
     await worker.kill();
-    // A fresh worker finds the stale heartbeat (its reaper, or BullMQ handing back the stalled job).
-    const rescuer = await workers.start('d');
+    // The other worker finds the stale heartbeat (its reaper, or BullMQ handing back the stalled job).
     const task = await waitForTask(app, run.taskId, finished, 20_000).catch((error: Error) => {
       throw new Error(`${error.message}\n${workers.output()}`);
     });
