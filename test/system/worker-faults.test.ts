@@ -10,18 +10,30 @@ import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { eventually } from '../support/wait.js';
 
 // Small worker slots and one call per job make it certain which calls run and which wait; a short
-// drain keeps the graceful-stop test short (3 s, for 1 s and 6 s sleeps).
-const WORKER_ENV = { WORKER_CONCURRENCY: '4', CALLS_PER_JOB: '1', CANCEL_GRACE_MS: '600', WORKER_DRAIN_MS: '3000', ENABLE_TEST_TOOLS: 'true' };
+// drain keeps the graceful-stop test short (1.5 s, for 0.5 s and 4 s sleeps). A killed worker is
+// declared dead after 3 s of silence (12 heartbeats of 250 ms) rather than the default 5 s: on a
+// machine loaded enough to starve a live worker's heartbeats for 2 s, 2 s would be too short.
+const WORKER_ENV = {
+  WORKER_CONCURRENCY: '4',
+  CALLS_PER_JOB: '1',
+  CANCEL_GRACE_MS: '600',
+  WORKER_DRAIN_MS: '1500',
+  WORKER_DEAD_AFTER_MS: '3000',
+  ENABLE_TEST_TOOLS: 'true',
+};
 
 let cluster: Cluster;
 let api: ApiProcess;
+/** The two workers of the first test, started with the API (a process start takes seconds on a loaded machine). */
+let workerA: WorkerProcess;
+let workerB: WorkerProcess;
 
 /** A failing test says what the processes said. */
 const explained = (body: () => Promise<void>) => () => cluster.explained(body)();
 
 beforeAll(async () => {
   cluster = await Cluster.start({ env: WORKER_ENV });
-  api = await cluster.startApi('api');
+  [api, workerA, workerB] = await Promise.all([cluster.startApi('api'), cluster.startWorker('kill-a'), cluster.startWorker('kill-b')]);
 }, 150_000);
 
 afterAll(async () => {
@@ -43,7 +55,6 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
   it(
     'leaves every call terminal: idempotent calls run again and succeed, a non-idempotent one fails worker_lost',
     explained(async () => {
-      const [workerA, workerB] = await Promise.all([cluster.startWorker('kill-a'), cluster.startWorker('kill-b')]);
       const session = await newSession(api);
 
       // test_ticker is not idempotent: it appends a line per tick to a file, for much longer than the test.
@@ -54,7 +65,7 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
       await eventually(async () => (await runningCalls(session.rowId)).some((row) => row.callId === 'ticker'), 20_000);
       const batch = await submitBatch(api, {
         sessionId: session.id,
-        calls: Array.from({ length: 10 }, (_, n) => ({ id: `sleep-${n}`, tool: 'sleep', args: { ms: 3000, progressIntervalMs: 500 } })),
+        calls: Array.from({ length: 10 }, (_, n) => ({ id: `sleep-${n}`, tool: 'sleep', args: { ms: 2000, progressIntervalMs: 500 } })),
       });
       const events = api.sse(ToolCallEventsDocument, { sessionId: session.id, after: encodeEventCursor(session.rowId, 0) });
 
@@ -82,7 +93,7 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
       });
       for (let n = 0; n < 10; n++) {
         const call = byId.get(`sleep-${n}`)!;
-        expect(call, `sleep-${n}`).toMatchObject({ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { sleptMs: 3000 } } });
+        expect(call, `sleep-${n}`).toMatchObject({ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { sleptMs: 2000 } } });
         expect(call.attempt, `attempt of sleep-${n}`).toBe(interrupted.includes(`sleep-${n}`) ? 2 : 1);
       }
 
@@ -97,11 +108,12 @@ describe('a worker killed mid-batch (SIGKILL)', () => {
       expect(completions.find((event) => event.batchId === batch.batchId)).toMatchObject({ total: 10, succeeded: 10, failed: 0 });
       expect(completions.find((event) => event.batchId === tickerBatch.batchId)).toMatchObject({ total: 1, succeeded: 0, failed: 1 });
 
-      // The killed ticker's side effects stopped with its worker, and nothing ran it again.
+      // The killed ticker's side effects stopped with its worker, and nothing ran it again (a
+      // ticker would have written five more ticks in the half second).
       const ticks = await ticksOf(session.rowId);
       expect(ticks.length).toBeGreaterThan(0);
       expect(ticks.every((line) => line.endsWith('(attempt 1)'))).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await ticksOf(session.rowId)).toHaveLength(ticks.length);
     }),
     120_000,
@@ -115,8 +127,8 @@ describe('a worker told to stop (SIGTERM)', () => {
       // Only `survivor` runs now: it takes the first four calls, the other four wait.
       const session = await newSession(api);
       const calls = [
-        { id: 'long', tool: 'sleep', args: { ms: 6000, progressIntervalMs: 500 } },
-        ...Array.from({ length: 7 }, (_, n) => ({ id: `short-${n}`, tool: 'sleep', args: { ms: 1000, progressIntervalMs: 500 } })),
+        { id: 'long', tool: 'sleep', args: { ms: 4000, progressIntervalMs: 500 } },
+        ...Array.from({ length: 7 }, (_, n) => ({ id: `short-${n}`, tool: 'sleep', args: { ms: 500, progressIntervalMs: 250 } })),
       ];
       const batch = await submitBatch(api, { sessionId: session.id, calls });
       const running = await eventually(async () => {
@@ -153,7 +165,7 @@ describe('a worker told to stop (SIGTERM)', () => {
       // Running calls that fit in the grace period finished where they ran, on their first attempt.
       for (const callId of finishing) expect(byId.get(callId)!.attempt, callId).toBe(1);
       // The long one was handed back and ran again, from the start, on the other worker.
-      expect(byId.get('long')).toMatchObject({ attempt: 2, output: { value: { sleptMs: 6000 } } });
+      expect(byId.get('long')).toMatchObject({ attempt: 2, output: { value: { sleptMs: 4000 } } });
       expect(ranOn.get('long')).toContain(`${successor.workerId}#2`);
       // Everything that waited ran on the other worker.
       for (const call of done.calls.nodes.filter((c) => !finishing.includes(c.callId) && c.callId !== 'long')) {
