@@ -10,13 +10,16 @@ import { CreateSessionDocument } from '../gql/graphql.js';
 import { type ApiProcess, Cluster } from '../support/cluster.js';
 
 let cluster: Cluster;
+/** The API the test starts on, then the ones it switches to: all started at once (each start takes seconds on a loaded machine). */
+let apis: ApiProcess[];
 let proxy: Server;
 let target = 0;
 const sockets = new Set<Socket>();
 
 beforeAll(async () => {
   cluster = await Cluster.start();
-  await cluster.startWorker('worker-1');
+  const [, ...started] = await Promise.all([cluster.startWorker('worker-1'), cluster.startApi('api-1'), cluster.startApi('api-2'), cluster.startApi('api-3')]);
+  apis = started;
   proxy = createServer((client) => {
     const upstream = new Socket();
     sockets.add(client).add(upstream);
@@ -42,7 +45,7 @@ afterAll(async () => {
 
 describe('client watch', () => {
   it('delivers every event of a batch exactly once across API restarts', async () => {
-    let api: ApiProcess = await cluster.startApi('api-1');
+    let api: ApiProcess = apis[0]!;
     target = api.port;
     const port = (proxy.address() as { port: number }).port;
     const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 500 });
@@ -53,7 +56,7 @@ describe('client watch', () => {
       if (created.createSession.__typename !== 'Session') throw new Error('no session');
       const sessionId = created.createSession.id;
       // The next APIs are up before the stream starts, so both switches happen while the batch runs.
-      const spares = await Promise.all([cluster.startApi('api-2'), cluster.startApi('api-3')]);
+      const spares = apis.slice(1);
       const calls = Array.from({ length: 12 }, (_, i) => ({ id: `s${i}`, tool: 'sleep', args: { ms: 200 + 600 * i } }));
       const batch = await client.executeBatch({ sessionId, calls });
       if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
