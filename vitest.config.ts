@@ -5,10 +5,10 @@ import { TEST_DATABASE_URL } from './test/support/database.js';
 // Three tiers, one project each: `npm run test:unit` / `test:api` / `test:system`, or all with
 // `npm test`. All of them run side by side: the tiers whose processes act on every row of their
 // database (workers' reconcilers and reapers, the background-run slots of live workers) each have
-// a database of their own, and every toolrun instance or cluster has its own Redis prefix. The api
-// and system files share one module registry per worker process (isolate: false): each file
-// builds its own services, so nothing but loaded code is shared, and loading it once per worker
-// saves most of a file's start-up.
+// a database of their own, and every toolrun instance or cluster has its own Redis prefix. The files
+// of a tier share one module registry per worker process (isolate: false): each file builds its
+// own services, so nothing but loaded code is shared, and loading it once per worker saves most of
+// a file's start-up.
 const databaseSetup = ['test/support/global-setup.ts'];
 const RUN_ALONE = ['test/api/background.test.ts'];
 const SOAK = 'test/system/soak.test.ts';
@@ -52,7 +52,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       // Pure rules: no database, no Redis, no network.
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
       // In process: the yoga instance's fetch for HTTP and SSE, an in-process worker, real PostgreSQL and Redis.
       {
         extends: true,
