@@ -43,7 +43,7 @@ export async function boot(options: { migrate: boolean; localServices?: boolean;
   try {
     let config = loadConfig();
     const logger = createLogger(config);
-    tracing = options.service ? startTracing({ serviceName: options.service }) : null;
+    tracing = options.service ? await startTracing({ serviceName: options.service }) : null;
     if (options.localServices) {
       local = await startLocalServices(config, logger);
       config = local.config;

@@ -14,8 +14,8 @@ import { dashboardHandler } from './dashboard.js';
 import { type EnvelopedArgs, serveGraphqlWs } from './graphql-ws.js';
 import { CloseCode } from 'graphql-ws';
 import { listenOn, serveMetrics } from '../telemetry/metrics-server.js';
-import { createQueueBoard, QUEUE_BOARD_PATH } from './queue-board.js';
-import { createMcpEndpoint, MCP_PATH } from './mcp-endpoint.js';
+import type { McpEndpoint } from './mcp-endpoint.js';
+import { MCP_PATH, QUEUE_BOARD_PATH } from './paths.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
 
@@ -31,9 +31,17 @@ export interface ApiServer {
 export function createApiServer(services: Services, options: { graphiqlApiKey?: string } = {}): ApiServer {
   const shutdown = new AbortController();
   const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
-  const mcp = createMcpEndpoint(services, shutdown.signal);
+  // The MCP endpoint and the queue board (with their SDK and Express) load on their first request.
+  let mcp: Promise<McpEndpoint> | null = null;
+  const mcpEndpoint = () => (mcp ??= import('./mcp-endpoint.js').then((module) => module.createMcpEndpoint(services, shutdown.signal)));
+  let queueBoard: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | null = null;
+  const queueBoardHandler = () => (queueBoard ??= import('./queue-board.js').then((module) => module.createQueueBoard(services)));
+  const serveLoaded = (req: IncomingMessage, res: ServerResponse, serve: () => Promise<void>) =>
+    void serve().catch((error: unknown) => {
+      services.logger.error({ err: error, path: req.url }, 'request failed');
+      if (!res.headersSent) res.writeHead(500).end();
+    });
   const sockets = new Set<Socket>();
-  const queueBoard = services.config.BULL_BOARD_ENABLED ? createQueueBoard(services) : null;
   const dashboard = dashboardHandler();
   const apiPaths = new Set([yoga.graphqlEndpoint, '/health', '/ready']);
 
@@ -46,11 +54,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/metrics') return void serveMetrics(res);
     if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`)) {
-      if (queueBoard) return void queueBoard(req, res);
+      if (services.config.BULL_BOARD_ENABLED) return serveLoaded(req, res, async () => (await queueBoardHandler())(req, res));
       res.writeHead(404).end();
       return;
     }
-    if (path === MCP_PATH) return void mcp.handle(req, res);
+    if (path === MCP_PATH) return serveLoaded(req, res, async () => (await mcpEndpoint()).handle(req, res));
     if (!apiPaths.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return dashboard(req, res);
     void yoga.requestListener(req, res);
   };
@@ -150,7 +158,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       // sends `complete`), so clients see a clean end rather than a cut connection.
       shutdown.abort();
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await mcp.close();
+      if (mcp) await (await mcp).close();
       await wsDisposable.dispose();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

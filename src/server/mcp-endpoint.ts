@@ -40,7 +40,6 @@ import type { Services } from '../services.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { BackgroundRunTasks, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
 
-export const MCP_PATH = '/mcp';
 const SERVER_INFO = { name: 'toolrun', version: '0.1.0' };
 
 export interface McpEndpoint {

@@ -10,7 +10,7 @@ import express from 'express';
 import { bearerToken } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
 
-export const QUEUE_BOARD_PATH = '/admin/queues';
+import { QUEUE_BOARD_PATH } from './paths.js';
 
 export function createQueueBoard(services: Services): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const serverAdapter = new ExpressAdapter();

@@ -3,8 +3,7 @@
 // WebSocket, takes one point. A refusal is a GraphQL error with code RATE_LIMITED and
 // `retryAfterMs`; over HTTP it answers 429 with `Retry-After`. While Redis is away each process
 // counts on its own (the insurance limiter), so an outage neither blocks nor unlimits the API.
-import { createGraphQLError } from 'graphql-yoga';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
@@ -44,7 +43,7 @@ export class KeyRateLimiter {
 
 export function rateLimited(retryAfterMs: number, points: number, seconds: number): GraphQLError {
   const wait = Math.max(1, Math.ceil(retryAfterMs));
-  return createGraphQLError(`Rate limit exceeded: this API key may make ${points} requests per ${seconds} s; retry in ${wait} ms`, {
+  return new GraphQLError(`Rate limit exceeded: this API key may make ${points} requests per ${seconds} s; retry in ${wait} ms`, {
     extensions: {
       code: 'RATE_LIMITED',
       retryAfterMs: wait,

@@ -5,10 +5,7 @@
 // carries the W3C trace context: `TraceCarrier`), the worker's run of each attempt, and the publish
 // of the events written meanwhile (domain/event-log.ts).
 import { type Attributes, type Context, context, type Link, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ConfigError } from '../config.js';
 
 /** True while a tracer provider of ours is registered. */
@@ -36,12 +33,12 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
 }
 
 /** The exporter OTEL_TRACES_EXPORTER names (`otlp`, the default, over HTTP/JSON; `console`). */
-function exporterFrom(env: NodeJS.ProcessEnv): SpanExporter {
+async function exporterFrom(env: NodeJS.ProcessEnv): Promise<SpanExporter> {
   const names = (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
   if (names.length !== 1 || (names[0] !== 'otlp' && names[0] !== 'console')) {
     throw new ConfigError(`OTEL_TRACES_EXPORTER must be otlp, console or none (got "${env.OTEL_TRACES_EXPORTER}")`);
   }
-  if (names[0] === 'console') return new ConsoleSpanExporter();
+  if (names[0] === 'console') return new (await import('@opentelemetry/sdk-trace-base')).ConsoleSpanExporter();
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
   if (protocol && protocol !== 'http/json') {
     throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL: toolrun exports traces over http/json only (got "${protocol}")`);
@@ -50,26 +47,33 @@ function exporterFrom(env: NodeJS.ProcessEnv): SpanExporter {
   const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   const url = tracesEndpoint || (endpoint ? `${endpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   return new OTLPTraceExporter(url ? { url } : {});
 }
 
 /**
  * Starts tracing when the environment asks for it (or `spanProcessors` are given, as tests do):
  * registers a tracer provider, the AsyncLocalStorage context manager and the W3C propagator.
- * Returns null, starting nothing, when tracing is not configured.
+ * Returns null, starting nothing, when tracing is not configured. The SDK is loaded only then: a
+ * process that does not trace does not pay its start-up.
  */
-export function startTracing(options: {
+export async function startTracing(options: {
   serviceName: string;
   /** Decides whether to trace and where to (process.env by default); the SDK reads the other OTEL_* variables from process.env. */
   env?: NodeJS.ProcessEnv;
   spanProcessors?: SpanProcessor[];
-}): Tracing | null {
+}): Promise<Tracing | null> {
   const env = options.env ?? process.env;
   let spanProcessors = options.spanProcessors;
   if (!spanProcessors) {
     if (!tracingRequested(env)) return null;
-    spanProcessors = [new BatchSpanProcessor(exporterFrom(env))];
+    const exporter = await exporterFrom(env);
+    spanProcessors = [new (await import('@opentelemetry/sdk-trace-base')).BatchSpanProcessor(exporter)];
   }
+  const [{ defaultResource, detectResources, envDetector, resourceFromAttributes }, { NodeTracerProvider }] = await Promise.all([
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-node'),
+  ]);
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name.
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': options.serviceName }))

@@ -11,15 +11,52 @@
 // A connection is dropped when its transport closes or fails; a server that restarted answers
 // the old session with 404, and the request is sent once more on a new connection (it never
 // reached a session, so it never ran).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, ErrorCode, McpError, type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { type FailureClass, type RetryDisposition, ToolFailureError } from '../model/outcome.js';
 import { Attachment, IMAGE_MEDIA_TYPES, type ImageMediaType } from '../model/tool-value.js';
 import { AddressNotAllowedError, type AddressPolicy } from './address-guard.js';
 import { type GuardedFetch, guardedFetch } from './guarded-fetch.js';
 import type { ToolContext } from './types.js';
+
+type ClientModule = typeof import('@modelcontextprotocol/sdk/client/index.js');
+type TransportModule = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+type TypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
+interface Sdk {
+  Client: ClientModule['Client'];
+  StreamableHTTPClientTransport: TransportModule['StreamableHTTPClientTransport'];
+  StreamableHTTPError: TransportModule['StreamableHTTPError'];
+  McpError: TypesModule['McpError'];
+  ErrorCode: TypesModule['ErrorCode'];
+  ToolListChangedNotificationSchema: TypesModule['ToolListChangedNotificationSchema'];
+}
+
+/**
+ * The SDK, loaded with the first connection: a process that never reaches an MCP server does not
+ * load it (its schemas cost a fifth of a second of every start-up). Its errors can only come once it
+ * is loaded, so the error checks read `sdk` as it is.
+ */
+let sdk: Sdk | null = null;
+
+async function loadSdk(): Promise<Sdk> {
+  if (!sdk) {
+    const [client, transport, types] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
+    sdk = {
+      Client: client.Client,
+      StreamableHTTPClientTransport: transport.StreamableHTTPClientTransport,
+      StreamableHTTPError: transport.StreamableHTTPError,
+      McpError: types.McpError,
+      ErrorCode: types.ErrorCode,
+      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    };
+  }
+  return sdk;
+}
 
 const WHO = 'MCP servers';
 const CLIENT_INFO = { name: 'toolrun', version: '0.1.0' };
@@ -138,9 +175,9 @@ export class McpConnections {
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (error instanceof ToolFailureError) throw error;
-        if (!(error instanceof McpError)) this.drop(key, connection);
+        if (!(sdk && error instanceof sdk.McpError)) this.drop(key, connection);
         // The server restarted and forgot the session: the request reached no session, so it never ran.
-        if (round === 0 && error instanceof StreamableHTTPError && error.code === 404) continue;
+        if (round === 0 && sdk && error instanceof sdk.StreamableHTTPError && error.code === 404) continue;
         throw this.failureOf(error, target, signal, `MCP server \`${target.name}\` failed to ${what}`);
       }
     }
@@ -162,6 +199,7 @@ export class McpConnections {
     const http = guardedFetch(this.settings, WHO);
     const headers: Record<string, string> = { ...(target.credentials?.headers ?? {}) };
     if (target.credentials?.bearerToken) headers.authorization = `Bearer ${target.credentials.bearerToken}`;
+    const { Client, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadSdk();
     const transport = new StreamableHTTPClientTransport(new URL(target.url), { fetch: http.fetch, requestInit: { headers } });
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const connection: Connection = { client, http };
@@ -201,12 +239,13 @@ export class McpConnections {
     if (signal?.aborted) return signal.reason;
     if (error instanceof ToolFailureError) return error;
     if (error instanceof AddressNotAllowedError) return fail('PERMISSION_DENIED', 'address_not_allowed', `Refused to reach MCP server \`${target.name}\`: ${error.message}`);
-    if (error instanceof StreamableHTTPError) {
+    if (sdk && error instanceof sdk.StreamableHTTPError) {
       const status = error.code ?? 0;
       if (status >= 500 || status === 429) return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}`, { kind: 'SAFE' });
       return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}: ${error.message.slice(0, 300)}`);
     }
-    if (error instanceof McpError) {
+    if (sdk && error instanceof sdk.McpError) {
+      const { ErrorCode } = sdk;
       if (error.code === ErrorCode.RequestTimeout) return fail('TIMEOUT', 'mcp_timeout', `${what}: no answer in time`, { kind: 'SAFE' });
       if (error.code === ErrorCode.ConnectionClosed) return fail('EXTERNAL', 'mcp_connection_closed', `${what}: the connection closed`, { kind: 'SAFE' });
       if (error.code === ErrorCode.InvalidParams) return fail('INVALID_REQUEST', 'mcp_invalid_params', `${what}: ${error.message}`);

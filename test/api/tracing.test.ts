@@ -18,7 +18,7 @@ describe('traces', () => {
   let tracing: Tracing | null;
   let app: Toolrun;
   beforeAll(async () => {
-    tracing = startTracing({ serviceName: 'toolrun-test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    tracing = await startTracing({ serviceName: 'toolrun-test', spanProcessors: [new SimpleSpanProcessor(exporter)] });
     app = await startToolrun();
   });
   afterAll(async () => {

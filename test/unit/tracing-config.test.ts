@@ -15,15 +15,15 @@ describe('tracing configuration', () => {
     expect(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(false);
   });
 
-  it('starts nothing when not configured', () => {
-    expect(startTracing({ serviceName: 'toolrun', env: {} })).toBeNull();
+  it('starts nothing when not configured', async () => {
+    expect(await startTracing({ serviceName: 'toolrun', env: {} })).toBeNull();
     expect(tracingEnabled).toBe(false);
   });
 
-  it('refuses an exporter or OTLP protocol it does not have, naming the variable', () => {
-    expect(() => startTracing({ serviceName: 'toolrun', env: { OTEL_TRACES_EXPORTER: 'zipkin' } })).toThrow(ConfigError);
-    expect(() => startTracing({ serviceName: 'toolrun', env: { OTEL_TRACES_EXPORTER: 'zipkin' } })).toThrow(/OTEL_TRACES_EXPORTER/);
-    expect(() => startTracing({ serviceName: 'toolrun', env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } })).toThrow(
+  it('refuses an exporter or OTLP protocol it does not have, naming the variable', async () => {
+    await expect(startTracing({ serviceName: 'toolrun', env: { OTEL_TRACES_EXPORTER: 'zipkin' } })).rejects.toThrow(ConfigError);
+    await expect(startTracing({ serviceName: 'toolrun', env: { OTEL_TRACES_EXPORTER: 'zipkin' } })).rejects.toThrow(/OTEL_TRACES_EXPORTER/);
+    await expect(startTracing({ serviceName: 'toolrun', env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' } })).rejects.toThrow(
       /OTEL_EXPORTER_OTLP_PROTOCOL/,
     );
     expect(tracingEnabled).toBe(false);
