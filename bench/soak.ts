@@ -31,7 +31,7 @@ import { encodeEventCursor } from '../src/realtime/cursors.js';
 import { ROOT } from './support/children.js';
 import { databaseName, freePort, recreateDatabase, TOOLRUN_COMMAND, toolrunEnv } from './support/deployment.js';
 import { MB, rssBytes } from './support/proc.js';
-import { percentile, sleep } from './support/wait.js';
+import { deferred, percentile, sleep } from './support/wait.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -331,7 +331,7 @@ function startSampling(): { stop(): Promise<void> } {
   let running = true;
   const done = (async () => {
     for (let round = 0; running; round++) {
-      const next = sleep(RSS_SAMPLE_MS);
+      const next = pause(RSS_SAMPLE_MS);
       await sampleProcesses(round % METRICS_EVERY_SAMPLES === 0);
       await next;
     }
@@ -596,6 +596,10 @@ const scheduleIds: string[] = [];
 const counters = { batches: 0, calls: 0, tasks: 0, refusedTasks: 0, approvals: 0, completions: 0, schedules: 0 };
 const inFlight = new Set<Promise<unknown>>();
 let loadRunning = true;
+/** Resolves when the load stops: the load and sampling loops end then, not after their next pause. */
+const loadStopped = deferred<void>();
+/** A pause of a load or sampling loop, cut short when the load stops. */
+const pause = (ms: number) => Promise.race([sleep(ms), loadStopped.promise]);
 let serial = 0;
 
 function track(promise: Promise<unknown>, what: string): void {
@@ -744,7 +748,7 @@ async function externalCompletion(): Promise<void> {
 async function every(intervalMs: number, what: string, step: () => Promise<void>): Promise<void> {
   while (loadRunning) {
     track(step(), what);
-    await sleep(intervalMs * (0.75 + Math.random() / 2));
+    await pause(intervalMs * (0.75 + Math.random() / 2));
   }
 }
 
@@ -1170,6 +1174,7 @@ async function main(): Promise<void> {
   const faulting = faults();
   await sleep(DURATION_MS - elapsed());
   loadRunning = false;
+  loadStopped.resolve();
   loadEndedAt = elapsed();
   clearInterval(reconnects);
   await sampling.stop();
@@ -1186,7 +1191,7 @@ async function main(): Promise<void> {
   try {
     // Drain: every recorded call and task terminal, and every subscriber at its session's last event.
     const sessionIds = sessions.map((session) => session.rowId);
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(1000)) {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(250)) {
       const { rows } = await db.query<{ open: string }>(
         `SELECT (SELECT count(*) FROM tool_call WHERE session_id = ANY($1::uuid[]) AND status NOT IN ('SUCCEEDED','FAILED','CANCELLED'))
               + (SELECT count(*) FROM task WHERE session_id = ANY($1::uuid[]) AND state NOT IN ('SUCCEEDED','FAILED','CANCELED')) AS open`,
@@ -1196,6 +1201,7 @@ async function main(): Promise<void> {
       const behind = sessions.filter((session) => (stored.get(session.rowId)?.at(-1) ?? 0) > session.subscriber.lastSeq).length;
       if (Number(rows[0]!.open) === 0 && behind === 0) break;
     }
+    log('drained');
     const summary = await figures(db);
     print(summary);
     if (options.json) writeFileSync(options.json, `${JSON.stringify(summary, null, 2)}\n`);
