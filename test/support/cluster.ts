@@ -4,8 +4,8 @@
 // (the last lines; all of it in TEST_CHILD_LOG_DIR when set) so that a failing test can say what
 // the processes said.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -14,6 +14,7 @@ import { createDb, type Db } from '../../src/db.js';
 import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
 import { ensureBuilt } from './build.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
+import { migratedTemplate, onAdminDatabase } from './template-database.js';
 import { type GraphQLClient, graphqlClient, httpEndpoint } from './toolrun.js';
 import { eventually } from './wait.js';
 
@@ -377,63 +378,3 @@ export class Cluster {
   }
 }
 
-/** Runs `fn` on a connection of its own to the test server's `postgres` database. */
-async function onAdminDatabase<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new URL(TEST_DATABASE_URL);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-let template: Promise<string> | null = null;
-
-/**
- * A database holding every migration, which each cluster's database copies (CREATE DATABASE …
- * TEMPLATE: a fraction of a second, where migrating takes a child process and seconds on a loaded
- * machine). It is named by a hash of prisma/migrations, so a changed migration makes a new one;
- * it is migrated under a name of its own and renamed once complete, under an advisory lock, so no
- * test file (nor another checkout's run on the same server) copies a half-migrated one. Nothing
- * connects to it afterwards (ALLOW_CONNECTIONS false): a copy needs its template without sessions.
- */
-function migratedTemplate(): Promise<string> {
-  template ??= buildTemplate().catch((error: unknown) => {
-    template = null;
-    throw error;
-  });
-  return template;
-}
-
-async function buildTemplate(): Promise<string> {
-  const migrations = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
-  const hash = createHash('sha256');
-  const files = readdirSync(migrations, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  for (const file of files.map((entry) => `${entry.parentPath}/${entry.name}`).sort()) {
-    hash.update(`${file.slice(migrations.length)}\0`).update(readFileSync(file)).update('\0');
-  }
-  const name = `toolrun_test_cluster_template_${hash.digest('hex').slice(0, 16)}`;
-  const building = `${name}_building`;
-  return onAdminDatabase(async (client) => {
-    const lockKey = `hashtext('toolrun test cluster template')`;
-    await client.query(`SELECT pg_advisory_lock(${lockKey})`);
-    try {
-      if ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) return name;
-      // Left by a run killed while it migrated.
-      await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-      const url = new URL(TEST_DATABASE_URL);
-      url.pathname = `/${building}`;
-      const migrate = new Child(`migrate ${building}`, process.execPath, ['dist/scripts/migrate.js', 'deploy'], { ...process.env, DATABASE_URL: url.toString() });
-      const exit = await migrate.exited;
-      if (exit.code !== 0) throw new Error(`migrating ${building} failed\n${migrate.output()}`);
-      await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-      await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
-      return name;
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock(${lockKey})`);
-    }
-  });
-}
