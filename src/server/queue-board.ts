@@ -9,7 +9,6 @@ import { ExpressAdapter } from '@bull-board/express';
 import express from 'express';
 import { bearerToken } from '../domain/tenants/api-keys.js';
 import type { Services } from '../services.js';
-
 import { QUEUE_BOARD_PATH } from './paths.js';
 
 export function createQueueBoard(services: Services): (req: IncomingMessage, res: ServerResponse) => Promise<void> {

@@ -1,5 +1,5 @@
-// Real worker processes (`src/bin/worker.ts`, compiled: see cluster.ts `toolrunNodeArgs`) that join an in-process toolrun
-// (startToolrun, usually with `{ worker: false }`): same database, same Redis prefix and the same
+// Real worker processes (`src/bin/worker.ts`, compiled: see cluster.ts `toolrunNodeArgs`) that
+// join an in-process toolrun (startToolrun, usually with `{ worker: false }`): same database, same Redis prefix and the same
 // configuration, so a test can run work on them, SIGKILL them in the middle and watch recovery.
 // Built on cluster.ts's Child (output kept for failure messages, awaitable exit).
 import type { Config } from '../../src/config.js';

@@ -64,10 +64,10 @@ async function buildTemplate(): Promise<string> {
   for (const file of files.map((entry) => `${entry.parentPath}/${entry.name}`).sort()) {
     hash.update(`${file.slice(migrations.length)}\0`).update(readFileSync(file)).update('\0');
   }
-  const name = `toolrun_test_cluster_template_${hash.digest('hex').slice(0, 16)}`;
+  const name = `toolrun_test_template_${hash.digest('hex').slice(0, 16)}`;
   const building = `${name}_building`;
   return onAdminDatabase(async (client) => {
-    const lockKey = `hashtext('toolrun test cluster template')`;
+    const lockKey = `hashtext('toolrun test template')`;
     await client.query(`SELECT pg_advisory_lock(${lockKey})`);
     try {
       if ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) return name;
