@@ -310,7 +310,9 @@ describe('background runs (in-process worker)', () => {
     outer: for (const session of sessions) {
       for (let index = 0; index < MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION; index++) {
         // Longer than the slowest spawn loop: no run may end (and free its slot) before the 65th spawn.
-        const result = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 600_000, progressIntervalMs: 1000 }, signalOnCompletion: false });
+        // Progress at the longest interval: 64 runs reporting every second would load a busy machine
+        // with writes that this limit does not need.
+        const result = await spawn(app, { sessionId: session.id, tool: 'sleep', args: { ms: 600_000, progressIntervalMs: 60_000 }, signalOnCompletion: false });
         if (result.__typename !== 'BackgroundRun') {
           refusal = result;
           break outer;

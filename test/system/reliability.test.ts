@@ -217,7 +217,8 @@ describe('finding 4: heartbeats and progress of many calls at once', () => {
         ),
       );
       for (const batch of batches) {
-        const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
+        // A loaded machine slows 1,600 progress writes a second; a deadlock would fail the batch, not slow it.
+        const done = await waitForBatch(api, session.id, batch.batchId, 90_000);
         expect(done.calls.nodes.every((call) => call.status === 'SUCCEEDED')).toBe(true);
       }
       expect(await deadlocks()).toBe(before);
@@ -265,7 +266,9 @@ describe('finding 5: cancelling work whose worker was just killed', () => {
       const took = Date.now() - started;
       expect(done.calls.nodes.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
       expect(task.state).toBe('CANCELED');
-      expect(took).toBeLessThan(CANCEL_GRACE_MS + 1000);
+      // No worker is alive, so no reaper could have ended them, and the job lock is 30 s: only the
+      // cancel path did. The margin over the grace is for a loaded machine (2 cores, several test files).
+      expect(took).toBeLessThan(CANCEL_GRACE_MS + 4000);
     }),
     180_000,
   );
