@@ -7,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { type ApiKeyInfo, ROLES } from '../domain/tenants/api-keys.js';
 import { durationSeconds } from '../cli/keys.js';
 import { DomainError, ValidationError } from '../model/errors.js';
-import { closeServices } from '../services.js';
 import { boot } from './run.js';
 
 const USAGE = `usage: npm run apikey -- create <tenant> [--name <name>] [--roles ${ROLES.join(',')}] [--expires-in <duration>]
@@ -37,7 +36,8 @@ if (!valid) {
   console.error(USAGE);
   process.exit(2);
 }
-const { services } = await boot({ migrate: true });
+const booted = await boot({ migrate: true });
+const { services } = booted;
 try {
   const row = await services.apiKeys.ensureTenant(tenant!);
   const { apiKeys } = services;
@@ -66,7 +66,7 @@ try {
   console.error(`toolrun: ${error.message}`);
   process.exitCode = 1;
 } finally {
-  await closeServices(services);
+  await booted.closeServices();
 }
 
 function describe(info: ApiKeyInfo): string {

@@ -2,7 +2,6 @@
 //                                 (after adding a key in front, or for secrets stored before encryption)
 // npm run secrets -- new-key <id> print a new key for SECRET_KEYS
 import { SecretBox } from '../domain/tenants/secret-box.js';
-import { closeServices } from '../services.js';
 import { boot } from './run.js';
 
 const [command, id] = process.argv.slice(2);
@@ -14,10 +13,11 @@ if (command !== 'reencrypt') {
   console.error('usage: npm run secrets -- reencrypt\n       npm run secrets -- new-key <id>   (letters, digits, _ and -)');
   process.exit(2);
 }
-const { services } = await boot({ migrate: true });
+const booted = await boot({ migrate: true });
+const { services } = booted;
 try {
   const changed = await services.registeredTools.reencryptSecrets();
   console.log(`re-encrypted the signing secrets of ${changed} tool${changed === 1 ? '' : 's'}`);
 } finally {
-  await closeServices(services);
+  await booted.closeServices();
 }

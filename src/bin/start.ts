@@ -2,13 +2,15 @@
 // and prints where GraphiQL is with a development API key.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startWorkerRuntime } from '../jobs/worker-runtime.js';
-import { createApiServer } from '../server/app.js';
-import { mayEmbedApiKey } from '../server/graphiql.js';
 import type { Services } from '../services.js';
 import { boot, listen, onShutdown } from './run.js';
 
 const booted = await boot({ migrate: true, localServices: true, service: 'toolrun' });
+const [{ startWorkerRuntime }, { createApiServer }, { mayEmbedApiKey }] = await Promise.all([
+  import('../jobs/worker-runtime.js'),
+  import('../server/app.js'),
+  import('../server/graphiql.js'),
+]);
 const { config, services } = booted;
 const apiKey = await developmentKey(services);
 const api = createApiServer(services, { graphiqlApiKey: apiKey });

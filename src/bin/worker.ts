@@ -1,8 +1,7 @@
-import { startWorkerRuntime } from '../jobs/worker-runtime.js';
-import { createMetricsServer } from '../telemetry/metrics-server.js';
 import { boot, listen, onShutdown } from './run.js';
 
 const booted = await boot({ migrate: false, service: 'toolrun-worker' });
+const [{ startWorkerRuntime }, { createMetricsServer }] = await Promise.all([import('../jobs/worker-runtime.js'), import('../telemetry/metrics-server.js')]);
 const { config, logger, services } = booted;
 // Its own metrics port, taken before any job: a port in use ends the process in one line.
 const metrics = config.WORKER_METRICS_PORT === undefined ? null : createMetricsServer();
