@@ -1,9 +1,7 @@
 // toolrun <command>: the operator's and developer's command line. Every command talks to a running API: TOOLRUN_URL (or --url; default http://127.0.0.1:4000/graphql) with TOOLRUN_API_KEY
 // (or --key). Expected failures print one line and exit 1; usage errors exit 2.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config.js';
 import { DomainError } from '../model/errors.js';
-import { StartupError } from '../preflight.js';
 import { approveCall, cancelCall, cancelTask, listCalls, listTasks, runTool, watchSession } from './commands.js';
 import { keysCommand } from './keys.js';
 import { type Screen, stdoutScreen } from './render.js';
@@ -125,7 +123,7 @@ export async function runCli(argv: string[]): Promise<void> {
     if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
       console.error(`toolrun: ${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
-    } else if (error instanceof CliError || error instanceof StartupError || error instanceof ConfigError || error instanceof DomainError) {
+    } else if (error instanceof CliError || error instanceof DomainError) {
       console.error(`toolrun: ${error.message}`);
       process.exitCode = 1;
     } else {

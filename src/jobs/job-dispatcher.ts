@@ -9,7 +9,8 @@
 // job says it was counted, so a job dispatched twice (a relay, a retried add) or started twice
 // changes the count once. Workers take a job's weight off the backlog when they start it, never
 // below zero (a count gone negative, as when the hash expired under a long backlog, would make a
-// heavy tenant look light); the hash expires once no job was dispatched or started for a while.
+// heavy tenant look light); a tenant whose backlog is back to zero leaves the hash, so it holds the
+// tenants with queued calls only, and the hash expires once no job was dispatched or started for a while.
 // A calls job whose tenant's backlog (the job included) is at most `expressBacklog` goes to the
 // express queue instead, which every worker takes with job slots of its own: a light tenant's call
 // never waits for a worker to finish one of a heavy tenant's jobs. The backlog a process decides by
@@ -42,15 +43,15 @@ const COUNT_INTO_BACKLOG = `if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'EX', A
 end
 return tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')`;
 /**
- * Takes a started job's weight (its mark KEYS[2]) off its tenant ARGV[1]'s backlog, once, and never
- * below zero; keeps the hash alive. The mark stays a while (ARGV[3] s), at 0, so that the job
+ * Takes a started job's weight (its mark KEYS[2]) off its tenant ARGV[1]'s backlog, once; a tenant
+ * at zero (or below) leaves the hash; keeps the hash alive. The mark stays a while (ARGV[3] s), at 0, so that the job
  * dispatched again soon after it started (a relay whose delete failed) is not counted again.
  */
 const TAKE_OFF_BACKLOG = `local weight = redis.call('GET', KEYS[2])
 if weight and weight ~= '0' then
   redis.call('SET', KEYS[2], '0', 'EX', ARGV[3])
   local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -tonumber(weight))
-  if left < 0 then redis.call('HSET', KEYS[1], ARGV[1], 0) end
+  if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 0`;
