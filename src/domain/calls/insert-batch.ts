@@ -4,13 +4,13 @@
 // event, no transaction either. A batch id already used in the session inserts nothing (the same batch
 // submitted again); a call id already used in the session fails the whole statement (a unique
 // violation), which the caller turns into a CallIdConflictError.
-import { v7 as uuidv7 } from 'uuid';
 import type { ToolCallOutput } from '../../model/outcome.js';
 import type { CommittedJob, OutboxJob } from '../outbox.js';
 import { toStorableJson } from '../../model/storable-json.js';
 import type { Queryable } from '../../sql.js';
 import { statement } from '../../sql.js';
 import { type CallStatus, statusOf } from './call-folds.js';
+import { uuidv7 } from '../../model/ids.js';
 
 export interface NewCall {
   id: string;
