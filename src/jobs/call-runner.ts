@@ -56,7 +56,12 @@ export class CallRunner {
    */
   private readonly inHand = new Set<string>();
 
-  constructor(private readonly deps: CallRunnerDeps) {}
+  constructor(private readonly deps: CallRunnerDeps) {
+    // One listener for every execution (a listener per call costs more than a fast call's run).
+    deps.shutdown.addEventListener('abort', () => {
+      for (const execution of this.executions) execution.abort('shutdown');
+    }, { once: true });
+  }
 
   /** Calls running here now. */
   get running(): number {
@@ -128,8 +133,6 @@ export class CallRunner {
 
     const args = (descriptor.args !== undefined ? descriptor.args : await this.deps.readArgs(call.id)) as Record<string, unknown>;
     execution = new Execution(this.deps, { id: call.id, subject: 'tool call', sessionId: call.sessionId, timeoutMs: call.timeoutMs, cancelRequested: false });
-    const onShutdown = () => execution!.abort('shutdown');
-    this.deps.shutdown.addEventListener('abort', onShutdown);
     const context = execution.toolContext({
       tenantId: call.tenantId,
       sessionId: call.sessionId,
@@ -141,7 +144,7 @@ export class CallRunner {
       reportProgress: (value) => attempts.progress(attempt, { ...value }),
       output: () => undefined,
       status: (text) => attempts.progress(attempt, { message: text }),
-      ...(this.deps.background ? { spawnBackground: (spawnArgs: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, spawnArgs) } : {}),
+      spawnBackground: this.deps.background ? (spawnArgs: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, spawnArgs) : undefined,
     }, () => this.deps.logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }));
     const started = performance.now();
     let settled: Settled;
@@ -150,7 +153,6 @@ export class CallRunner {
       settled = await execution.settle(tool.execute(args, context));
     } finally {
       this.executions.delete(execution);
-      this.deps.shutdown.removeEventListener('abort', onShutdown);
     }
     const durationMs = performance.now() - started;
     return this.record(attempt, tool, execution, settled, durationMs, rerunnable);

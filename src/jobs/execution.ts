@@ -31,25 +31,6 @@ export function replayKeyOf(sessionId: string, callId: string, tool: string): st
 
 export type Settled = { kind: 'value'; value: unknown } | { kind: 'error'; error: unknown } | { kind: 'abandoned' };
 
-/** Waits for the tool; once the signal fires, gives it `graceMs` to stop before abandoning it. */
-export function settle(execution: Promise<unknown>, signal: AbortSignal, graceMs: number): Promise<Settled> {
-  return new Promise((resolve) => {
-    let grace: NodeJS.Timeout | undefined;
-    const startGrace = () => {
-      grace = setTimeout(() => resolve({ kind: 'abandoned' }), graceMs);
-    };
-    if (signal.aborted) startGrace();
-    else signal.addEventListener('abort', startGrace, { once: true });
-    execution.then(
-      (value) => resolve({ kind: 'value', value }),
-      (error: unknown) => resolve({ kind: 'error', error }),
-    ).finally(() => {
-      clearTimeout(grace);
-      signal.removeEventListener('abort', startGrace);
-    });
-  });
-}
-
 export interface ExecutionDeps {
   config: Config;
   sessions: SessionService;
@@ -88,7 +69,6 @@ class RunContext implements ToolContext {
   readonly output: ToolContext['output'];
   readonly status: ToolContext['status'];
   readonly spawnBackground: ToolContext['spawnBackground'];
-  readonly signal: AbortSignal;
   readonly deadline: Date;
   readonly webFetch: ToolContext['webFetch'];
   private log: ToolContext['logger'] | undefined;
@@ -96,7 +76,7 @@ class RunContext implements ToolContext {
 
   constructor(
     own: OwnContext,
-    execution: Execution,
+    private readonly execution: Execution,
     private readonly deps: ExecutionDeps,
     private readonly makeLogger: ToolContext['logger'] | (() => ToolContext['logger']),
   ) {
@@ -111,7 +91,6 @@ class RunContext implements ToolContext {
     this.output = own.output;
     this.status = own.status;
     this.spawnBackground = own.spawnBackground;
-    this.signal = execution.signal;
     this.deadline = execution.deadline;
     const { config } = deps;
     this.webFetch = {
@@ -120,6 +99,10 @@ class RunContext implements ToolContext {
       maxBytes: config.WEB_FETCH_MAX_BYTES,
       timeoutMs: config.WEB_FETCH_TIMEOUT_MS,
     };
+  }
+
+  get signal(): AbortSignal {
+    return this.execution.signal;
   }
 
   /** A child logger per run costs more than most tools: made on first use. */
@@ -141,7 +124,11 @@ class RunContext implements ToolContext {
 
 export class Execution {
   readonly deadline: Date;
-  private readonly controller = new AbortController();
+  /** Made when the tool first asks for its signal: an AbortController costs ~5 µs of CPU, and fast tools never look. */
+  private controller: AbortController | null = null;
+  private abortedWith: ExecutionAbort | null = null;
+  /** Called once when the execution is aborted while settle() waits (it starts the grace period). */
+  private whenAborted: (() => void) | null = null;
   private readonly timer: NodeJS.Timeout;
   private readonly unregister: () => void;
   private readonly onJobAbort = () => this.abort('shutdown');
@@ -157,18 +144,26 @@ export class Execution {
     if (options.cancelRequested) this.abort('cancelled');
   }
 
+  /** The tool's signal; it fires with an ExecutionAbort (already fired when the execution was aborted before). */
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(this.abortedWith);
+    }
     return this.controller.signal;
   }
 
-  /** Why the signal fired, or null while it has not. */
+  /** Why the execution was aborted, or null while it has not been. */
   get reason(): AbortKind | null {
-    return this.signal.aborted ? (this.signal.reason as ExecutionAbort).kind : null;
+    return this.abortedWith?.kind ?? null;
   }
 
-  /** Fires the signal (the first reason wins). */
+  /** Aborts the execution: its signal fires (the first reason wins). */
   abort(kind: AbortKind): void {
-    if (!this.signal.aborted) this.controller.abort(new ExecutionAbort(kind, this.options.subject));
+    if (this.abortedWith) return;
+    this.abortedWith = new ExecutionAbort(kind, this.options.subject);
+    this.controller?.abort(this.abortedWith);
+    this.whenAborted?.();
   }
 
   /** The context the tool runs with: what this run is and how it reports, plus what every run shares. */
@@ -182,7 +177,23 @@ export class Execution {
    */
   async settle(execution: Promise<unknown>): Promise<Settled> {
     try {
-      return await settle(execution, this.signal, this.deps.config.CANCEL_GRACE_MS);
+      return await new Promise<Settled>((resolve) => {
+        let grace: NodeJS.Timeout | undefined;
+        const startGrace = () => {
+          grace = setTimeout(() => resolve({ kind: 'abandoned' }), this.deps.config.CANCEL_GRACE_MS);
+        };
+        if (this.abortedWith) startGrace();
+        else this.whenAborted = startGrace;
+        execution
+          .then(
+            (value) => resolve({ kind: 'value', value }),
+            (error: unknown) => resolve({ kind: 'error', error }),
+          )
+          .finally(() => {
+            clearTimeout(grace);
+            this.whenAborted = null;
+          });
+      });
     } finally {
       clearTimeout(this.timer);
       this.unregister();
