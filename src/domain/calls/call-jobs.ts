@@ -47,9 +47,19 @@ function activeTrace(): { trace: TraceCarrier } | undefined {
   return trace && { trace };
 }
 
+/** What a job carries of a call: its descriptor fields only (not whatever else the caller's object holds). */
 export function describeCall(call: Omit<CallDescriptor, 'args'> & { args: unknown }): CallDescriptor {
-  const { args, ...rest } = call;
-  return JSON.stringify(args ?? null).length <= INLINE_ARGS_LIMIT ? { ...rest, args } : rest;
+  const descriptor: CallDescriptor = {
+    id: call.id,
+    callId: call.callId,
+    tool: call.tool,
+    attempt: call.attempt,
+    maxAttempts: call.maxAttempts,
+    timeoutMs: call.timeoutMs,
+    scheduling: call.scheduling,
+  };
+  if (JSON.stringify(call.args ?? null).length <= INLINE_ARGS_LIMIT) descriptor.args = call.args;
+  return descriptor;
 }
 
 export function callRefOf(scope: BatchScope, call: CallDescriptor): CallRef {
