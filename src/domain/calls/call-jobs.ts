@@ -49,16 +49,9 @@ function activeTrace(): { trace: TraceCarrier } | undefined {
 
 /** What a job carries of a call: its descriptor fields only (not whatever else the caller's object holds). */
 export function describeCall(call: Omit<CallDescriptor, 'args'> & { args: unknown }): CallDescriptor {
-  const descriptor: CallDescriptor = {
-    id: call.id,
-    callId: call.callId,
-    tool: call.tool,
-    attempt: call.attempt,
-    maxAttempts: call.maxAttempts,
-    timeoutMs: call.timeoutMs,
-    scheduling: call.scheduling,
-  };
-  if (JSON.stringify(call.args ?? null).length <= INLINE_ARGS_LIMIT) descriptor.args = call.args;
+  const { id, callId, tool, attempt, maxAttempts, timeoutMs, scheduling, args } = call;
+  const descriptor: CallDescriptor = { id, callId, tool, attempt, maxAttempts, timeoutMs, scheduling };
+  if (JSON.stringify(args ?? null).length <= INLINE_ARGS_LIMIT) descriptor.args = args;
   return descriptor;
 }
 
