@@ -1,7 +1,7 @@
 // Shared entry-point plumbing: configuration, local servers, preflight, services, listening,
 // signals. Every expected start-up failure ends the process with one line on stderr, no stack.
 // The services' module graph (and each entry's server or worker) loads only once the checks pass:
-// a process that fails them ends in a tenth of the time, without loading what it would not use.
+// a process that fails them ends on a third of the CPU, without loading what it would not use.
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { type LocalServices, startLocalServices } from '../embedded/local-services.js';
 import { createLogger, type Logger } from '../logger.js';

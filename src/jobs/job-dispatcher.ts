@@ -44,8 +44,9 @@ end
 return tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')`;
 /**
  * Takes a started job's weight (its mark KEYS[2]) off its tenant ARGV[1]'s backlog, once; a tenant
- * at zero (or below) leaves the hash; keeps the hash alive. The mark stays a while (ARGV[3] s), at 0, so that the job
- * dispatched again soon after it started (a relay whose delete failed) is not counted again.
+ * at zero (or below) leaves the hash; keeps the hash alive. The mark stays a while (ARGV[3] s), at
+ * 0, so that the job dispatched again soon after it started (a relay whose delete failed) is not
+ * counted again.
  */
 const TAKE_OFF_BACKLOG = `local weight = redis.call('GET', KEYS[2])
 if weight and weight ~= '0' then

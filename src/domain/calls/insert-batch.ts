@@ -9,8 +9,8 @@ import type { CommittedJob, OutboxJob } from '../outbox.js';
 import { toStorableJson } from '../../model/storable-json.js';
 import type { Queryable } from '../../sql.js';
 import { statement } from '../../sql.js';
-import { type CallStatus, statusOf } from './call-folds.js';
 import { uuidv7 } from '../../model/ids.js';
+import { type CallStatus, statusOf } from './call-folds.js';
 
 export interface NewCall {
   id: string;
