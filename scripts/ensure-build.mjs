@@ -1,8 +1,9 @@
 // @ts-check
 // Runs before every `npm start*` / `npm run apikey` / `npm run migrate:deploy`: brings dist/ up to
 // date with `tsc -b` (about 0.4 s when nothing changed, since build mode compares the inputs with
-// dist/.tsbuildinfo instead of type-checking again) and builds the dashboard with Vite when
-// dist/dashboard/ is missing or older than dashboard/, so a fresh clone needs only
+// dist/.tsbuildinfo instead of type-checking again), bundles the entry points again
+// (scripts/bundle.mjs) when src/ or tsc's output is newer than the bundle, and builds the
+// dashboard with Vite when dist/dashboard/ is missing or older than dashboard/, so a fresh clone needs only
 // `npm install && npm start`. In a production install (no TypeScript) it checks that the build is
 // there and does nothing else.
 import { spawn } from 'node:child_process';
@@ -34,15 +35,29 @@ if (status !== 0) {
   process.exit(1);
 }
 
-// The dashboard: rebuilt when any file under dashboard/ is newer than the built index.html.
-const dashboardSource = join(root, 'dashboard');
-const dashboardIndex = join(root, 'dist', 'dashboard', 'index.html');
 /** @param {string} dir @returns {number} */
 const newestChange = (dir) =>
   readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
     const path = join(dir, entry.name);
     return Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
   }, 0);
+/** @param {string} path */
+const modified = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
+// The entry points' bundles: made again when any source or tsc's last emit is newer.
+const bundleStamp = modified(join(root, 'dist', 'src', 'bin', 'chunks', '.bundled'));
+if (bundleStamp < Math.max(newestChange(join(root, 'src')), modified(join(root, 'dist', '.tsbuildinfo')))) {
+  const bundle = spawn(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
+  const bundleStatus = await new Promise((resolve) => bundle.on('close', (code) => resolve(code)));
+  if (bundleStatus !== 0) {
+    console.error('toolrun: bundling the entry points failed (node scripts/bundle.mjs)');
+    process.exit(1);
+  }
+}
+
+// The dashboard: rebuilt when any file under dashboard/ is newer than the built index.html.
+const dashboardSource = join(root, 'dashboard');
+const dashboardIndex = join(root, 'dist', 'dashboard', 'index.html');
 if (existsSync(dashboardSource) && (!existsSync(dashboardIndex) || newestChange(dashboardSource) > statSync(dashboardIndex).mtimeMs)) {
   let vite;
   try {

@@ -1,9 +1,10 @@
 // Start-up checks that turn an unreachable dependency into one clear line instead of a stack trace.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type Config, redactUrl } from './config.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
 export { redactUrl };
 
@@ -78,12 +79,12 @@ export async function checkRedis(config: Config): Promise<void> {
 /**
  * Creates the database if missing and applies pending migrations (scripts/migrate.ts deploy), in a
  * child process: the schema engine is a large WebAssembly module the server has no use for after.
- * Compiled, this file is dist/src/preflight.js and the script dist/scripts/migrate.js; run from
+ * Compiled (per file or bundled), the script is dist/scripts/migrate.js; run from
  * source (tests), both are TypeScript and the child needs tsx too.
  */
 export function migrateDatabase(config: Config): void {
   const compiled = import.meta.url.endsWith('.js');
-  const script = fileURLToPath(new URL(compiled ? '../scripts/migrate.js' : '../scripts/migrate.ts', import.meta.url));
+  const script = join(PACKAGE_ROOT, compiled ? 'dist/scripts/migrate.js' : 'scripts/migrate.ts');
   const result = spawnSync(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), script, 'deploy'], {
     env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
     encoding: 'utf8',

@@ -2,20 +2,13 @@
 // static files with the single-page fallback to index.html. The API keeps /graphql, /health, /ready.
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import sirv from 'sirv';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 export type DashboardHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The package root: the nearest folder above this module with a package.json (src/server/ and dist/src/server/ alike). */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-export const DASHBOARD_DIR = join(packageRoot(), 'dist', 'dashboard');
+export const DASHBOARD_DIR = join(PACKAGE_ROOT, 'dist', 'dashboard');
 
 /** Serves the built dashboard; without a build, `/` says how to make one. */
 export function dashboardHandler(dir = DASHBOARD_DIR): DashboardHandler {
