@@ -33,6 +33,10 @@ import type { Logger } from '../logger.js';
 import { PUSH, type Pushable } from '../realtime/hub.js';
 import { maskError } from './mask-error.js';
 
+/** The slowest reading a live client is allowed: it gets this long per byte queued ahead of a ping to answer it. */
+const SLOW_READER_BYTES_PER_SECOND = 32 * 1024;
+/** At most this much longer than the keep-alive to answer a ping, however much was queued ahead of it. */
+const MAX_BACKLOG_WAIT_MS = 60_000;
 const PLACEHOLDER = '\u0001toolrun:shared-result\u0001';
 const PLACEHOLDER_TAIL = `"payload":${JSON.stringify(PLACEHOLDER)}}`;
 
@@ -90,25 +94,32 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
       options.logger.warn({ err: error }, 'websocket error');
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     });
+    const raw = (socket as unknown as { _socket: Socket })._socket;
     let pongWait: NodeJS.Timeout | null = null;
+    // Bytes sent up to the last ping the client answered, and up to the ping in flight.
+    let answeredBytes = 0;
+    let pingBytes = 0;
     const ping = setInterval(() => {
       if (socket.readyState !== socket.OPEN || pongWait) return;
-      const expire = () => setTimeout(() => socket.terminate(), options.keepAliveMs);
-      pongWait = expire();
+      const expire = (ms: number) => setTimeout(() => socket.terminate(), ms);
+      pongWait = expire(options.keepAliveMs);
       socket.once('pong', () => {
         if (pongWait) clearTimeout(pongWait);
         pongWait = null;
+        answeredBytes = pingBytes;
       });
       // A client answers a ping once it has read what was sent before it: the wait for the pong
       // starts again when the ping has left this process (a busy but reading client is alive; one
-      // that reads nothing never lets the ping leave, and the first wait ends it).
+      // that reads nothing never lets the ping leave, and the first wait ends it), and is longer by
+      // the time a slow reader takes for what was sent since its last answer, up to a bound.
       socket.ping(undefined, undefined, () => {
         if (!pongWait) return;
         clearTimeout(pongWait);
-        pongWait = expire();
+        pingBytes = raw.bytesWritten;
+        const backlogMs = (1000 * (pingBytes - answeredBytes)) / SLOW_READER_BYTES_PER_SECOND;
+        pongWait = expire(options.keepAliveMs + Math.min(MAX_BACKLOG_WAIT_MS, backlogMs));
       });
     }, options.keepAliveMs);
-    const raw = (socket as unknown as { _socket: Socket })._socket;
     const frames = new FrameWriter(socket, raw);
     const full = () => socket.readyState !== socket.OPEN || socket.bufferedAmount + frames.pendingBytes > options.highWaterBytes;
     connections.set(socket, { frames, full });
