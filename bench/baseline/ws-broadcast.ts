@@ -1,10 +1,9 @@
 // Plain fan-out baseline: a `ws` server that sends the same frames (count and size, each at the
 // same offset from the first) that toolrun's subscribers received, to the same number of sockets,
-// as an expert's broadcast would: each frame encoded once, the same bytes written to every socket,
-// the frames due at one moment corked into one write per socket. A frame carries its sequence
-// number and the moment its event happened (the start plus its offset), the analogue of an event's
-// `at`: latency counts the time a frame waited for the broadcaster too, as it does for toolrun.
-import type { Socket } from 'node:net';
+// as an expert's broadcast would: each frame encoded once, the same bytes written to every socket.
+// A frame carries its sequence number and the moment its event happened (the start plus its
+// offset), the analogue of an event's `at`: its latency counts any wait for the broadcaster, as
+// toolrun's does.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocketServer } from 'ws';
 import { serve } from './serve.js';
@@ -27,18 +26,11 @@ async function broadcast({ sockets, offsetsMs, sizes }: { sockets: number; offse
   }
   const clients = [...server.clients];
   const start = Date.now();
-  for (let next = 0; next < sizes.length; ) {
-    const wait = start + offsetsMs[next]! - Date.now();
+  for (let seq = 0; seq < sizes.length; seq++) {
+    const wait = start + offsetsMs[seq]! - Date.now();
     if (wait > 0) await sleep(wait);
-    const elapsed = Date.now() - start;
-    const due: Buffer[] = [];
-    for (; next < sizes.length && offsetsMs[next]! <= elapsed; next++) due.push(frame(next, start + offsetsMs[next]!, sizes[next]!));
-    for (const socket of clients) {
-      const stream = (socket as unknown as { _socket: Socket })._socket;
-      stream.cork();
-      for (const bytes of due) socket.send(bytes, { binary: false });
-      stream.uncork();
-    }
+    const bytes = frame(seq, start + offsetsMs[seq]!, sizes[seq]!);
+    for (const socket of clients) socket.send(bytes, { binary: false });
   }
   return { frames: sizes.length };
 }
