@@ -138,6 +138,11 @@ const ConfigSchema = z.object({
     .default('')
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'origins like https://app.example.com, comma-separated'))),
+  /**
+   * A WebSocket is pinged this often, and dropped when it does not answer within as long once the ping
+   * has left, plus the time a slow reader (32 KB/s) takes for what was sent before it (at most 60 s more).
+   */
+  WS_KEEPALIVE_MS: int(100, 600_000).default(12_000),
   /** Subscriptions one WebSocket may have open at once; one more is refused (LIMIT_EXCEEDED) and the socket stays open. */
   MAX_SUBSCRIPTIONS_PER_SOCKET: int(1, 100_000).default(100),
   /** Subscriptions (WebSocket and SSE) one API key may have open at once on one API process. */

@@ -89,7 +89,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   type OperationArgs = EnvelopedArgs & { requestId: string | undefined; tenantId: string | undefined };
   const inRequest = <T>(ctx: { extra: unknown }, fn: () => T): T => withLogContext({ requestId: wsRequestId((ctx.extra as Extra).request) }, fn);
   const wsDisposable = serveGraphqlWs<Extra>(wsServer, {
-    keepAliveMs: 12_000,
+    keepAliveMs: services.config.WS_KEEPALIVE_MS,
     // A slow reader's backlog waits as queued events (shared objects, bounded: realtime/hub.ts), not as frames.
     highWaterBytes: 64 * 1024,
     logger: services.logger,
