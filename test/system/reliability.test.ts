@@ -203,8 +203,10 @@ describe('finding 4: heartbeats and progress of many calls at once', () => {
     explained(async () => {
       await stopWorkers();
       // Slots for every call at once (32 on 2 × 16): all their heartbeats and progress writes
-      // overlap, rather than four rounds of eight.
-      const everyCallAtOnce = { WORKER_CONCURRENCY: '16', WORKER_NEWCOMER_SLOTS: '0' };
+      // overlap, rather than four rounds of eight. What is under test is locking, so neither worker
+      // declares the other dead over a heartbeat a loaded machine delays past the cluster's 2 s
+      // (that recovery is finding 2's, the worker-faults' and the soak's).
+      const everyCallAtOnce = { WORKER_CONCURRENCY: '16', WORKER_NEWCOMER_SLOTS: '0', WORKER_DEAD_AFTER_MS: '30000' };
       await Promise.all([startWorker('busy-1', everyCallAtOnce), startWorker('busy-2', everyCallAtOnce)]);
       const before = await deadlocks();
       const session = await newSession(api);
