@@ -6,18 +6,20 @@
 // with CALLS_EXPRESS_CONCURRENCY job slots, so such a job starts while the main queue's slots are
 // all busy with a heavy tenant's jobs. A tenant with a limit on running calls (running-calls.ts)
 // runs a job's calls on the permits it got; a job that got none goes back to its queue for a while.
+import { randomUUID } from 'node:crypto';
 import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { callRefOf, type RunCallsJob, type RunLaneJob, runCallJob } from '../domain/calls/call-jobs.js';
 import { nextSerialCall } from '../domain/calls/lane.js';
+import { rescueCalls } from '../domain/calls/redispatch.js';
 import type { EventLog } from '../domain/event-log.js';
 import { addJob, type Dispatcher } from '../domain/outbox.js';
 import { wakeLane } from '../domain/calls/call-writes.js';
 import type { Logger } from '../logger.js';
 import { withLogContext } from '../logging/context.js';
 import type { Queryable } from '../sql.js';
-import type { CallRunner } from './call-runner.js';
+import type { CallRunner, RunResult } from './call-runner.js';
 import type { TenantLimitsService } from '../domain/tenants/tenant-limits.js';
 import type { JobDispatcher } from './job-dispatcher.js';
 import { EXPRESS_QUEUE } from './catalogue.js';
@@ -35,6 +37,15 @@ export interface CallWorkerDeps {
   workerId: string;
   limits: TenantLimitsService;
   permits: RunningCallPermits;
+  /** Which incarnation of this worker runs now, and a heartbeat on demand (worker-runtime.ts). */
+  identity: WorkerIdentity;
+}
+
+export interface WorkerIdentity {
+  /** This worker's id now (a new one after it was declared dead and registered again). */
+  current(): string;
+  /** Beats now; a worker that finds it was declared dead stops what it runs and registers again. */
+  checkIn(): Promise<boolean>;
 }
 
 /**
@@ -87,8 +98,17 @@ export class CallWorker {
     const { limit, permits } = await this.permits(job.tenantId, job.calls.length);
     if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
     this.deps.dispatcher.started(queued.id, job.tenantId);
+    const startedAs = this.deps.identity.current();
     const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false, trace: job.trace });
     const results = permits ? await inTurns(job.calls, permits, run) : await Promise.all(job.calls.map(run));
+    if (await this.declaredDeadSince(startedAs, results)) {
+      // Its claims and writes were refused from the moment it was declared dead, and the reaper that
+      // declared it may not have seen this job: the calls still queued at their attempt get jobs
+      // again (one the reaper did rescue gets a second job, which its attempt fences).
+      const rescued = await rescueCalls(this.deps.sql, this.deps.eventLog, this.deps.dispatcher, [job], `abandoned-${randomUUID().slice(0, 8)}`);
+      if (rescued > 0) this.deps.logger.warn({ calls: rescued }, 'calls this worker took after it was declared dead were handed back');
+      return undefined;
+    }
     // Calls this worker did not start before shutting down go back to the queue, untouched.
     const stopped = job.calls.filter((_, index) => results[index] === 'stopped');
     if (stopped.length > 0) {
@@ -118,13 +138,26 @@ export class CallWorker {
       // A call that waits (for a person, a client, a retry's backoff, another worker) holds the lane;
       // whoever ends the wait wakes the lane again.
       if (!turn || turn.status !== 'QUEUED') return;
+      const startedAs = this.deps.identity.current();
       const result = await this.deps.runner.run(callRefOf(job, turn.descriptor), turn.descriptor, { inLane: true, trace: job.trace });
-      if (result === 'stopped') {
+      // Stopped here, or declared dead meanwhile (its writes refused): the lane goes on elsewhere.
+      if (result === 'stopped' || (await this.declaredDeadSince(startedAs, [result]))) {
         await this.deps.eventLog.write(job.sessionId, async (scope) => wakeLane(scope, this.deps.dispatcher, job));
         return;
       }
       if (result === 'requeued' || result === 'waiting') return;
     }
+  }
+
+  /**
+   * Whether this worker was declared dead since it was `startedAs`. A call skipped (its claim or
+   * write refused) may mean just that: the worker checks in at once rather than at its next beat.
+   */
+  private async declaredDeadSince(startedAs: string, results: readonly RunResult[]): Promise<boolean> {
+    if (this.deps.identity.current() !== startedAs) return true;
+    if (!results.includes('skipped')) return false;
+    await this.deps.identity.checkIn().catch(() => true);
+    return this.deps.identity.current() !== startedAs;
   }
 
   /**

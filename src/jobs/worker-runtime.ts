@@ -72,6 +72,10 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     workerId,
     limits: services.tenantLimits,
     permits,
+    identity: {
+      current: () => workerId,
+      checkIn: () => checkIn(),
+    },
   });
   const reaper = new Reaper({
     config,
@@ -90,6 +94,25 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
   const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, logger, workerId });
   const taskReaper = new TaskReaper({ config, tasks, queues, recovery, logger, isRunningHere: (taskId) => taskRunner.isRunning(taskId) });
 
+  /**
+   * Beats (one beat at a time, whoever asks); when the beat finds this worker declared dead, stops what
+   * it runs and registers again under a new incarnation. Returns whether it was still alive.
+   */
+  let checking: Promise<boolean> | null = null;
+  const checkIn = (): Promise<boolean> =>
+    (checking ??= (async () => {
+      try {
+        if (await workers.beat(workerId)) return true;
+        logger.error({ workerId }, 'this worker was declared dead (silent for too long); its calls were recovered elsewhere, stopping what it still runs');
+        callRunner.abandonAll();
+        workerId = `${services.workerId}~${++incarnation}`;
+        await workers.register(workerId, hostname(), process.pid);
+        return false;
+      } finally {
+        checking = null;
+      }
+    })());
+
   // Liveness, and what a missed cancel signal would have said.
   let beating = false;
   const heartbeat = setInterval(() => {
@@ -97,13 +120,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     beating = true;
     void (async () => {
       try {
-        if (!(await workers.beat(workerId))) {
-          logger.error({ workerId }, 'this worker was declared dead (silent for too long); its calls were recovered elsewhere, stopping what it still runs');
-          callRunner.abandonAll();
-          workerId = `${services.workerId}~${++incarnation}`;
-          await workers.register(workerId, hostname(), process.pid);
-          return;
-        }
+        if (!(await checkIn())) return;
         if (callRunner.running > 0) for (const id of await cancelRequestedOn(sql, workerId)) cancels.cancel(id);
       } catch (error) {
         logger.warn({ err: error }, 'worker heartbeat failed');
