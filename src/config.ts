@@ -140,7 +140,7 @@ const ConfigSchema = z.object({
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'origins like https://app.example.com, comma-separated'))),
   /**
    * A WebSocket is pinged this often, and dropped when it does not answer within as long once the ping
-   * has left, plus the time a slow reader (32 KB/s) takes for what was sent before it (at most 60 s more).
+   * has left, plus the time a slow reader (8 KB/s) takes for what was sent before it (at most 60 s more).
    */
   WS_KEEPALIVE_MS: int(100, 600_000).default(12_000),
   /** Subscriptions one WebSocket may have open at once; one more is refused (LIMIT_EXCEEDED) and the socket stays open. */

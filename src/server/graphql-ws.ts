@@ -34,7 +34,7 @@ import { PUSH, type Pushable } from '../realtime/hub.js';
 import { maskError } from './mask-error.js';
 
 /** The slowest reading a live client is allowed: it gets this long per byte queued ahead of a ping to answer it. */
-const SLOW_READER_BYTES_PER_SECOND = 32 * 1024;
+const SLOW_READER_BYTES_PER_SECOND = 8 * 1024;
 /** At most this much longer than the keep-alive to answer a ping, however much was queued ahead of it. */
 const MAX_BACKLOG_WAIT_MS = 60_000;
 const PLACEHOLDER = '\u0001toolrun:shared-result\u0001';

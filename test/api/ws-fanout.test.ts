@@ -128,7 +128,7 @@ describe('keep-alive', () => {
     await expect.poll(() => silentDropped, { timeout: 3_000 }).toBe(true);
 
     // A client whose backlog (about 320 KB of events, replayed from the session's start) was sent
-    // before the ping: given the time a 32 KB/s reader needs for it, so a 2 s pause is survived.
+    // before the ping: given the time an 8 KB/s reader needs for it, so a 2 s pause is survived.
     const { id: sessionId, rowId } = await newSession(quick);
     const content = 'x'.repeat(32_000);
     const written = await submitBatch(quick, { sessionId, calls: [{ id: 'w', tool: 'write_file', args: { path: 'big.txt', content } }], waitMs: 10_000 });
