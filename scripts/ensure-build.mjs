@@ -3,8 +3,8 @@
 // date with `tsc -b` (about 0.4 s when nothing changed, since build mode compares the inputs with
 // dist/.tsbuildinfo instead of type-checking again), bundles the entry points again
 // (scripts/bundle.mjs) when src/ or tsc's output is newer than the bundle, and builds the
-// dashboard with Vite when dist/dashboard/ is missing or older than dashboard/, so a fresh clone needs only
-// `npm install && npm start`. In a production install (no TypeScript) it checks that the build is
+// dashboard with Vite when dist/dashboard/ is missing or older than dashboard/, so a fresh clone
+// needs only `npm install && npm start`. In a production install (no TypeScript) it checks that the build is
 // there and does nothing else.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -156,7 +156,8 @@ export class CallWorker {
   private async declaredDeadSince(startedAs: string, results: readonly RunResult[]): Promise<boolean> {
     if (this.deps.identity.current() !== startedAs) return true;
     if (!results.includes('skipped')) return false;
-    await this.deps.identity.checkIn().catch(() => true);
+    // A beat that fails says nothing either way: the incarnation decides.
+    await this.deps.identity.checkIn().catch(() => undefined);
     return this.deps.identity.current() !== startedAs;
   }
 
