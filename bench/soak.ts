@@ -874,13 +874,21 @@ async function callEventSeqs(db: pg.Client): Promise<Map<string, number[]>> {
 
 async function figures(db: pg.Client) {
   const sessionIds = sessions.map((session) => session.rowId);
-  const calls = await db.query<{ session_id: string; call_id: string; status: string; output: unknown }>(
-    `SELECT session_id, call_id, status, output FROM tool_call WHERE session_id = ANY($1::uuid[])`,
+  const calls = await db.query<{ session_id: string; call_id: string; status: string; output: unknown; detail: string }>(
+    // `detail` says where a call that is not terminal stands: enough to find why after the database is gone.
+    `SELECT c.session_id, c.call_id, c.status, c.output,
+            format('%s %s (%s) attempt %s of %s, worker %s (%s), queued %s, started %s, heartbeat %s, cancel requested %s, last event %s',
+                   c.call_id, c.status, c.tool, c.attempt, c.max_attempts, coalesce(c.worker_id, '-'), coalesce(w.state, '-'),
+                   c.queued_at, c.started_at, c.heartbeat_at, c.cancel_requested_at,
+                   (SELECT e.type || ' at ' || e.created_at FROM event e WHERE e.session_id = c.session_id AND e.call_id = c.call_id ORDER BY e.seq DESC LIMIT 1)) AS detail
+       FROM tool_call c LEFT JOIN worker w ON w.id = c.worker_id
+      WHERE c.session_id = ANY($1::uuid[])`,
     [sessionIds],
   );
   const stored = new Map(calls.rows.map((row) => [`${row.session_id}/${row.call_id}`, row]));
   let lostCalls = 0;
   let nonTerminalCalls = 0;
+  const nonTerminalDetails: string[] = [];
   const byStatus: Record<string, number> = {};
   for (const [sessionId, ids] of acknowledgedCalls) {
     for (const id of ids) {
@@ -888,7 +896,10 @@ async function figures(db: pg.Client) {
       if (!row) lostCalls++;
       else {
         byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
-        if (!['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(row.status)) nonTerminalCalls++;
+        if (!['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(row.status)) {
+          nonTerminalCalls++;
+          nonTerminalDetails.push(row.detail);
+        }
       }
     }
   }
@@ -1042,7 +1053,7 @@ async function figures(db: pg.Client) {
     minutes: MINUTES,
     faults: faultLog,
     submitted: { ...counters },
-    calls: { submitted: counters.calls, stored: calls.rows.length, byStatus, lost: lostCalls, nonTerminal: nonTerminalCalls },
+    calls: { submitted: counters.calls, stored: calls.rows.length, byStatus, lost: lostCalls, nonTerminal: nonTerminalCalls, nonTerminalDetails },
     tasks: { spawned: counters.tasks, refusedByLimit: counters.refusedTasks, scheduledRuns, byState: taskStates, lost: lostTasks, nonTerminal: nonTerminalTasks },
     nonIdempotentRanTwice: ranTwice,
     subscribers: { count: sessions.length, gaps, duplicates, duplicateDetails, staleDeliveries, missingTail, reconnects },
@@ -1066,6 +1077,7 @@ function print(summary: Awaited<ReturnType<typeof figures>>): void {
     `soak: ${summary.minutes} min, ${summary.faults.length} faults`,
     ...summary.faults.map((fault) => `  ${fault}`),
     `calls: ${summary.calls.submitted} submitted, ${summary.calls.stored} stored, ${JSON.stringify(summary.calls.byStatus)}, lost ${summary.calls.lost}, not terminal ${summary.calls.nonTerminal}`,
+    ...summary.calls.nonTerminalDetails.slice(0, 10).map((detail) => `  not terminal: ${detail}`),
     `tasks: ${summary.tasks.spawned} spawned (+${summary.tasks.refusedByLimit} refused by the limit), ${summary.tasks.scheduledRuns} scheduled runs, ${JSON.stringify(summary.tasks.byState)}, lost ${summary.tasks.lost}, not terminal ${summary.tasks.nonTerminal}`,
     `approvals ${summary.submitted.approvals}, external completions ${summary.submitted.completions}, schedules ${summary.submitted.schedules}`,
     `non-idempotent executed more than once: ${summary.nonIdempotentRanTwice.length}`,
