@@ -91,8 +91,8 @@ function withExpiredEvents(
 }
 
 /**
- * Resolves once an event of the session that `matches` arrives, once `ready` says the wait is over,
- * or after `timeoutMs`. Race free: the session's head is read first, then `ready` is checked, then
+ * Resolves with the first event of the session that `matches`, or with null once `ready` says the
+ * wait is over or after `timeoutMs`. Race free: the session's head is read first, then `ready` is checked, then
  * events after that head are watched — whatever happened in between is either seen by `ready` or
  * delivered.
  */
@@ -103,14 +103,15 @@ export async function waitForSessionEvent(
   matches: (event: SessionEvent) => boolean,
   timeoutMs: number,
   ready: () => Promise<boolean>,
-): Promise<void> {
+): Promise<SessionEvent | null> {
   const head = await feed.head('session', sessionId);
-  if (await ready()) return;
+  if (await ready()) return null;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const stream = feed.session(tenantId, sessionId, { after: head, matches, until: matches, signal: controller.signal });
   try {
-    await stream.next();
+    const { value, done } = await stream.next();
+    return done || 'expired' in value ? null : value;
   } finally {
     clearTimeout(timer);
     await stream.return?.();

@@ -47,6 +47,8 @@ describe('executeToolBatch', () => {
     expect(batch.calls.nodes[0]!.durationMs).toBeGreaterThanOrEqual(140);
     // add works in f64, as the seed's does: the model reads 5.0.
     expect(batch.calls.nodes[1]!.modelReturn?.text).toBe('{"result":5.0}');
+    // The answer is the batch as stored: a later read shows every field the same.
+    expect({ __typename: 'ToolBatch', ...(await waitForBatch(app, sessionId, batch.batchId)) }).toEqual(batch);
   });
 
   it('gives a deterministic batch id and runs an identical resubmission nothing twice', async () => {
@@ -83,6 +85,8 @@ describe('executeToolBatch', () => {
     const b = await submitBatch(app, { sessionId, calls: [{ tool: 'echo', args: { message: 'a' } }] });
     expect(b.batchId).not.toBe(a.batchId);
     expect(a.calls.nodes[0]!.callId).toMatch(/^call_[0-9a-f]{32}$/);
+    // The answer (given before the batch ran) says when the batch was created as the stored batch does.
+    expect((await waitForBatch(app, sessionId, a.batchId)).createdAt).toBe(a.createdAt);
   });
 
   it('refuses a call id already used in the session, and duplicates within a batch', async () => {

@@ -65,7 +65,7 @@ export interface BatchServiceDeps {
   calls: CallStore;
   workers: WorkerRegistry;
   /** Waits (bounded) for an event of a session; resolves true when it came. */
-  waitForEvent(tenantId: string, sessionId: string, matches: (event: SessionEvent) => boolean, timeoutMs: number, ready: () => Promise<boolean>): Promise<void>;
+  waitForEvent(tenantId: string, sessionId: string, matches: (event: SessionEvent) => boolean, timeoutMs: number, ready: () => Promise<boolean>): Promise<SessionEvent | null>;
 }
 
 /** The batch as written, and the events its submission announced (to watch from). */
@@ -122,12 +122,14 @@ export class BatchService {
       };
     });
 
+    // One time for the batch's row, the answer and whatever completes now (the rows' and the events').
+    const now = new Date();
     const drafts: EventDraft[] = [];
     const queued: NewCall[] = [];
     let lane = false;
     for (const call of planned) {
       const ref = { sessionId: scope.sessionId, batchId, callId: call.callId, tool: call.tool, attempt: 0 };
-      if (call.output) drafts.push(completedEvent(ref, call.output, 0));
+      if (call.output) drafts.push(completedEvent(ref, call.output, 0, now));
       else if (call.status === 'AWAITING_APPROVAL') {
         drafts.push({ sessionId: scope.sessionId, type: 'ToolCallAwaitingApproval', batchId, callId: call.callId, payload: { tool: call.tool, args: call.args } });
       } else if (call.scheduling === 'SERIAL') lane = true;
@@ -141,7 +143,7 @@ export class BatchService {
         sessionId: scope.sessionId,
         type: 'ToolBatchCompleted',
         batchId,
-        payload: { total: planned.length, succeeded: tally.SUCCEEDED, failed: tally.FAILED, cancelled: tally.CANCELLED, completedAt: new Date().toISOString() },
+        payload: { total: planned.length, succeeded: tally.SUCCEEDED, failed: tally.FAILED, cancelled: tally.CANCELLED, completedAt: now.toISOString() },
       });
     }
     const jobs = runCallsJobs(scope, queued.map((call) => describeCall({ ...call, attempt: 1 })), config.CALLS_PER_JOB);
@@ -155,6 +157,7 @@ export class BatchService {
       calls: planned,
       jobs,
       deployment: dispatcher.deployment,
+      submittedAt: now,
     };
 
     let written: { result: InsertResult; events: SessionEvent[] };
@@ -185,7 +188,6 @@ export class BatchService {
       if (!existing) throw new Error(`batch ${batchId} reported as existing was not found`);
       return { batch: this.sameBatch(existing, idempotencyKey, requestHash), events: [] };
     }
-    const now = new Date();
     const batch: ToolBatch = {
       id: scope.batchRowId,
       sessionId: scope.sessionId,
@@ -314,13 +316,18 @@ export class BatchService {
     if (batch.status === 'COMPLETED' || waitMs <= 0) return batch;
     const { db } = this.deps;
     const completed = async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED';
-    await this.deps.waitForEvent(
+    const event = await this.deps.waitForEvent(
       tenantId,
       batch.sessionId,
       (event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId,
       Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS),
       completed,
     );
+    if (event?.type === 'ToolBatchCompleted') {
+      // The event was written with the batch's last change: the row as it now is, without reading it.
+      const { succeeded, failed, cancelled, completedAt } = event.payload;
+      return { ...batch, status: 'COMPLETED', pendingCount: 0, succeededCount: succeeded, failedCount: failed, cancelledCount: cancelled, completedAt: new Date(completedAt) };
+    }
     return (await db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
   }
 }

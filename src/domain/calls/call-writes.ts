@@ -31,13 +31,13 @@ export function startedEvent(call: CallRef, startedAt: Date): EventDraft<'ToolCa
   };
 }
 
-export function completedEvent(call: Pick<CallRef, 'sessionId' | 'batchId' | 'callId' | 'tool' | 'attempt'>, output: ToolCallOutput, durationMs: number): EventDraft<'ToolCallCompleted'> {
+export function completedEvent(call: Pick<CallRef, 'sessionId' | 'batchId' | 'callId' | 'tool' | 'attempt'>, output: ToolCallOutput, durationMs: number, completedAt = new Date()): EventDraft<'ToolCallCompleted'> {
   return {
     sessionId: call.sessionId,
     type: 'ToolCallCompleted',
     batchId: call.batchId,
     callId: call.callId,
-    payload: { tool: call.tool, status: statusOf(output), output, attempt: call.attempt, durationMs: Math.round(durationMs), completedAt: new Date().toISOString() },
+    payload: { tool: call.tool, status: statusOf(output), output, attempt: call.attempt, durationMs: Math.round(durationMs), completedAt: completedAt.toISOString() },
   };
 }
 

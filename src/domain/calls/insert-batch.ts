@@ -37,6 +37,8 @@ export interface NewBatch {
   /** The jobs that run the calls, written to the outbox of `deployment`. */
   jobs: OutboxJob[];
   deployment: string;
+  /** The batch's creation time, and the completion time of whatever completes at submission. */
+  submittedAt: Date;
 }
 
 export const newRowId = (): string => uuidv7();
@@ -45,9 +47,9 @@ const INSERT = statement(
   'batch_insert',
   `WITH b AS (
      INSERT INTO tool_batch (id, session_id, batch_id, idempotency_key, request_hash, call_count, pending_count, submitted_by,
-                             succeeded_count, failed_count, cancelled_count, status, completed_at)
+                             succeeded_count, failed_count, cancelled_count, status, created_at, completed_at)
      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-            CASE WHEN $7 = 0 THEN 'COMPLETED'::batch_status ELSE 'RUNNING'::batch_status END, CASE WHEN $7 = 0 THEN now() END
+            CASE WHEN $7 = 0 THEN 'COMPLETED'::batch_status ELSE 'RUNNING'::batch_status END, $16::timestamptz, CASE WHEN $7 = 0 THEN $16::timestamptz END
       WHERE EXISTS (SELECT 1 FROM session WHERE id = $2 AND tenant_id = $12)
      ON CONFLICT (session_id, batch_id) DO NOTHING
      RETURNING id),
@@ -55,7 +57,7 @@ const INSERT = statement(
      INSERT INTO tool_call (id, tenant_id, session_id, batch_row_id, call_id, position, tool, args, scheduling, status, output,
                             max_attempts, timeout_ms, submitted_by, completed_at, duration_ms)
      SELECT u.id, $12, $2, b.id, u.call_id, u.position - 1, u.tool, u.args, u.scheduling, u.status::call_status, u.output,
-            u.max_attempts, u.timeout_ms, $8, CASE WHEN u.output IS NULL THEN NULL ELSE now() END, CASE WHEN u.output IS NULL THEN NULL ELSE 0 END
+            u.max_attempts, u.timeout_ms, $8, CASE WHEN u.output IS NULL THEN NULL ELSE $16::timestamptz END, CASE WHEN u.output IS NULL THEN NULL ELSE 0 END
        FROM b, json_to_recordset($13::json)
             AS u(id uuid, call_id text, tool text, scheduling text, status text, max_attempts int, timeout_ms int, position int, args jsonb, output jsonb)
      RETURNING 1),
@@ -139,6 +141,7 @@ export async function insertBatch(sql: Queryable, batch: NewBatch): Promise<Inse
       callRecords(calls),
       jobRecords(batch.jobs),
       batch.deployment,
+      batch.submittedAt,
     ]);
   } catch (error) {
     if (isCallIdConflict(error)) throw new CallIdsTaken();
