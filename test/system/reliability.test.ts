@@ -268,6 +268,11 @@ describe('finding 5: cancelling work whose worker was just killed', () => {
       const took = Date.now() - started;
       expect(done.calls.nodes.map((call) => call.status)).toEqual(['CANCELLED', 'CANCELLED']);
       expect(task.state).toBe('CANCELED');
+      // Each ToolCallCompleted says what the record keeps.
+      const completions = await cluster.db.event.findMany({ where: { sessionId: session.rowId, type: 'ToolCallCompleted' }, orderBy: { seq: 'asc' } });
+      expect(Object.fromEntries(completions.map((event) => [event.callId, (event.payload as { durationMs: number }).durationMs]))).toEqual(
+        Object.fromEntries(done.calls.nodes.map((call) => [call.callId, call.durationMs])),
+      );
       // No worker is alive, so no reaper could have ended them, and the job lock is 30 s: only the
       // cancel path did. The margin over the grace is for a loaded machine (2 cores, several test files).
       expect(took).toBeLessThan(CANCEL_GRACE_MS + 4000);

@@ -118,10 +118,11 @@ export async function cancelOrphaned(scope: WriteScope, dispatcher: Dispatcher, 
     const seen = expected.get(call.id);
     if (!seen || seen.attempt !== call.attempt || seen.workerId !== call.workerId) continue;
     const output = outputs.cancelled();
-    const updated = await scope.sql.query<CallRecord>(FINISH_RUNNING, [call.id, call.attempt, call.workerId, statusOf(output), toStorableJson(output)]);
-    if (updated.length === 0) continue;
+    const [updated] = await scope.sql.query<CallRecord>(FINISH_RUNNING, [call.id, call.attempt, call.workerId, statusOf(output), toStorableJson(output)]);
+    if (!updated) continue;
     ended++;
-    scope.emit(completedEvent(call, output, Date.now() - (call.startedAt?.getTime() ?? Date.now())));
+    // The duration the record keeps (measured by the database, as the row's is).
+    scope.emit(completedEvent(call, output, updated.durationMs ?? 0));
     settle(scope, call, 'CANCELLED');
     if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call);
   }
