@@ -1,14 +1,13 @@
 // Fast cross-process cancellation: every worker keeps a map from the ids it is running to an
 // abort callback, and listens on the cancel channel. The durable record (cancel_requested_at)
 // is the fallback, read on each heartbeat.
-import { subscribeCancels } from '../realtime/cancel-channel.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import { type Broadcast, subscribeCancels } from '../domain/broadcast.js';
 
 export class CancelRegistry {
   private readonly running = new Map<string, () => void>();
   private unsubscribe: (() => Promise<void>) | null = null;
 
-  constructor(private readonly bus: EventBus) {}
+  constructor(private readonly bus: Broadcast) {}
 
   async start(): Promise<void> {
     this.unsubscribe = await subscribeCancels(this.bus, (id) => this.cancel(id));

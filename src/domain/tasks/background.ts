@@ -6,10 +6,9 @@
 import type { Config } from '../../config.js';
 import type { Schedule, Task } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
-import { publishCancel } from '../../realtime/cancel-channel.js';
-import type { EventBus } from '../../realtime/event-bus.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import { validateArgs } from '../../tools/validate-args.js';
+import { type Broadcast, publishCancel } from '../broadcast.js';
 import { artifactDirOf, newRunArtifacts } from './background-output.js';
 import {
   BackgroundNotSupportedError,
@@ -79,7 +78,7 @@ export interface BackgroundServiceDeps {
   eventLog: EventLog;
   registry: ToolRegistry;
   work: WorkQueue;
-  bus: EventBus;
+  bus: Broadcast;
   workers: LiveTaskWorkers;
   logger: Logger;
   sessions: SessionService;

@@ -9,7 +9,7 @@ import type { ApiKey, Tenant } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { sha256Hex, UUID_PATTERN } from '../../model/ids.js';
-import type { EventBus } from '../../realtime/event-bus.js';
+import type { Broadcast } from '../broadcast.js';
 
 /**
  * `reader`: queries and subscriptions only (what a dashboard in a browser should hold); every key
@@ -68,7 +68,7 @@ export class ApiKeyService {
 
   constructor(
     private readonly db: Db,
-    private readonly bus?: EventBus,
+    private readonly bus?: Broadcast,
     private readonly logger?: Logger,
   ) {}
 
