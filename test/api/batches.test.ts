@@ -134,6 +134,8 @@ describe('executeToolBatch', () => {
     expect(invalid!.attempt).toBe(0);
     expect(outputOf(notObject)).toMatchObject({ class: 'INVALID_REQUEST' });
     expect(outputOf(ok)).toMatchObject({ value: { result: 12 } });
+    // Those that ended at submission were queued and completed at that one moment, the batch's creation.
+    for (const call of [unknown!, invalid!, notObject!]) expect([call.queuedAt, call.completedAt]).toEqual([batch.createdAt, batch.createdAt]);
   });
 
   it('runs PARALLEL calls concurrently: all ten 200 ms sleeps are running at one moment', async () => {

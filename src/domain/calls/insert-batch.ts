@@ -55,9 +55,9 @@ const INSERT = statement(
      RETURNING id),
    c AS (
      INSERT INTO tool_call (id, tenant_id, session_id, batch_row_id, call_id, position, tool, args, scheduling, status, output,
-                            max_attempts, timeout_ms, submitted_by, completed_at, duration_ms)
+                            max_attempts, timeout_ms, submitted_by, queued_at, completed_at, duration_ms)
      SELECT u.id, $12, $2, b.id, u.call_id, u.position - 1, u.tool, u.args, u.scheduling, u.status::call_status, u.output,
-            u.max_attempts, u.timeout_ms, $8, CASE WHEN u.output IS NULL THEN NULL ELSE $16::timestamptz END, CASE WHEN u.output IS NULL THEN NULL ELSE 0 END
+            u.max_attempts, u.timeout_ms, $8, $16::timestamptz, CASE WHEN u.output IS NULL THEN NULL ELSE $16::timestamptz END, CASE WHEN u.output IS NULL THEN NULL ELSE 0 END
        FROM b, json_to_recordset($13::json)
             AS u(id uuid, call_id text, tool text, scheduling text, status text, max_attempts int, timeout_ms int, position int, args jsonb, output jsonb)
      RETURNING 1),
