@@ -7,6 +7,7 @@ import { CALL_EVENT_TYPES, isEventOf, type SessionEvent, TASK_EVENT_TYPES } from
 import { decodeEventCursor, decodeTenantEventCursor } from '../realtime/cursors.js';
 import { endingWith } from '../realtime/open-streams.js';
 import { sessionEvents, tenantEvents } from '../realtime/subscription.js';
+import { FINISHED_TASK_STATES } from '../domain/tasks/task-transitions.js';
 import { builder } from '../schema/builder.js';
 import type { GraphQLContext } from '../schema/context.js';
 import { EventTypeEnum, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
@@ -21,17 +22,22 @@ builder.subscriptionFields((t) => ({
       sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
       batchId: t.arg.string({ description: 'Only events of this batch' }),
       after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); absent: from now' }),
-      completeWhenDone: t.arg.boolean({ description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted' }),
+      completeWhenDone: t.arg.boolean({
+        description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed and no `after`: its events from its first, then completes)',
+      }),
     },
     subscribe: (_root, args, context) =>
       subscribe(context, args.after, async () => {
         const sessionId = localId(args.sessionId, 'Session');
         await context.services.sessions.assertExists(context.viewer.tenantId, sessionId);
         if (args.completeWhenDone && !args.batchId) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
+        const batch = args.batchId ? await context.services.calls.findBatch(context.viewer.tenantId, sessionId, args.batchId) : null;
+        const done = args.completeWhenDone && batch?.status === 'COMPLETED';
         return {
           sessionId,
           matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId),
           until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
+          ...(done ? { finishedFrom: (await context.services.calls.eventStarts([batch.id]))[0]?.seq ?? null } : {}),
         };
       }),
     resolve: (event) => event,
@@ -45,7 +51,9 @@ builder.subscriptionFields((t) => ({
       sessionId: t.arg.id({ description: 'The session (raw or Relay id)' }),
       taskId: t.arg.id({ description: 'Only events of this task' }),
       after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `BackgroundRun.eventCursor`); absent: from now' }),
-      completeWhenDone: t.arg.boolean({ description: 'With `taskId`: the stream completes after the task’s TaskFinished' }),
+      completeWhenDone: t.arg.boolean({
+        description: 'With `taskId`: the stream completes after the task’s TaskFinished (for a task already finished and no `after`: its events from its first, then completes)',
+      }),
     },
     subscribe: (_root, args, context) =>
       subscribe(context, args.after, async () => {
@@ -54,10 +62,12 @@ builder.subscriptionFields((t) => ({
         if (args.taskId) {
           const task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
           if (args.sessionId && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
+          const done = args.completeWhenDone && FINISHED_TASK_STATES.includes(task.state);
           return {
             sessionId: task.sessionId,
             matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === task.id,
             until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === task.id : undefined,
+            ...(done ? { finishedFrom: (await services.tasks.eventStarts([task.id]))[0]?.seq ?? null } : {}),
           };
         }
         if (!args.sessionId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
@@ -83,6 +93,7 @@ builder.subscriptionFields((t) => ({
       let sessionId: string | null;
       try {
         afterTenantSeq = args.after ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
+        if (afterTenantSeq !== undefined) await refuseAhead(context, 'tenant', viewer.tenantId, afterTenantSeq);
         sessionId = optionalLocalId(args.sessionId, 'Session');
         if (sessionId) await services.sessions.assertExists(viewer.tenantId, sessionId);
       } catch (error) {
@@ -105,6 +116,12 @@ interface Scope {
   sessionId: string;
   matches: (event: SessionEvent) => boolean;
   until?: (event: SessionEvent) => boolean;
+  /**
+   * Set when the watched batch or task had already finished and the stream is to complete when it
+   * does: without a cursor its events are replayed from this position, so the stream ends rather
+   * than wait for an end that is past (null: its events are no longer retained; it ends at once).
+   */
+  finishedFrom?: number | null;
 }
 
 /** Resolves (and authorizes) what to watch, decodes the cursor, then streams until unsubscribe or shutdown. */
@@ -113,7 +130,8 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
   let afterSeq: number | undefined;
   try {
     watched = await scope();
-    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : undefined;
+    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : (watched.finishedFrom ?? undefined);
+    if (after) await refuseAhead(context, 'session', watched.sessionId, afterSeq!);
   } catch (error) {
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
@@ -127,6 +145,15 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   }
+  if (!after && watched.finishedFrom === null) {
+    stream.close();
+    return (async function* () {})();
+  }
   const events = sessionEvents(context.services.feed, { ...watched, tenantId: context.viewer.tenantId, afterSeq, signal: stream.signal });
   return endingWith(events, stream.close);
+}
+
+/** A cursor past the stream's newest event names nothing toolrun gave out: refused, or the events up to it would be skipped. */
+async function refuseAhead(context: GraphQLContext, kind: 'session' | 'tenant', id: string, after: number): Promise<void> {
+  if (after > (await context.services.feed.head(kind, id))) throw new ValidationError(`after is ahead of the newest event of this ${kind === 'session' ? 'session' : 'tenant'}`, 'after');
 }

@@ -6,7 +6,7 @@ import { EventFeed } from '../../src/realtime/event-feed.js';
 import { EventReader } from '../../src/realtime/event-reader.js';
 import { sessionEvents } from '../../src/realtime/subscription.js';
 import type { Queryable } from '../../src/sql.js';
-import { CreatedSessionsDocument, CreateSessionDocument, GetSessionDocument, TenantCursorDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { BatchEventsUntilDoneDocument, CreatedSessionsDocument, CreateSessionDocument, GetSessionDocument, TenantCursorDocument, TenantEventsDocument, ToolCallEventsDocument } from '../gql/graphql.js';
 import { batchCompleted, eventsOf, expectCompleteSequence, readEvents } from '../support/events.js';
 import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
@@ -113,6 +113,45 @@ describe('cursors', () => {
     const event = (await expired.next(5000)).data!.toolCallEvents;
     expect(event).toMatchObject({ __typename: 'CursorExpired' });
     await expired.close();
+  });
+});
+
+describe('streams that could only wait forever', () => {
+  it('refuses a cursor ahead of the newest event, of a session or of the tenant, rather than skip the events up to it', async () => {
+    const sessionId = await createSession(app);
+    const first = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'a', tool: 'echo', args: { message: '' } }] });
+    const { session } = await app.query(GetSessionDocument, { id: sessionId });
+    const rawSessionId = (await app.services.db.toolBatch.findFirstOrThrow({ where: { batchId: first.batchId } })).sessionId;
+    const head = (await app.services.db.event.aggregate({ where: { sessionId: rawSessionId }, _max: { seq: true } }))._max.seq!;
+    expect(session!.lastEventCursor).toBe(encodeEventCursor(rawSessionId, Number(head)));
+    const ahead = app.ws(ToolCallEventsDocument, { sessionId, after: encodeEventCursor(rawSessionId, Number(head) + 2) });
+    expect((await ahead.next(5000)).errors?.[0]).toMatchObject({ message: 'after is ahead of the newest event of this session', extensions: { code: 'VALIDATION_FAILED' } });
+    await ahead.close();
+    // The newest event itself is a cursor like any other: the stream goes on live from it.
+    const atHead = app.ws(ToolCallEventsDocument, { sessionId, after: session!.lastEventCursor });
+    const second = await submitBatch(app, { sessionId, calls: [{ id: 'b', tool: 'echo', args: { message: '' } }] });
+    expect(eventsOf(await atHead.until(batchCompleted(second.batchId))).map((event) => event.seq)).toEqual([Number(head) + 1, Number(head) + 2, Number(head) + 3]);
+    await atHead.close();
+
+    const tenantId = (await app.services.db.session.findUniqueOrThrow({ where: { id: rawSessionId }, select: { tenantId: true } })).tenantId;
+    const tenantHead = (await app.services.db.event.aggregate({ where: { tenantId }, _max: { tenantSeq: true } }))._max.tenantSeq!;
+    const tenantAhead = app.ws(TenantEventsDocument, { after: encodeTenantEventCursor(tenantId, Number(tenantHead) + 50) });
+    expect((await tenantAhead.next(5000)).errors?.[0]).toMatchObject({ message: 'after is ahead of the newest event of this tenant', extensions: { code: 'VALIDATION_FAILED' } });
+    await tenantAhead.close();
+  });
+
+  it('completeWhenDone on a batch that has finished replays its events and completes; an unknown batch is NOT_FOUND', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'done', tool: 'echo', args: { message: '' } }] });
+    expect(batch.status).toBe('COMPLETED');
+    const late = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: batch.batchId });
+    const events = eventsOf(await late.until(batchCompleted(batch.batchId)));
+    expect(events.map((event) => event.__typename)).toEqual(['ToolCallStarted', 'ToolCallCompleted', 'ToolBatchCompleted']);
+    await expect(late.next(5000)).rejects.toThrow('subscription ended');
+
+    const unknown = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: 'tool-batch:nope' });
+    expect((await unknown.next(5000)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    await unknown.close();
   });
 });
 
