@@ -53,6 +53,18 @@ export class MalformedToolValueError extends Error {
 
 const malformed = (message: string) => new MalformedToolValueError(message);
 
+/**
+ * How deep a tool value may nest. What a tool answers is encoded, stored and shown to the model by
+ * recursive steps; a value nested thousands of levels deep would exhaust the stack on the way
+ * (found: an HTTP tool's 5,000-level answer surfaced as a stack overflow).
+ */
+export const MAX_TOOL_VALUE_DEPTH = 256;
+
+function within(depth: number): number {
+  if (depth >= MAX_TOOL_VALUE_DEPTH) throw malformed(`the value nests deeper than ${MAX_TOOL_VALUE_DEPTH} levels`);
+  return depth + 1;
+}
+
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Attachment) && !(value instanceof Float);
 }
@@ -65,11 +77,14 @@ function finite(value: number): number {
 }
 
 /** A tool's JavaScript result as a tool value. Like the seeds' `From<Value>`, no tag is interpreted. */
-export function toolValueOf(value: unknown): ToolValue {
+export function toolValueOf(value: unknown, depth = 0): ToolValue {
   if (value === null || value === undefined) return null;
   if (value instanceof Attachment) return value;
   if (value instanceof Float) return new Float(finite(value.value));
-  if (Array.isArray(value)) return value.map(toolValueOf);
+  if (Array.isArray(value)) {
+    const next = within(depth);
+    return value.map((entry) => toolValueOf(entry, next));
+  }
   switch (typeof value) {
     case 'boolean':
     case 'string':
@@ -80,8 +95,9 @@ export function toolValueOf(value: unknown): ToolValue {
       return Number(value);
     case 'object': {
       if (value instanceof Date) return value.toISOString();
+      const next = within(depth);
       const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
-      return Object.fromEntries(entries.map(([key, entry]) => [key, toolValueOf(entry)]));
+      return Object.fromEntries(entries.map(([key, entry]) => [key, toolValueOf(entry, next)]));
     }
     default:
       throw malformed(`a ${typeof value} is not a valid tool value`);
@@ -154,9 +170,10 @@ export function decodeToolValue(json: unknown): ToolValue {
   return decodeTagged(json, TOOL_VALUE_TAG, (ref) => new Attachment(parseAttachmentRef(ref)), false);
 }
 
-function decodeTagged(json: unknown, tagKey: string, attachment: (ref: unknown) => ToolValue, stored: boolean): ToolValue {
-  const decode = (entry: unknown): ToolValue => decodeTagged(entry, tagKey, attachment, stored);
+function decodeTagged(json: unknown, tagKey: string, attachment: (ref: unknown) => ToolValue, stored: boolean, depth = 0): ToolValue {
   if (json === null || json === undefined) return null;
+  if (typeof json === 'object') depth = within(depth);
+  const decode = (entry: unknown): ToolValue => decodeTagged(entry, tagKey, attachment, stored, depth);
   if (Array.isArray(json)) return json.map(decode);
   if (typeof json === 'number') return finite(json);
   if (typeof json === 'boolean' || typeof json === 'string') return json;

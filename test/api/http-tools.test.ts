@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../support/events.js';
 import { localId } from '../../src/resolvers/global-ids.js';
+import { MAX_TOOL_VALUE_DEPTH } from '../../src/model/tool-value.js';
 import { callHttpTool, parseRetryAfter, webhookHeaders } from '../../src/tools/http-tool.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import {
@@ -347,6 +348,26 @@ describe('HTTP tools', () => {
     expect(outputOf(text!.call)).toMatchObject({ class: 'EXTERNAL', code: 'invalid_response' });
     expect(outputOf(malformed!.call)).toMatchObject({ class: 'EXTERNAL', code: 'invalid_tool_value' });
     expect(outputOf(empty!.call)).toEqual({ __typename: 'ToolSuccess', value: null });
+  });
+
+  it('fails an answer nested deeper than a tool value may be EXTERNAL invalid_tool_value, once, without retrying it', async () => {
+    let hits = 0;
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    server.route('/deep', (_call, response) => {
+      hits++;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(nested(MAX_TOOL_VALUE_DEPTH + 1));
+    });
+    server.route('/deep-enough', (_call, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(nested(MAX_TOOL_VALUE_DEPTH));
+    });
+    await registerHttp({ name: 'resp_deep', path: '/deep', retry: { maxAttempts: 3 } });
+    await registerHttp({ name: 'resp_deep_enough', path: '/deep-enough' });
+    const [deep, deepEnough] = await Promise.all([runOne('resp_deep'), runOne('resp_deep_enough')]);
+    expect(outputOf(deep.call)).toMatchObject({ class: 'EXTERNAL', code: 'invalid_tool_value', message: expect.stringContaining(`nests deeper than ${MAX_TOOL_VALUE_DEPTH} levels`), retry: { kind: 'NEVER' } });
+    expect(hits).toBe(1);
+    expect(deepEnough.call.status).toBe('SUCCEEDED');
   });
 });
 
