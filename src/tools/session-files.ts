@@ -129,7 +129,12 @@ export const fileErrors = {
     fileError('RESOURCE_LIMIT', 'file_too_large', `${path} would be ${bytes} bytes; the limit is ${MAX_FILE_BYTES} bytes`),
   binary: (path: string) =>
     fileError('INVALID_REQUEST', 'invalid_content', `Cannot write ${path}: content contains NUL characters (only text is supported)`),
+  unpaired: (path: string) =>
+    fileError('INVALID_REQUEST', 'invalid_content', `Cannot write ${path}: content contains an unpaired UTF-16 surrogate (only valid Unicode text is stored)`),
 };
+
+/** A lone UTF-16 surrogate: no Unicode text holds one, and PostgreSQL would store U+FFFD in its place. */
+export const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 // ---------------------------------------------------------------------------------------------
 // Paths
@@ -143,6 +148,7 @@ export function normalizePath(input: unknown): string {
   if (typeof input !== 'string') throw fileErrors.invalidPath(input, 'a path must be a string');
   if (input.trim() === '') throw fileErrors.invalidPath(input, 'the path is empty');
   if (input.includes('\0')) throw fileErrors.invalidPath(input, 'the path contains a NUL character');
+  if (UNPAIRED_SURROGATE.test(input)) throw fileErrors.invalidPath(input, 'the path contains an unpaired UTF-16 surrogate');
   // eslint-disable-next-line no-control-regex
   if (/[\x01-\x1f\x7f]/.test(input)) throw fileErrors.invalidPath(input, 'the path contains control characters');
   const parts: string[] = [];

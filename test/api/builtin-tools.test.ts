@@ -159,6 +159,13 @@ describe('PrismaSessionFiles', () => {
     });
     expect(await failureOf(files.writeFile('/../x', 'x'))).toMatchObject({ code: 'invalid_path' });
     expect(await failureOf(files.writeFile('/bin.dat', 'a\0b'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_content' });
+    // A lone surrogate is no text either (PostgreSQL would keep U+FFFD, and two paths would be one file).
+    expect(await failureOf(files.writeFile('/lone.txt', 'x\ud800y'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_content', message: expect.stringContaining('unpaired UTF-16 surrogate') });
+    expect(await failureOf(files.writeFile('/k\udc00', 'x'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_path', message: expect.stringContaining('unpaired UTF-16 surrogate') });
+    await files.writeFile('/paired.txt', 'a \ud83d\ude00 b');
+    expect(await files.readFile('/paired.txt')).toMatchObject({ content: expect.stringContaining('a \ud83d\ude00 b') });
+    await files.writeFile('/edit-lone.txt', 'abc');
+    expect(await failureOf(files.editFile('/edit-lone.txt', 'b', '\udfff'))).toMatchObject({ code: 'invalid_content' });
     expect(await files.stat('/nope.txt')).toBeNull();
     expect(await files.stat('/')).toMatchObject({ path: '/', isDirectory: true });
   });

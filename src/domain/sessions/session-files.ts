@@ -28,6 +28,7 @@ import {
   type ReadFileOptions,
   type ReadFileResult,
   type SessionFiles,
+  UNPAIRED_SURROGATE,
   type WriteFileResult,
 } from '../../tools/session-files.js';
 import { checkGrepPattern, grepInWorker } from '../../tools/grep-search.js';
@@ -111,6 +112,7 @@ function splitLines(content: string): string[] {
 function checkContent(path: string, content: string): void {
   if (typeof content !== 'string') throw fileError('INVALID_REQUEST', 'invalid_content', `Content for ${path} must be a string`);
   if (content.includes('\0')) throw errors.binary(path);
+  if (UNPAIRED_SURROGATE.test(content)) throw errors.unpaired(path);
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_FILE_BYTES) throw errors.tooLarge(path, bytes);
 }
