@@ -95,6 +95,32 @@ describe('toolrun at /mcp', () => {
     expect(unknown).toMatchObject({ isError: true, structuredContent: { failure: { class: 'UNAVAILABLE' } } });
   });
 
+  it('answers a retried tools/call (the same request id and arguments) with the outcome of the one call it made', async () => {
+    const client = await connect();
+    const transport = (client as unknown as { transport: StreamableHTTPClientTransport }).transport;
+    const callTool = async () => {
+      const response = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${app.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'retried-1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'once' } } }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      const data = text.split('\n').find((line) => line.startsWith('data: '));
+      return JSON.parse(data ? data.slice(6) : text) as { result?: CallToolResult };
+    };
+    const first = await callTool();
+    expect(first.result?.structuredContent).toEqual({ echoed: 'once', length: 4 });
+    expect((await callTool()).result).toEqual(first.result);
+    expect(await app.services.db.toolCall.count({ where: { callId: 'mcp-retried-1' } })).toBe(1);
+  });
+
   it('streams progress notifications', async () => {
     const client = await connect();
     const progress: Array<{ progress: number; total?: number }> = [];
