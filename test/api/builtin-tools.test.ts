@@ -774,6 +774,10 @@ describe('web_fetch', () => {
       code: 'address_not_allowed',
       message: expect.stringContaining('localhost resolves to a non-public address'),
     });
+    // Credentials in the URL are not repeated in what the call answers.
+    const withCredentials = await failureOf(run('web_fetch', { url: 'http://user:s3cret@10.0.0.1/' }, makeContext()));
+    expect(withCredentials).toMatchObject({ code: 'address_not_allowed', message: expect.stringContaining('http://10.0.0.1/') });
+    expect(withCredentials.message).not.toMatch(/s3cret|user/);
     // What the name resolved to inside the deployment is not said.
     expect((await failureOf(run('web_fetch', { url: `http://localhost:${port}/hello` }, makeContext()))).message).not.toMatch(/127\.0\.0\.1|::1|loopback/);
     // allowLoopback allows loopback only; allowPrivate allows every non-public address.

@@ -10,6 +10,15 @@ import { ToolFailureError } from '../../model/outcome.js';
 import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup, isAddressAllowed } from '../address-guard.js';
 import { defineBuiltinTool, type ToolContext } from '../types.js';
 
+/** A URL as messages and results show it: without the credentials it may carry. */
+function shown(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
+}
+
 export const MAX_REDIRECTS = 5;
 const PROGRESS_INTERVAL_MS = 100;
 const USER_AGENT = 'toolrun-web-fetch/0.1';
@@ -29,13 +38,13 @@ function checkUrl(url: URL, policy: AddressPolicy, hop: number): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw hop === 0
       ? failure('INVALID_REQUEST', 'unsupported_scheme', `Only http and https URLs can be fetched, not ${url.protocol}`)
-      : failure('EXTERNAL', 'unsupported_redirect', `Refusing to follow a redirect to ${url.protocol} (${url.href})`);
+      : failure('EXTERNAL', 'unsupported_redirect', `Refusing to follow a redirect to ${url.protocol} (${shown(url)})`);
   }
   try {
     checkHostLiteral(url, policy, WHO);
   } catch (error) {
     if (!(error instanceof AddressNotAllowedError)) throw error;
-    throw failure('PERMISSION_DENIED', 'address_not_allowed', `Refused to fetch ${url.href}: ${error.message}`);
+    throw failure('PERMISSION_DENIED', 'address_not_allowed', `Refused to fetch ${shown(url)}: ${error.message}`);
   }
 }
 
@@ -127,13 +136,13 @@ export async function webFetchExecute(args: Record<string, unknown>, context: To
       if (REDIRECT_STATUSES.has(status) && location) {
         response.resume();
         if (redirects >= MAX_REDIRECTS) {
-          throw failure('EXTERNAL', 'too_many_redirects', `Stopped after ${MAX_REDIRECTS} redirects (last: ${url.href} → ${location})`);
+          throw failure('EXTERNAL', 'too_many_redirects', `Stopped after ${MAX_REDIRECTS} redirects (last: ${shown(url)} → ${location})`);
         }
         let next: URL;
         try {
           next = new URL(location, url);
         } catch {
-          throw failure('EXTERNAL', 'invalid_redirect', `${url.href} redirected to an invalid URL ${JSON.stringify(location)}`);
+          throw failure('EXTERNAL', 'invalid_redirect', `${shown(url)} redirected to an invalid URL ${JSON.stringify(location)}`);
         }
         checkUrl(next, policy, redirects + 1);
         url = next;
@@ -173,7 +182,7 @@ export async function webFetchExecute(args: Record<string, unknown>, context: To
       }
       const contentType = response.headers['content-type'] ?? null;
       return {
-        url: url.href,
+        url: shown(url),
         status,
         statusText: response.statusMessage ?? '',
         headers,
@@ -188,11 +197,11 @@ export async function webFetchExecute(args: Record<string, unknown>, context: To
     if (error instanceof ToolFailureError) throw error;
     if (context.signal.aborted) throw context.signal.reason;
     if (error instanceof AddressNotAllowedError) {
-      throw failure('PERMISSION_DENIED', 'address_not_allowed', `Refused to fetch ${url.href}: ${error.message}`);
+      throw failure('PERMISSION_DENIED', 'address_not_allowed', `Refused to fetch ${shown(url)}: ${error.message}`);
     }
-    if (timedOut) throw failure('TIMEOUT', 'fetch_timeout', `Fetching ${url.href} took longer than ${timeoutMs} ms`, true);
+    if (timedOut) throw failure('TIMEOUT', 'fetch_timeout', `Fetching ${shown(url)} took longer than ${timeoutMs} ms`, true);
     const code = (error as NodeJS.ErrnoException).code;
-    throw failure('EXTERNAL', 'network_error', `Fetching ${url.href} failed: ${code ? `${code}: ` : ''}${(error as Error).message}`, true);
+    throw failure('EXTERNAL', 'network_error', `Fetching ${shown(url)} failed: ${code ? `${code}: ` : ''}${(error as Error).message}`, true);
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener('abort', onAbort);
