@@ -4,6 +4,7 @@ import { pageRequest } from '../model/keyset.js';
 import { CallStatusCountsRef, ToolBatchRef, ToolCallConnectionRef, ToolCallFilterInput, ToolCallInput, ToolCallRef, ToolStatsRef } from '../schema/batch.js';
 import { builder } from '../schema/builder.js';
 import { byTime, keysetConnection } from '../schema/connections.js';
+import { BatchService } from '../domain/calls/batches.js';
 import type { CallFilter } from '../domain/calls/store.js';
 import { ValidationError } from '../model/errors.js';
 import { localId, optionalLocalId } from './global-ids.js';
@@ -87,6 +88,7 @@ builder.mutationFields((t) => ({
       waitMs: t.arg.int({ description: 'Wait up to this many ms for the batch to complete before answering (at most MAX_BATCH_WAIT_MS, 60 s by default; a longer wait is cut to it). The answer says the batch status either way.' }),
     },
     resolve: async (_root, args, { services, viewer }) => {
+      const waitMs = BatchService.checkedWait(args.waitMs);
       const { batch } = await services.batches.submit({
         tenantId: viewer.tenantId,
         apiKeyId: viewer.apiKeyId,
@@ -95,7 +97,7 @@ builder.mutationFields((t) => ({
         idempotencyKey: args.idempotencyKey ?? null,
         timeoutMs: args.timeoutMs ?? null,
       });
-      return services.batches.waitForBatch(viewer.tenantId, batch, args.waitMs ?? 0);
+      return services.batches.waitForBatch(viewer.tenantId, batch, waitMs);
     },
   }),
   cancelToolBatch: t.field({

@@ -113,6 +113,9 @@ describe('executeToolBatch', () => {
     expect(await submit(app, { sessionId, calls: [] })).toMatchObject({ __typename: 'ToolBatch', status: 'COMPLETED', callCount: 0, calls: { nodes: [] } });
     expect(await submit(app, { sessionId, calls: [{ tool: 'echo', timeoutMs: 0 }] })).toMatchObject({ __typename: 'ValidationError' });
     expect(await submit(app, { sessionId: 'not-a-session', calls: [{ tool: 'echo' }] })).toMatchObject({ __typename: 'NotFoundError' });
+    // A negative wait is refused before anything is submitted.
+    expect(await submit(app, { sessionId, waitMs: -5, calls: [{ id: 'never', tool: 'echo', args: { message: '' } }] })).toMatchObject({ __typename: 'ValidationError', field: 'waitMs' });
+    expect(await app.services.db.toolCall.count({ where: { callId: 'never' } })).toBe(0);
   });
 
   it('completes unknown tools as UNAVAILABLE and invalid args as INVALID_REQUEST, and still runs the rest', async () => {

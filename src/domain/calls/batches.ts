@@ -310,6 +310,12 @@ export class BatchService {
     if (orphaned.length > 0) await this.deps.eventLog.write(sessionId, (scope) => cancelOrphaned(scope, this.deps.dispatcher, orphaned));
   }
 
+  /** How long a submission may wait for its batch (refused before anything is submitted when negative). */
+  static checkedWait(waitMs: number | null | undefined): number {
+    if (waitMs != null && waitMs < 0) throw new ValidationError(`waitMs must be 0 or more, got ${waitMs}`, 'waitMs');
+    return waitMs ?? 0;
+  }
+
   /** Waits (bounded) until the batch completes; returns the batch as it is then. */
   async waitForBatch(tenantId: string, batch: ToolBatch, waitMs: number): Promise<ToolBatch> {
     if (batch.status === 'COMPLETED' || waitMs <= 0) return batch;
