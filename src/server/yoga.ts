@@ -1,6 +1,7 @@
 // The GraphQL HTTP/SSE endpoint with liveness (/health) and readiness (/ready), without a listening
 // socket (app.ts adds that and WebSocket).
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import type { GraphQLError } from 'graphql';
 import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
 import { pingDatabase } from '../db.js';
 import type { Viewer } from '../domain/tenants/api-keys.js';
@@ -30,12 +31,12 @@ export type ToolrunYoga = YogaServerInstance<ServerContext, GraphQLContext>;
 export function createToolrunYoga(services: Services, options: { graphiqlApiKey?: string; shutdown?: AbortSignal } = {}): ToolrunYoga {
   const { config, logger } = services;
   const armor = new EnvelopArmor({
-    maxDepth: { n: config.MAX_QUERY_DEPTH, ignoreIntrospection: true },
-    maxAliases: { n: config.MAX_QUERY_ALIASES },
+    maxDepth: { n: config.MAX_QUERY_DEPTH, ignoreIntrospection: true, onReject: [withCode('QUERY_TOO_DEEP')] },
+    maxAliases: { n: config.MAX_QUERY_ALIASES, onReject: [withCode('QUERY_TOO_MANY_ALIASES')] },
     // Cost is ours (use-query-cost.ts): it scales with page sizes and refuses with a code.
     costLimit: { enabled: false },
-    maxTokens: { n: config.MAX_QUERY_TOKENS },
-    maxDirectives: { n: 50 },
+    maxTokens: { n: config.MAX_QUERY_TOKENS, onReject: [withCode('QUERY_TOO_LONG')] },
+    maxDirectives: { n: 50, onReject: [withCode('QUERY_TOO_MANY_DIRECTIVES')] },
     blockFieldSuggestion: { enabled: config.NODE_ENV === 'production' },
   });
   return createYoga<ServerContext, GraphQLContext>({
@@ -69,6 +70,13 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       return { viewer, services, shutdown };
     },
   });
+}
+
+/** A refusal of graphql-armor's, given the code that names it (its errors carry none). */
+function withCode(code: string) {
+  return (_context: unknown, error: GraphQLError) => {
+    (error.extensions as Record<string, unknown>).code = code;
+  };
 }
 
 /** 200 when PostgreSQL and Redis both answer within 1.5 s and the process is not shutting down, else 503; the body says which. */

@@ -33,6 +33,23 @@ function capturingLogger(lines: Array<Record<string, unknown>>) {
     );
 }
 
+describe('query limits', () => {
+  let toolrun: Toolrun;
+  beforeAll(async () => {
+    toolrun = await startToolrun({ MAX_QUERY_DEPTH: 4, MAX_QUERY_ALIASES: 3, MAX_QUERY_TOKENS: 400 });
+  });
+  afterAll(async () => toolrun?.close());
+
+  it('refuses a query too deep, with too many aliases, directives or tokens, each with a code naming the limit', async () => {
+    const codeOf = async (query: string) => (await toolrun.request(query, {})).errors?.map((error) => error.extensions?.code);
+    expect(await codeOf('{ sessions { nodes { batches { nodes { calls { nodes { callId } } } } } } }')).toEqual(['QUERY_TOO_DEEP']);
+    expect(await codeOf('{ a: tools { name } b: tools { name } c: tools { name } d: tools { name } }')).toEqual(['QUERY_TOO_MANY_ALIASES']);
+    expect(await codeOf(`{ __typename ${'@skip(if: false) '.repeat(51)}}`)).toEqual(['QUERY_TOO_MANY_DIRECTIVES']);
+    expect(await codeOf(`{ ${'__typename '.repeat(450)}}`)).toEqual(['QUERY_TOO_LONG']);
+    expect((await toolrun.request('{ __typename }', {})).errors).toBeUndefined();
+  });
+});
+
 describe('input safety', () => {
   let toolrun: Toolrun;
   let sessionId: string;
