@@ -114,8 +114,8 @@ describe('executeToolBatch', () => {
     expect(await submit(app, { sessionId, calls: [{ tool: 'echo', timeoutMs: 0 }] })).toMatchObject({ __typename: 'ValidationError' });
     expect(await submit(app, { sessionId: 'not-a-session', calls: [{ tool: 'echo' }] })).toMatchObject({ __typename: 'NotFoundError' });
     // A negative wait is refused before anything is submitted.
-    expect(await submit(app, { sessionId, waitMs: -5, calls: [{ id: 'never', tool: 'echo', args: { message: '' } }] })).toMatchObject({ __typename: 'ValidationError', field: 'waitMs' });
-    expect(await app.services.db.toolCall.count({ where: { callId: 'never' } })).toBe(0);
+    expect(await submit(app, { sessionId, waitMs: -5, calls: [{ id: 'negative-wait', tool: 'echo', args: { message: '' } }] })).toMatchObject({ __typename: 'ValidationError', field: 'waitMs' });
+    expect((await app.query(GetToolCallDocument, { callId: 'negative-wait', sessionId })).toolCall).toBeNull();
   });
 
   it('completes unknown tools as UNAVAILABLE and invalid args as INVALID_REQUEST, and still runs the rest', async () => {
