@@ -196,7 +196,13 @@ export class CallRunner {
   /** Cancelled: what the tool produced within the grace period wins (its side effect happened); else CANCELLED. */
   private cancelledOutput(call: CallRef, settled: Settled): ToolCallOutput {
     if (settled.kind === 'value') return this.outputOf(call, settled, false);
-    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return outputs.failure(settled.error.failure);
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) {
+      if (settled.error.failure.class === 'INTERNAL') {
+        const { code, message } = settled.error.failure;
+        this.deps.logger.error({ code, details: message, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool reported an internal error');
+      }
+      return outputs.failure(settled.error.failure);
+    }
     return outputs.cancelled();
   }
 
@@ -211,7 +217,13 @@ export class CallRunner {
         throw error;
       }
     }
-    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return outputs.failure(settled.error.failure);
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) {
+      if (settled.error.failure.class === 'INTERNAL') {
+        const { code, message } = settled.error.failure;
+        this.deps.logger.error({ code, details: message, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool reported an internal error');
+      }
+      return outputs.failure(settled.error.failure);
+    }
     if (settled.kind === 'error' && isStoreUnavailable(settled.error)) {
       // What toolrun gives a tool (its session's files, output, progress) failed because PostgreSQL or
       // Redis did not answer in time: no fault of the tool's, and a rerunnable tool may simply run again.

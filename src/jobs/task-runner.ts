@@ -164,7 +164,11 @@ export class TaskRunner {
       }
     }
     if (settled.kind === 'error' && settled.error instanceof ToolFailureError) {
-      return { state: 'FAILED', summary: settled.error.failure.message, error: settled.error.failure.message };
+      // As a call's: an INTERNAL failure shows only that one occurred (outputs.failure masks it).
+      const output = outputs.failure(settled.error.failure);
+      const message = output.status === 'FAILURE' ? output.failure.message : settled.error.failure.message;
+      if (settled.error.failure.class === 'INTERNAL') logger.error({ code: settled.error.failure.code, details: settled.error.failure.message }, 'background tool reported an internal error');
+      return { state: 'FAILED', summary: message, error: message };
     }
     logger.error({ err: settled.kind === 'error' ? settled.error : undefined }, 'background tool failed with an internal error');
     return { state: 'FAILED', summary: INTERNAL_ERROR_MESSAGE, error: INTERNAL_ERROR_MESSAGE };

@@ -117,7 +117,16 @@ export const outputs = {
   success: (value: unknown): ToolCallOutput => successOf(toolValueOf(value)),
   /** A value that already is a tool value (decoded from the wire form). */
   successValue: (value: ToolValue): ToolCallOutput => successOf(value),
-  failure: (value: ToolFailure): ToolCallOutput => ({ status: 'FAILURE', failure: value }),
+  /**
+   * A failure as clients and the model see it: an INTERNAL one says only that an internal error
+   * occurred (the seeds' internal errors are hidden from the model, their details logged), whoever
+   * reported it — a tool, the runtime or a client completing an external call.
+   */
+  failure: (value: ToolFailure): ToolCallOutput => {
+    if (value.class !== 'INTERNAL' || (value.message === INTERNAL_ERROR_MESSAGE && value.raw === undefined)) return { status: 'FAILURE', failure: value };
+    const { raw: _details, ...shown } = value;
+    return { status: 'FAILURE', failure: { ...shown, message: INTERNAL_ERROR_MESSAGE } };
+  },
   cancelled: (message = CANCELLED_MESSAGE, source: FailureSource = 'CANCELLATION'): ToolCallOutput => ({
     status: 'CANCELLED',
     cancellation: { message, source },

@@ -209,6 +209,18 @@ describe('executeToolBatch', () => {
     expect(JSON.stringify({ ...batch.calls.nodes[0], args: null })).not.toContain('hunter2');
     const events = await app.services.db.event.findMany({ where: { callId: 'boom' }, select: { payload: true } });
     expect(JSON.stringify(events)).not.toContain('hunter2');
+
+    // A failure the tool itself classes INTERNAL is masked the same way (the seeds' internal_error_msg).
+    const typed = await app.request((await import('../gql/graphql.js')).ExecuteToolBatchDocument, {
+      sessionId,
+      waitMs: 10_000,
+      calls: [{ id: 'typed-internal', tool: 'failing_tool', args: { class: 'INTERNAL', code: 'db_down', message: 'password=hunter2 at 10.0.0.5' } }],
+    });
+    const typedCall = (typed.data!.executeToolBatch as unknown as { calls: { nodes: Array<{ output: unknown; modelReturn: { text: string } }> } }).calls.nodes[0]!;
+    expect(typedCall.output).toMatchObject({ class: 'INTERNAL', message: 'An internal error occurred while executing the tool' });
+    expect(JSON.stringify({ ...typedCall, args: null })).not.toContain('hunter2');
+    const typedEvents = await app.services.db.event.findMany({ where: { callId: 'typed-internal' }, select: { payload: true } });
+    expect(JSON.stringify(typedEvents)).not.toContain('hunter2');
   });
 });
 
