@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { withLogContext } from '../logging/context.js';
 import { isInfrastructureError, summarizeError } from '../logging/infrastructure-errors.js';
 import { isLockWaitTimeout, isTransientDatabaseError } from '../sql.js';
-import { failure, outputs, type ToolCallOutput, ToolFailureError } from '../model/outcome.js';
+import { failure, outputs, type ToolCallOutput, type ToolFailure, ToolFailureError } from '../model/outcome.js';
 import { decideRetry } from '../model/retry.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
@@ -193,16 +193,18 @@ export class CallRunner {
     return recorded ? 'done' : 'skipped';
   }
 
+  /** A typed failure the tool threw; an INTERNAL one is masked (outputs.failure) and its details logged here. */
+  private reportedFailure(call: CallRef, reported: ToolFailure): ToolCallOutput {
+    if (reported.class === 'INTERNAL') {
+      this.deps.logger.error({ code: reported.code, details: reported.message, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool reported an internal error');
+    }
+    return outputs.failure(reported);
+  }
+
   /** Cancelled: what the tool produced within the grace period wins (its side effect happened); else CANCELLED. */
   private cancelledOutput(call: CallRef, settled: Settled): ToolCallOutput {
     if (settled.kind === 'value') return this.outputOf(call, settled, false);
-    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) {
-      if (settled.error.failure.class === 'INTERNAL') {
-        const { code, message } = settled.error.failure;
-        this.deps.logger.error({ code, details: message, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool reported an internal error');
-      }
-      return outputs.failure(settled.error.failure);
-    }
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return this.reportedFailure(call, settled.error.failure);
     return outputs.cancelled();
   }
 
@@ -217,13 +219,7 @@ export class CallRunner {
         throw error;
       }
     }
-    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) {
-      if (settled.error.failure.class === 'INTERNAL') {
-        const { code, message } = settled.error.failure;
-        this.deps.logger.error({ code, details: message, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool reported an internal error');
-      }
-      return outputs.failure(settled.error.failure);
-    }
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return this.reportedFailure(call, settled.error.failure);
     if (settled.kind === 'error' && isStoreUnavailable(settled.error)) {
       // What toolrun gives a tool (its session's files, output, progress) failed because PostgreSQL or
       // Redis did not answer in time: no fault of the tool's, and a rerunnable tool may simply run again.

@@ -155,5 +155,5 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
 
 /** A cursor past the stream's newest event names nothing toolrun gave out: refused, or the events up to it would be skipped. */
 async function refuseAhead(context: GraphQLContext, kind: 'session' | 'tenant', id: string, after: number): Promise<void> {
-  if (after > (await context.services.feed.head(kind, id))) throw new ValidationError(`after is ahead of the newest event of this ${kind === 'session' ? 'session' : 'tenant'}`, 'after');
+  if (after > (await context.services.feed.head(kind, id))) throw new ValidationError(`after is ahead of the newest event of this ${kind}`, 'after');
 }

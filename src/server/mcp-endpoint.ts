@@ -147,23 +147,14 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       if (request.params.task) return { task: await extra.taskStore!.createTask(request.params.task) };
       const callId = mcpCallId(extra.requestId);
       const head = await services.feed.head('session', sessionId);
-      let status: string;
-      try {
-        ({
-          batch: { status },
-        } = await services.batches.submit({
-          tenantId: viewer.tenantId,
-          apiKeyId: viewer.apiKeyId,
-          sessionId,
-          calls: [{ id: callId, tool: request.params.name, args: request.params.arguments ?? {} }],
-        }));
-      } catch (error) {
-        if (error instanceof DomainError) throw new McpError(ErrorCode.InvalidParams, error.message);
-        throw error;
-      }
+      const submitted = await services.batches
+        .submit({ tenantId: viewer.tenantId, apiKeyId: viewer.apiKeyId, sessionId, calls: [{ id: callId, tool: request.params.name, args: request.params.arguments ?? {} }] })
+        .catch((error: unknown) => {
+          throw error instanceof DomainError ? new McpError(ErrorCode.InvalidParams, error.message) : error;
+        });
       // Ended already: at submission (unknown tool, invalid arguments), or a client's retry of a
       // request whose call ran (the same id and arguments submit nothing new): its outcome as stored.
-      if (status === 'COMPLETED') return mcpResultOf((await services.calls.findCall(viewer.tenantId, callId, sessionId)).output as unknown as ToolCallOutput);
+      if (submitted.batch.status === 'COMPLETED') return mcpResultOf((await services.calls.findCall(viewer.tenantId, callId, sessionId)).output as unknown as ToolCallOutput);
       const progressToken = request.params._meta?.progressToken;
       let step = 0;
       const notify = (progress: { current?: number; total?: number; message?: string }) => {
