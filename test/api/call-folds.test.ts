@@ -65,9 +65,9 @@ describe('call folds', () => {
     let completed: CompletedBatch | null = null;
     await log.write(sessionId, async (scope) => {
       const finish = (call: CallRef, workerId: string, claimedAlready: boolean, label: string) =>
-        scope.fold(finishCalls, { call, workerId, claimed: claimedAlready, output: success, startedAt: now, durationMs: 5 }, (ok) => {
+        scope.fold(finishCalls, { call, workerId, claimed: claimedAlready, output: success, startedAt: now, durationMs: 5 }, ({ ok, completedBatch }) => {
           outcomes[label] = ok;
-          if (ok) scope.fold(settleBatches, { batchRowId: call.batchRowId, status: 'SUCCEEDED' }, (batch) => (completed ??= batch));
+          completed ??= completedBatch;
         });
       finish(calls[0]!, 'w1', true, 'mine');
       finish(calls[1]!, 'w2', true, 'other worker');
@@ -78,14 +78,11 @@ describe('call folds', () => {
     expect(completed).toBeNull();
 
     // The requeued call runs again as attempt 2 (on any worker); w1 finishes the call it holds.
+    const finishedWith: Array<CompletedBatch | null> = [];
     await log.write(sessionId, async (scope) => {
-      scope.fold(finishCalls, { call: calls[1]!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, (ok) => {
-        if (ok) scope.fold(settleBatches, { batchRowId: calls[1]!.batchRowId, status: 'SUCCEEDED' }, (batch) => (completed ??= batch));
-      });
+      scope.fold(finishCalls, { call: calls[1]!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, ({ completedBatch }) => finishedWith.push(completedBatch));
       const second = { ...calls[2]!, attempt: 2 };
-      scope.fold(finishCalls, { call: second, workerId: 'w3', claimed: false, output: success, startedAt: now, durationMs: 1 }, (ok) => {
-        if (ok) scope.fold(settleBatches, { batchRowId: second.batchRowId, status: 'SUCCEEDED' }, (batch) => (completed ??= batch));
-      });
+      scope.fold(finishCalls, { call: second, workerId: 'w3', claimed: false, output: success, startedAt: now, durationMs: 1 }, ({ completedBatch }) => finishedWith.push(completedBatch));
     });
     const final = await sql.query<{ status: string; attempt: number; output: unknown }>('SELECT status, attempt, output FROM tool_call WHERE batch_row_id = $1 ORDER BY position', [calls[0]!.batchRowId]);
     expect(final.map((row) => [row.status, row.attempt])).toEqual([
@@ -95,7 +92,9 @@ describe('call folds', () => {
       ['SUCCEEDED', 1],
     ]);
     expect(final[0]!.output).toEqual(success);
-    expect(completed).toMatchObject({ batchId: calls[0]!.batchId, callCount: 4, succeeded: 4, failed: 0, cancelled: 0 });
+    // The batch's completion is told once, to the last of its calls finished in the transaction.
+    expect(finishedWith[0]).toBeNull();
+    expect(finishedWith[1]).toMatchObject({ batchId: calls[0]!.batchId, callCount: 4, succeeded: 4, failed: 0, cancelled: 0 });
     const [batch] = await sql.query<{ status: string; pending_count: number }>('SELECT status, pending_count FROM tool_batch WHERE id = $1', [calls[0]!.batchRowId]);
     expect(batch).toMatchObject({ status: 'COMPLETED', pending_count: 0 });
   });
@@ -123,10 +122,28 @@ describe('call folds', () => {
     const finished: boolean[] = [];
     await log.write(sessionId, async (scope) => {
       for (let copy = 0; copy < 2; copy++) {
-        scope.fold(finishCalls, { call: call!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, (ok) => finished.push(ok));
+        scope.fold(finishCalls, { call: call!, workerId: 'w1', claimed: true, output: success, startedAt: now, durationMs: 1 }, ({ ok }) => finished.push(ok));
       }
     });
     expect(finished).toEqual([true, false]);
+    const [batch] = await sql.query<{ pending_count: number; succeeded_count: number }>('SELECT pending_count, succeeded_count FROM tool_batch WHERE id = $1', [call!.batchRowId]);
+    expect(batch).toMatchObject({ pending_count: 1, succeeded_count: 1 });
+  });
+
+  it('completes a batch once when one transaction finishes one of its calls and settles another (a cancel)', async () => {
+    const [running, cancelled] = await batchOf(2);
+    const now = new Date();
+    const told: Array<[string, CompletedBatch | null]> = [];
+    await log.write(sessionId, async (scope) => {
+      scope.fold(settleBatches, { batchRowId: cancelled!.batchRowId, status: 'CANCELLED' }, (batch) => told.push(['settle', batch]));
+      scope.fold(finishCalls, { call: running!, workerId: 'w1', claimed: false, output: success, startedAt: now, durationMs: 1 }, ({ completedBatch }) => told.push(['finish', completedBatch]));
+    });
+    // The finish runs first (fold order) and leaves the cancelled call pending; the settle completes the batch.
+    expect(told.map(([by, batch]) => [by, batch === null])).toEqual([
+      ['finish', true],
+      ['settle', false],
+    ]);
+    expect(told[1]![1]).toMatchObject({ callCount: 2, succeeded: 1, cancelled: 1 });
   });
 
   it('refuses the claim of a worker declared dead (its calls were recovered; it claims nothing more until it registers again)', async () => {

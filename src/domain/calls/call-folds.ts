@@ -103,7 +103,8 @@ export const liveCalls: Fold<LiveItem, boolean> = {
 
 // ---------------------------------------------------------------------------------------------
 // RUNNING(attempt) on this worker — or, for a call whose claim was never written (it ran at once),
-// QUEUED(attempt − 1) — → terminal.
+// QUEUED(attempt − 1) — → terminal, its batch settled in the same statement (one round trip less on
+// the path every call takes).
 
 export interface FinishItem {
   call: CallRef;
@@ -116,36 +117,72 @@ export interface FinishItem {
   durationMs: number;
 }
 
+export interface Finished {
+  /** Whether the transition took effect (false: the attempt was superseded; nothing changed). */
+  ok: boolean;
+  /** The call's batch, when this call was its last pending one (told to one item per batch). */
+  completedBatch: CompletedBatch | null;
+}
+
 const FINISH = statement(
   'calls_finish',
-  `UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
-          started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
-     FROM json_to_recordset($1::json)
-          AS d(id uuid, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
-    WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
-      AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
-        OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
-   RETURNING c.id::text AS id, c.attempt`,
+  `WITH f AS (
+     UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
+            started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
+       FROM json_to_recordset($1::json)
+            AS d(id uuid, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
+      WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
+        AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
+          OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
+     RETURNING c.id, c.attempt, c.batch_row_id, c.status),
+   t AS (
+     SELECT batch_row_id AS id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'SUCCEEDED'))::int AS s,
+            (count(*) FILTER (WHERE status = 'FAILED'))::int AS f, (count(*) FILTER (WHERE status = 'CANCELLED'))::int AS c
+       FROM f GROUP BY batch_row_id ORDER BY batch_row_id),
+   b AS (${settleUpdate('t AS d')})
+   SELECT f.id::text AS id, f.attempt, f.batch_row_id::text AS "batchRowId", b.id::text AS "completedBatch", b."sessionId", b."batchId",
+          b."callCount", b.succeeded, b.failed, b.cancelled, b."completedAt"
+     FROM f LEFT JOIN b ON b.id = f.batch_row_id AND b.pending <= 0`,
 );
 
-export const finishCalls: Fold<FinishItem, boolean> = {
+type FinishRow = { id: string; attempt: number; batchRowId: string; completedBatch: string | null } & Omit<CompletedBatch, 'id'>;
+
+export const finishCalls: Fold<FinishItem, Finished> = {
   name: 'finish',
   order: 30,
-  run: (sql, items) =>
-    fenced(sql, items, (sorted) =>
+  run: async (sql, items) => {
+    const sorted = sortedBy(items, (item) => item.call.id).map((entry) => entry.item);
+    const rows = await sql.query<FinishRow>(FINISH, [
       // One JSON parameter with the outputs embedded as they are (see eventRecords in event-log.ts).
-      sql.query(FINISH, [
-        `[${sorted
-          .map(
-            (item) =>
-              `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
-          )
-          .join(',')}]`,
-        // The ids again as an array: the planner knows an array's length, not a JSON document's, and
-        // with the JSON's default estimate it may choose to scan the whole table.
-        sorted.map((item) => item.call.id),
-      ]),
-    ),
+      `[${sorted
+        .map(
+          (item) =>
+            `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
+        )
+        .join(',')}]`,
+      // The ids again as an array: the planner knows an array's length, not a JSON document's, and
+      // with the JSON's default estimate it may choose to scan the whole table.
+      sorted.map((item) => item.call.id),
+    ]);
+    const changed = new Map(rows.map((row) => [`${row.id}:${row.attempt}`, row]));
+    // As in `fenced`: one changed row answers one item.
+    const rowOf = items.map((item) => {
+      const key = `${item.call.id}:${item.call.attempt}`;
+      const row = changed.get(key);
+      changed.delete(key);
+      return row;
+    });
+    // A completed batch is told to its last item here, so its completion follows every call's.
+    const lastOfBatch = new Map<string, number>();
+    rowOf.forEach((row, index) => row?.completedBatch && lastOfBatch.set(row.batchRowId, index));
+    return rowOf.map((row, index) => ({
+      ok: row !== undefined,
+      completedBatch:
+        row?.completedBatch && lastOfBatch.get(row.batchRowId) === index
+          ? { id: row.completedBatch, sessionId: row.sessionId, batchId: row.batchId, callCount: row.callCount, succeeded: row.succeeded, failed: row.failed, cancelled: row.cancelled, completedAt: row.completedAt }
+          : null,
+    }));
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -241,18 +278,24 @@ export interface CompletedBatch {
   completedAt: Date;
 }
 
-const SETTLE = statement(
-  'batches_settle',
-  `UPDATE tool_batch b
+/** Subtracts the tally `d` (id, n, s, f, c) from its batches' pending calls; completes those left with none. */
+function settleUpdate(tally: string): string {
+  return `UPDATE tool_batch b
       SET pending_count = b.pending_count - d.n, succeeded_count = b.succeeded_count + d.s,
           failed_count = b.failed_count + d.f, cancelled_count = b.cancelled_count + d.c,
           status = CASE WHEN b.pending_count - d.n <= 0 THEN 'COMPLETED'::batch_status ELSE b.status END,
           completed_at = CASE WHEN b.pending_count - d.n <= 0 THEN now() ELSE b.completed_at END
-     FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[]) AS d(id, n, s, f, c)
+     FROM ${tally}
     WHERE b.id = d.id AND b.status = 'RUNNING'
-   RETURNING b.id::text AS id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount",
+   RETURNING b.id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount",
              b.pending_count AS pending, b.succeeded_count AS succeeded, b.failed_count AS failed, b.cancelled_count AS cancelled,
-             b.completed_at AS "completedAt"`,
+             b.completed_at AS "completedAt"`;
+}
+
+const SETTLE = statement(
+  'batches_settle',
+  `WITH s AS (${settleUpdate('unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[]) AS d(id, n, s, f, c)')})
+   SELECT id::text AS id, "sessionId", "batchId", "callCount", pending, succeeded, failed, cancelled, "completedAt" FROM s`,
 );
 
 /** Each batch that completed in this transaction is reported once, to its first item. */

@@ -7,6 +7,7 @@ import type { WriteScope } from '../event-log.js';
 import { addJob, type Dispatcher } from '../outbox.js';
 import {
   type CallRef,
+  type CompletedBatch,
   claimCalls,
   enterPendingExternal,
   finishCalls,
@@ -41,16 +42,19 @@ export function completedEvent(call: Pick<CallRef, 'sessionId' | 'batchId' | 'ca
   };
 }
 
+function batchCompletedEvent(sessionId: string, batch: CompletedBatch): EventDraft<'ToolBatchCompleted'> {
+  return {
+    sessionId,
+    type: 'ToolBatchCompleted',
+    batchId: batch.batchId,
+    payload: { total: batch.callCount, succeeded: batch.succeeded, failed: batch.failed, cancelled: batch.cancelled, completedAt: batch.completedAt.toISOString() },
+  };
+}
+
 /** Accounts a call that became terminal; announces its batch's completion when it was the last. */
 export function settle(scope: WriteScope, call: Pick<CallRef, 'batchRowId' | 'sessionId'>, status: TerminalStatus): void {
   scope.fold(settleBatches, { batchRowId: call.batchRowId, status }, (batch) => {
-    if (!batch) return;
-    scope.emit({
-      sessionId: call.sessionId,
-      type: 'ToolBatchCompleted',
-      batchId: batch.batchId,
-      payload: { total: batch.callCount, succeeded: batch.succeeded, failed: batch.failed, cancelled: batch.cancelled, completedAt: batch.completedAt.toISOString() },
-    });
+    if (batch) scope.emit(batchCompletedEvent(call.sessionId, batch));
   });
 }
 
@@ -94,11 +98,12 @@ export interface FinishWrite {
 /** The attempt's outcome: terminal, ToolCallCompleted (after ToolCallStarted when unclaimed), batch settled. */
 export function writeFinish(scope: WriteScope, dispatcher: Dispatcher, write: FinishWrite, done: Done): void {
   const { call } = write;
-  scope.fold(finishCalls, { ...write, startedAt: write.ran ? write.startedAt : null }, (ok) => {
+  // The finish settles the batch too (one statement).
+  scope.fold(finishCalls, { ...write, startedAt: write.ran ? write.startedAt : null }, ({ ok, completedBatch }) => {
     if (ok) {
       if (!write.claimed && write.ran) scope.emit(startedEvent(call, write.startedAt));
       scope.emit(completedEvent(call, write.output, write.durationMs));
-      settle(scope, call, statusOf(write.output));
+      if (completedBatch) scope.emit(batchCompletedEvent(call.sessionId, completedBatch));
       if (call.scheduling === 'SERIAL' && !write.inLane) wakeLane(scope, dispatcher, call);
     }
     done(ok);
