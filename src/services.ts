@@ -153,7 +153,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   const streams = new OpenStreams<Viewer>(apiKeys, config.MAX_SUBSCRIPTIONS_PER_KEY);
   const tenantLimits = new TenantLimitsService(db, config);
   const sessions = new SessionService(db, eventLog, { fileQuota: tenantLimits.deploymentDefaults, maxContentChars: config.SESSION_FILES_MAX_CONTENT_CHARS });
-  const calls = new CallStore(db);
+  const calls = new CallStore(db, sql);
   const tasks = new TaskStore(db);
   const batches = new BatchService({
     config,

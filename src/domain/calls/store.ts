@@ -6,10 +6,22 @@ import { keysetTime, type Page, type PageRequest, toPage } from '../../model/key
 import type { FailureClass } from '../../model/outcome.js';
 import { fromStorable } from '../../model/storable-json.js';
 import { inIdOrder } from '../in-id-order.js';
+import { type Queryable, statement } from '../../sql.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
 
+const CALL_PAGES = statement(
+  'call_pages_of_batches',
+  `SELECT ${CALL_COLUMNS} FROM unnest($1::uuid[]) AS o(id)
+     CROSS JOIN LATERAL (SELECT * FROM tool_call WHERE batch_row_id = o.id AND position > $2 ORDER BY position LIMIT $3) c
+     JOIN tool_batch b ON b.id = c.batch_row_id
+    ORDER BY c.batch_row_id, c.position`,
+);
+
 export class CallStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly sql: Queryable,
+  ) {}
 
   async loadBatches(tenantId: string, ids: readonly string[]): Promise<Array<ToolBatch | NotFoundError>> {
     const rows = await this.db.toolBatch.findMany({ where: { id: { in: [...ids] }, session: { tenantId } } });
@@ -66,18 +78,14 @@ export class CallStore {
     );
   }
 
-  /** A page of the calls of each batch, in input order: two queries for any number of batches. */
+  /**
+   * A page of the calls of each batch, in input order: one statement for any number of batches
+   * (node-postgres, prepared: a submission that waits for its batch answers with this page).
+   */
   async callPagesOfBatches(batchRowIds: readonly string[], page: PageRequest): Promise<Array<Page<ToolCall>>> {
     const afterPosition = page.after ? Number(page.after.key) : -1;
     if (!Number.isInteger(afterPosition)) throw new ValidationError('`after` is not a cursor of this list', 'after');
-    const ids = await this.db.$queryRawUnsafe<Array<{ owner: string; id: string }>>(
-      `SELECT b.id::text AS owner, c.id::text AS id FROM unnest($1::uuid[]) AS b(id)
-         CROSS JOIN LATERAL (SELECT id FROM tool_call WHERE batch_row_id = b.id AND position > $2 ORDER BY position LIMIT $3) c`,
-      [...batchRowIds],
-      afterPosition,
-      page.first + 1,
-    );
-    const rows = ids.length === 0 ? [] : await this.db.toolCall.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: [{ batchRowId: 'asc' }, { position: 'asc' }] });
+    const rows = await this.sql.query<CallRecord>(CALL_PAGES, [[...batchRowIds], afterPosition, page.first + 1]);
     return batchRowIds.map((id) => toPage(rows.filter((row) => row.batchRowId === id), page));
   }
 
