@@ -7,6 +7,7 @@ import { CALL_EVENT_TYPES, isEventOf, type SessionEvent, TASK_EVENT_TYPES } from
 import { decodeEventCursor, decodeTenantEventCursor } from '../realtime/cursors.js';
 import { endingWith } from '../realtime/open-streams.js';
 import { sessionEvents, tenantEvents } from '../realtime/subscription.js';
+import type { FinishedEvents } from '../domain/finished-events.js';
 import { FINISHED_TASK_STATES } from '../domain/tasks/task-transitions.js';
 import { builder } from '../schema/builder.js';
 import type { GraphQLContext } from '../schema/context.js';
@@ -23,7 +24,7 @@ builder.subscriptionFields((t) => ({
       batchId: t.arg.string({ description: 'Only events of this batch' }),
       after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); absent: from now' }),
       completeWhenDone: t.arg.boolean({
-        description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed and no `after`: its events from its first, then completes)',
+        description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
       }),
     },
     subscribe: (_root, args, context) =>
@@ -37,7 +38,7 @@ builder.subscriptionFields((t) => ({
           sessionId,
           matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId),
           until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
-          ...(done ? { finishedFrom: (await context.services.calls.eventStarts([batch.id]))[0]?.seq ?? null } : {}),
+          ...(done ? { finished: await context.services.calls.finishedEvents(batch) } : {}),
         };
       }),
     resolve: (event) => event,
@@ -52,7 +53,7 @@ builder.subscriptionFields((t) => ({
       taskId: t.arg.id({ description: 'Only events of this task' }),
       after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `BackgroundRun.eventCursor`); absent: from now' }),
       completeWhenDone: t.arg.boolean({
-        description: 'With `taskId`: the stream completes after the task’s TaskFinished (for a task already finished and no `after`: its events from its first, then completes)',
+        description: 'With `taskId`: the stream completes after the task’s TaskFinished (for a task already finished: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
       }),
     },
     subscribe: (_root, args, context) =>
@@ -67,7 +68,7 @@ builder.subscriptionFields((t) => ({
             sessionId: task.sessionId,
             matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === task.id,
             until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === task.id : undefined,
-            ...(done ? { finishedFrom: (await services.tasks.eventStarts([task.id]))[0]?.seq ?? null } : {}),
+            ...(done ? { finished: await services.tasks.finishedEvents(task) } : {}),
           };
         }
         if (!args.sessionId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
@@ -118,10 +119,11 @@ interface Scope {
   until?: (event: SessionEvent) => boolean;
   /**
    * Set when the watched batch or task had already finished and the stream is to complete when it
-   * does: without a cursor its events are replayed from this position, so the stream ends rather
-   * than wait for an end that is past (null: its events are no longer retained; it ends at once).
+   * does, so that it ends rather than wait for an end that is past: without a cursor its events are
+   * replayed from their first; a cursor at or past its final event (or events no longer retained)
+   * ends it at once.
    */
-  finishedFrom?: number | null;
+  finished?: FinishedEvents;
 }
 
 /** Resolves (and authorizes) what to watch, decodes the cursor, then streams until unsubscribe or shutdown. */
@@ -130,7 +132,7 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
   let afterSeq: number | undefined;
   try {
     watched = await scope();
-    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : (watched.finishedFrom ?? undefined);
+    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : (watched.finished?.from ?? undefined);
     if (after) await refuseAhead(context, 'session', watched.sessionId, afterSeq!);
   } catch (error) {
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
@@ -145,7 +147,8 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
     throw error;
   }
-  if (!after && watched.finishedFrom === null) {
+  const { finished } = watched;
+  if (finished && (after ? finished.end === null || afterSeq! >= finished.end : finished.from === null)) {
     stream.close();
     return (async function* () {})();
   }

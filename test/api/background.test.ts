@@ -20,6 +20,7 @@ import {
   SpawnBackgroundDocument,
   type SpawnBackgroundMutationVariables,
   TaskEventsDocument,
+  TaskEventsUntilDoneDocument,
 } from '../gql/graphql.js';
 import {
   activeRuns,
@@ -163,6 +164,15 @@ describe('background runs (in-process worker)', () => {
     const [message] = await messages(app, session.id);
     expect(message!.text.split('\n')[0]).toBe('Background run failed.');
     expect(message!.text).toContain('- summary: step 2/3 failed as requested');
+
+    // Resumed with completeWhenDone from a cursor before its TaskFinished: the rest, then the end; from that cursor: the end at once.
+    const all = eventsOf(await app.ws(TaskEventsDocument, { taskId: run.taskId, after: fromStart(session.id) }).until(finishedEvent(run.taskId)));
+    const last = all.at(-1)!;
+    const rest = app.ws(TaskEventsUntilDoneDocument, { taskId: run.taskId, after: all.at(-2)!.cursor });
+    expect((await rest.next(5000)).data?.taskEvents).toMatchObject({ type: 'TaskFinished', cursor: last.cursor });
+    await expect(rest.next(5000)).rejects.toThrow('subscription ended');
+    const atEnd = app.ws(TaskEventsUntilDoneDocument, { taskId: run.taskId, after: last.cursor });
+    await expect(atEnd.next(5000)).rejects.toThrow('subscription ended');
   });
 
   it('still ends a run whose artifacts cannot be written (the session made /.background a file)', async () => {

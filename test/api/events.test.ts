@@ -149,6 +149,18 @@ describe('streams that could only wait forever', () => {
     expect(events.map((event) => event.__typename)).toEqual(['ToolCallStarted', 'ToolCallCompleted', 'ToolBatchCompleted']);
     await expect(late.next(5000)).rejects.toThrow('subscription ended');
 
+    // A client that got the last events but not the end resumes from its last cursor: the rest, then the end.
+    const resumed = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: batch.batchId, after: events[0]!.cursor });
+    expect(eventsOf(await resumed.until(batchCompleted(batch.batchId))).map((event) => event.__typename)).toEqual(['ToolCallCompleted', 'ToolBatchCompleted']);
+    await expect(resumed.next(5000)).rejects.toThrow('subscription ended');
+    // From the ToolBatchCompleted's cursor, or from a later one, there is nothing left: it ends at once.
+    await submitBatch(app, { sessionId, waitMs: 5000, calls: [{ id: 'later', tool: 'echo', args: { message: '' } }] });
+    const { session } = await app.query(GetSessionDocument, { id: sessionId });
+    for (const after of [events[2]!.cursor, session!.lastEventCursor!]) {
+      const atEnd = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: batch.batchId, after });
+      await expect(atEnd.next(5000)).rejects.toThrow('subscription ended');
+    }
+
     const unknown = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: 'tool-batch:nope' });
     expect((await unknown.next(5000)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     await unknown.close();
