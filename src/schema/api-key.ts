@@ -26,6 +26,7 @@ export const ApiKeyRef = builder.objectRef<ApiKeyInfo>('ApiKey').implement({
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Refused from this time on (after a rotation: the end of the overlap)' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'When the key last authenticated a request, to the minute' }),
     revokedAt: t.expose('revokedAt', { description: 'When the key was revoked; null unless it was', type: 'DateTime', nullable: true }),
+    rotatedAt: t.expose('rotatedAt', { description: 'When a rotation replaced the key (it works until expiresAt); a key is rotated once', type: 'DateTime', nullable: true }),
     active: t.boolean({
       description: 'Neither revoked nor expired',
       resolve: (key) => !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now()),

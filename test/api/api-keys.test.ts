@@ -184,6 +184,27 @@ describe('API keys', () => {
     await client.dispose();
   });
 
+  it('rotate once: the successor keeps the original expiry; a second rotation, or several at once, make one successor', async () => {
+    const original = await issue(['submitter']);
+    type Rotated = { rotateApiKey: { __typename: string; code?: string; message?: string; apiKey?: { id: string; expiresAt: string | null; rotatedAt: string | null }; previous?: { id: string; rotatedAt: string | null } } };
+    const rotate = async (id: string) =>
+      ((await toolrun.request(`mutation($id: String!) { rotateApiKey(id: $id, overlapSeconds: 3600) { __typename ... on Error { code message }
+          ... on IssuedApiKey { apiKey { id expiresAt rotatedAt } previous { id rotatedAt } } } }`, { id })).data as Rotated).rotateApiKey;
+    const results = await Promise.all([1, 2, 3, 4, 5].map(() => rotate(original.apiKey.id)));
+    const successes = results.filter((result) => result.__typename === 'IssuedApiKey');
+    expect(successes).toHaveLength(1);
+    expect(successes[0]).toMatchObject({ apiKey: { expiresAt: null, rotatedAt: null }, previous: { id: original.apiKey.id } });
+    expect(successes[0]!.previous!.rotatedAt).not.toBeNull();
+    for (const refused of results.filter((result) => result.__typename !== 'IssuedApiKey')) {
+      expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('already rotated') });
+    }
+    const listed = ((await toolrun.request(LIST)).data as { apiKeys: Issued['apiKey'][] }).apiKeys.filter((key) => key.name === original.apiKey.name);
+    expect(listed.filter((key) => key.active && key.expiresAt === null).map((key) => key.id)).toContain(successes[0]!.apiKey!.id);
+    // Its successor is the key to rotate next, and it too keeps the original (absent) expiry.
+    const next = await rotate(successes[0]!.apiKey!.id);
+    expect(next).toMatchObject({ __typename: 'IssuedApiKey', apiKey: { expiresAt: null } });
+  });
+
   it('expire at their expiresAt', async () => {
     const issued = await issue(['reader'], new Date(Date.now() + 1500));
     expect(await works(issued.key)).toBe(true);

@@ -127,7 +127,9 @@ export class ApiKeyService {
 
   /**
    * Replaces a key by a new one with the same name, roles and expiry; the old key keeps working for
-   * `overlapSeconds` (0: stops at once), so clients can switch without a gap.
+   * `overlapSeconds` (0: stops at once), so clients can switch without a gap. A key is rotated once:
+   * its successor is rotated next (so two rotations at once make one successor, and a successor
+   * never inherits the overlap's end as its expiry).
    */
   async rotateKey(tenantId: string, idOrPrefix: string, overlapSeconds: number): Promise<{ key: string; info: ApiKeyInfo; previous: ApiKeyInfo }> {
     if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_OVERLAP_SECONDS) {
@@ -135,17 +137,27 @@ export class ApiKeyService {
     }
     const current = await this.findKey(tenantId, idOrPrefix);
     if (current.revokedAt) throw new ValidationError('a revoked key cannot be rotated', 'id');
+    const alreadyRotated = () => new ValidationError(`this key was already rotated; rotate its successor (the newest key named \`${current.name}\`)`, 'id');
+    if (current.rotatedAt) throw alreadyRotated();
     const now = Date.now();
     if (current.expiresAt && current.expiresAt.getTime() <= now) throw new ValidationError('an expired key cannot be rotated', 'id');
     const overlapEnd = new Date(now + overlapSeconds * 1000);
     const oldExpiry = current.expiresAt && current.expiresAt < overlapEnd ? current.expiresAt : overlapEnd;
     const key = newKey();
-    const [created, previous] = await this.db.$transaction([
-      this.db.apiKey.create({
-        data: { tenantId, name: current.name, keyHash: sha256Hex(key), prefix: key.slice(0, 10), roles: current.roles, expiresAt: current.expiresAt },
-      }),
-      this.db.apiKey.update({ where: { id: current.id }, data: { expiresAt: oldExpiry } }),
-    ]);
+    const { created, previous } = await this.db.$transaction(async (tx) => {
+      // Conditional on the key as read: of two rotations at once, one changes it, the other is refused.
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: current.id, rotatedAt: null, revokedAt: null },
+        data: { expiresAt: oldExpiry, rotatedAt: new Date(now) },
+      });
+      if (count !== 1) throw alreadyRotated();
+      return {
+        created: await tx.apiKey.create({
+          data: { tenantId, name: current.name, keyHash: sha256Hex(key), prefix: key.slice(0, 10), roles: current.roles, expiresAt: current.expiresAt },
+        }),
+        previous: await tx.apiKey.findUniqueOrThrow({ where: { id: current.id } }),
+      };
+    });
     await this.announce(previous);
     return { key, info: infoOf(created), previous: infoOf(previous) };
   }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "api_key" ADD COLUMN     "rotated_at" TIMESTAMPTZ(3);
