@@ -108,6 +108,13 @@ describe('sessions', () => {
     expect(page.sessions.nodes[0]).toMatchObject({ title: 'blue team run', status: 'IDLE' });
     void blue;
     void idle;
+
+    // The substring is taken literally: % and _ are no wildcards, a backslash is a backslash.
+    await session('50%_off \\ sale');
+    expect(await titles({ filter: { titleContains: '%' } })).toEqual(['50%_off \\ sale']);
+    expect(await titles({ filter: { titleContains: '_' } })).toEqual(['50%_off \\ sale']);
+    expect(await titles({ filter: { titleContains: '\\' } })).toEqual(['50%_off \\ sale']);
+    expect(await titles({ filter: { titleContains: 'blue_team' } })).toEqual([]);
   });
 
   it('pages stably while sessions are created between pages', async () => {

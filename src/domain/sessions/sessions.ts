@@ -233,7 +233,8 @@ function leaves(object: Record<string, unknown>, prefix: string[]): Array<[strin
 
 function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWhereInput {
   const and: Prisma.SessionWhereInput[] = [{ tenantId }];
-  if (filter.titleContains) and.push({ title: { contains: filter.titleContains, mode: 'insensitive' } });
+  // Prisma passes `contains` to ILIKE as it is: its wildcards and escape character are escaped here.
+  if (filter.titleContains) and.push({ title: { contains: filter.titleContains.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' } });
   if (filter.metadataContains !== undefined && filter.metadataContains !== null) {
     if (typeof filter.metadataContains !== 'object' || Array.isArray(filter.metadataContains)) throw new ValidationError('metadataContains must be a JSON object', 'metadataContains');
     for (const [path, value] of leaves(filter.metadataContains as Record<string, unknown>, [])) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
