@@ -22,15 +22,21 @@ export interface Page<T> {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export function encodeKeysetCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify(['k1', position.key, position.id])).toString('base64url');
+/** A page request of one list (`list` names it and its order: a cursor of another list is refused). */
+export interface ListPageRequest extends PageRequest {
+  list: string;
 }
 
-export function decodeKeysetCursor(cursor: string, argument = 'after'): KeysetPosition {
+export function encodeKeysetCursor(list: string, position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify(['k2', list, position.key, position.id])).toString('base64url');
+}
+
+/** The position a cursor of `list` names; anything else (another list's cursor, a malformed one) is refused. */
+export function decodeKeysetCursor(cursor: string, list: string, argument = 'after'): KeysetPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (Array.isArray(value) && value.length === 3 && value[0] === 'k1' && (typeof value[1] === 'string' || typeof value[1] === 'number') && typeof value[2] === 'string') {
-      return { key: value[1], id: value[2] };
+    if (Array.isArray(value) && value.length === 4 && value[0] === 'k2' && value[1] === list && (typeof value[2] === 'string' || typeof value[2] === 'number') && typeof value[3] === 'string') {
+      return { key: value[2], id: value[3] };
     }
   } catch {
     // reported below
@@ -38,14 +44,14 @@ export function decodeKeysetCursor(cursor: string, argument = 'after'): KeysetPo
   throw new ValidationError(`\`${argument}\` is not a cursor of this list`, argument);
 }
 
-/** The page request of connection arguments: forward pagination, `first` in 0..maxSize. */
-export function pageRequest(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, maxSize = MAX_PAGE_SIZE): PageRequest {
+/** The page request of connection arguments for `list`: forward pagination, `first` in 0..maxSize. */
+export function pageRequest(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, list: string, maxSize = MAX_PAGE_SIZE): ListPageRequest {
   if ((args.last ?? null) !== null || (args.before ?? null) !== null) {
     throw new ValidationError('Lists page forward only: use `first` and `after`', args.last != null ? 'last' : 'before');
   }
   const first = args.first ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 0 || first > maxSize) throw new ValidationError(`\`first\` must be between 0 and ${maxSize}`, 'first');
-  return { first, after: args.after ? decodeKeysetCursor(args.after) : null };
+  return { list, first, after: args.after ? decodeKeysetCursor(args.after, list) : null };
 }
 
 /** Splits the `first + 1` rows a store read into the page and whether more follow. */

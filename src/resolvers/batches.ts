@@ -25,7 +25,7 @@ builder.queryFields((t) => ({
       description: 'The tenant’s calls across sessions, newest first (by queue time), filtered; pages of up to 100 with stable cursors',
       args: { filter: t.arg({ type: ToolCallFilterInput, description: 'Only calls matching this' }) },
       resolve: async (_root, args, { services, viewer }) => {
-        const request = pageRequest(args);
+        const request = pageRequest(args, 'tool-calls');
         const { page, count } = await services.calls.listCalls(viewer.tenantId, callFilter(args.filter), request);
         return keysetConnection(page, request, byTime((call) => call.queuedAt), count);
       },

@@ -8,6 +8,8 @@ import { byTime, keysetConnection } from '../schema/connections.js';
 import { SessionConnectionRef, SessionFileRef, SessionFilterInput, SessionMessageRef, SessionOrderEnum, SessionRef } from '../schema/session.js';
 import { localId } from './global-ids.js';
 
+const MAX_FILES_PAGE = 200;
+
 builder.queryFields((t) => ({
   session: t.field({
     description: 'A session by its id; null when there is none',
@@ -27,8 +29,8 @@ builder.queryFields((t) => ({
         orderBy: t.arg({ type: SessionOrderEnum, defaultValue: 'CREATED_AT', description: 'Newest first by creation (default) or by last activity' }),
       },
       resolve: async (_root, args, { services, viewer }) => {
-        const request = pageRequest(args);
         const order = args.orderBy ?? 'CREATED_AT';
+        const request = pageRequest(args, `sessions-by-${order}`);
         const { page, count } = await services.sessions.list(viewer.tenantId, args.filter ?? {}, order, request);
         return keysetConnection(page, request, byTime((session) => (order === 'LAST_ACTIVITY' ? session.lastActivityAt : session.createdAt)), count);
       },
@@ -39,16 +41,22 @@ builder.queryFields((t) => ({
     type: SessionFileRef,
     authScopes: { reader: true },
     description:
-      'The file or directory at `path` (default `/`) and everything below it, sorted by path, in pages (default 50, at most 200 entries); contents longer than SESSION_FILES_MAX_CONTENT_CHARS are cut (`contentTruncated`), `sessionFile` reads one whole',
+      `The file or directory at \`path\` (default \`/\`) and everything below it, sorted by path, in pages (default 50, at most ${MAX_FILES_PAGE} entries); contents longer than SESSION_FILES_MAX_CONTENT_CHARS are cut (\`contentTruncated\`), \`sessionFile\` reads one whole`,
     args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), path: t.arg.string({ description: 'The directory or file to list (default `/`)' }) },
-    resolve: (_root, args, { services, viewer }) =>
-      resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: 200, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
+    resolve: (_root, args, { services, viewer }) => {
+      // Checked here: the connection helper would cap an oversized page silently and refuse a negative one without a code.
+      for (const field of ['first', 'last'] as const) {
+        const size = args[field];
+        if (size != null && (size < 0 || size > MAX_FILES_PAGE)) throw new ValidationError(`\`${field}\` must be between 0 and ${MAX_FILES_PAGE}`, field);
+      }
+      return resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: MAX_FILES_PAGE, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
         services.sessions.listFiles(viewer.tenantId, localId(args.sessionId, 'Session'), args.path, {
           ...page,
           after: page.after === undefined ? null : pathOfCursor(page.after, 'after'),
           before: page.before === undefined ? null : pathOfCursor(page.before, 'before'),
         }),
-      ),
+      );
+    },
   }),
   sessionFile: t.field({
     type: SessionFileRef,

@@ -37,7 +37,7 @@ builder.queryFields((t) => ({
         scheduleId: t.arg.id({ description: 'Only runs started by this schedule (and its monitor)' }),
       },
       resolve: async (_root, args, { services, viewer }) => {
-        const request = pageRequest(args);
+        const request = pageRequest(args, 'tasks');
         const filter = { sessionId: optionalLocalId(args.sessionId, 'Session'), state: args.state, kind: args.kind, scheduleId: optionalLocalId(args.scheduleId, 'Schedule') };
         const { page, count } = await services.tasks.listTasks(viewer.tenantId, filter, request);
         return keysetConnection(page, request, byTime((task) => task.createdAt), count);
@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
         paused: t.arg.boolean({ description: 'Only paused (true) or not paused (false) schedules' }),
       },
       resolve: async (_root, args, { services, viewer }) => {
-        const request = pageRequest(args);
+        const request = pageRequest(args, 'schedules');
         const { page, count } = await services.tasks.listSchedules(viewer.tenantId, { sessionId: optionalLocalId(args.sessionId, 'Session'), enabled: args.enabled, paused: args.paused }, request);
         return keysetConnection(page, request, byTime((schedule) => schedule.createdAt), count);
       },

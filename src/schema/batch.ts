@@ -101,7 +101,7 @@ ToolBatchRef.implement({
         type: ToolCallRef,
         description: 'The calls of the batch in input order (pages of up to 1,000, the most a batch holds; 20 by default)',
         resolve: async (batch, args, context) => {
-          const request = pageRequest(args, MAX_CALLS_PAGE);
+          const request = pageRequest(args, 'batch-calls', MAX_CALLS_PAGE);
           const loader = requestLoader<Page<ToolCall>>(context, `batch-calls:${JSON.stringify(request)}`, (ids) => context.services.calls.callPagesOfBatches(ids, request));
           return keysetConnection(await loader.load(batch.id), request, (call) => ({ key: call.position, id: call.id }), async () => batch.callCount);
         },
@@ -205,7 +205,7 @@ builder.objectFields(SessionRef, (t) => ({
       type: ToolBatchRef,
       description: 'Batches of this session, newest first',
       resolve: async (session, args, context) => {
-        const request = pageRequest(args);
+        const request = pageRequest(args, 'session-batches');
         const loader = requestLoader<Page<ToolBatch>>(context, `session-batches:${JSON.stringify(request)}`, (ids) => context.services.calls.batchPagesOfSessions(ids, request));
         const counts = requestLoader<number>(context, 'session-batch-counts', (ids) => context.services.calls.batchCountsOf(ids));
         return keysetConnection(await loader.load(session.id), request, byTime((batch) => batch.createdAt), () => counts.load(session.id));

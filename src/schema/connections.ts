@@ -3,7 +3,7 @@
 // DataLoader per request and page arguments, so a page of parents costs a fixed number of queries.
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
-import { encodeKeysetCursor, type KeysetPosition, type Page, type PageRequest } from '../model/keyset.js';
+import { encodeKeysetCursor, type KeysetPosition, type ListPageRequest, type Page } from '../model/keyset.js';
 import type { GraphQLContext } from './context.js';
 
 export interface KeysetConnection<T> {
@@ -12,8 +12,8 @@ export interface KeysetConnection<T> {
   count: () => Promise<number>;
 }
 
-export function keysetConnection<T>(page: Page<T>, request: PageRequest, positionOf: (row: T) => KeysetPosition, count: () => Promise<number>): KeysetConnection<T> {
-  const edges = page.rows.map((node) => ({ cursor: encodeKeysetCursor(positionOf(node)), node }));
+export function keysetConnection<T>(page: Page<T>, request: ListPageRequest, positionOf: (row: T) => KeysetPosition, count: () => Promise<number>): KeysetConnection<T> {
+  const edges = page.rows.map((node) => ({ cursor: encodeKeysetCursor(request.list, positionOf(node)), node }));
   return {
     edges,
     pageInfo: {

@@ -16,6 +16,9 @@ import { DomainError, NotFoundError } from '../model/errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../model/keyset.js';
 import type { Services } from '../services.js';
 
+/** The list `tasks/list` pages through (its cursors are refused elsewhere). */
+const MCP_TASKS_LIST = 'mcp-tasks';
+
 /** How often a host is asked to poll tasks/get, and how often tasks/result looks while it waits. */
 export const TASK_POLL_INTERVAL_MS = 1000;
 const TASKS_PER_PAGE = 50;
@@ -93,7 +96,7 @@ export class BackgroundRunTasks implements TaskStore {
   async listTasks(cursor?: string): Promise<{ tasks: McpTask[]; nextCursor?: string }> {
     let after;
     try {
-      after = cursor ? decodeKeysetCursor(cursor, 'cursor') : null;
+      after = cursor ? decodeKeysetCursor(cursor, MCP_TASKS_LIST, 'cursor') : null;
     } catch (error) {
       throw asMcpError(error);
     }
@@ -101,7 +104,7 @@ export class BackgroundRunTasks implements TaskStore {
     const last = page.rows.at(-1);
     return {
       tasks: page.rows.map(mcpTaskOf),
-      ...(page.hasNextPage && last ? { nextCursor: encodeKeysetCursor({ key: last.createdAt.toISOString(), id: last.id }) } : {}),
+      ...(page.hasNextPage && last ? { nextCursor: encodeKeysetCursor(MCP_TASKS_LIST, { key: last.createdAt.toISOString(), id: last.id }) } : {}),
     };
   }
 

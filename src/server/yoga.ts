@@ -17,6 +17,7 @@ import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
 import { useInputLimits } from './plugins/use-input-limits.js';
 import { useIntrospectionSetting } from './plugins/use-introspection-setting.js';
 import { useQueryCost } from './plugins/use-query-cost.js';
+import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { useTracing } from './plugins/use-tracing.js';
 import { yogaLogger } from './yoga-logger.js';
@@ -58,6 +59,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       ...armor.protect().plugins,
       useInputLimits({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH }),
       useQueryCost(config.MAX_QUERY_COST),
+      useRequestErrorCodes(),
     ],
     context: async (initial) => {
       const { shutdown } = options;

@@ -148,6 +148,24 @@ describe('input safety', () => {
     }
   });
 
+  it('gives every refusal a code: variables of the wrong type, a missing operation name, a page size out of bounds', async () => {
+    const refusals: Array<[string, Record<string, unknown>, string]> = [
+      ['query($f: Int) { tasks(first: $f) { totalCount } }', { f: 'abc' }, 'BAD_USER_INPUT'],
+      ['query($s: TaskState) { tasks(state: $s) { totalCount } }', { s: 'NOPE' }, 'BAD_USER_INPUT'],
+      ['mutation($e: DateTime) { createApiKey(name: "x", roles: [reader], expiresAt: $e) { __typename } }', { e: 'tomorrow' }, 'BAD_USER_INPUT'],
+      ['mutation($s: ID!, $a: JSON!) { spawnBackground(sessionId: $s, tool: "sleep", args: $a) { __typename } }', { s: sessionId, a: null }, 'BAD_USER_INPUT'],
+      ['query A { __typename } query B { __typename }', {}, 'OPERATION_RESOLUTION_FAILURE'],
+      ['query($s: ID!) { sessionFiles(sessionId: $s, first: -1) { nodes { path } } }', { s: sessionId }, 'VALIDATION_FAILED'],
+      ['query($s: ID!) { sessionFiles(sessionId: $s, first: 1000) { nodes { path } } }', { s: sessionId }, 'VALIDATION_FAILED'],
+      ['query($s: ID!) { sessionFiles(sessionId: $s, last: 201) { nodes { path } } }', { s: sessionId }, 'VALIDATION_FAILED'],
+    ];
+    for (const [query, variables, code] of refusals) {
+      const result = await toolrun.request(query, variables);
+      expect(result.errors?.length, query).toBeGreaterThan(0);
+      expect(result.errors!.map((error) => error.extensions?.code), query).toEqual(result.errors!.map(() => code));
+    }
+  });
+
   it('caps tool calls per request across aliases', async () => {
     const calls = Array.from({ length: 30 }, (_, i) => ({ tool: 'add', args: { a: i, b: 1 } }));
     const query = `mutation($s: ID!, $c: [ToolCallInput!]!) { a: executeToolBatch(sessionId: $s, calls: $c) { __typename } b: executeToolBatch(sessionId: $s, calls: $c) { __typename } }`;

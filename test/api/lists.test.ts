@@ -124,6 +124,18 @@ describe('sessions', () => {
     await session('new one');
     const rest = await app.query(FilterSessionsDocument, { first: 10, after: first.sessions.pageInfo.endCursor }, key);
     expect([...first.sessions.nodes, ...rest.sessions.nodes].map((node) => node.title)).toEqual(['s4', 's3', 's2', 's1', 's0']);
+
+    // A cursor names a position in one list and its order: another list's, or another order's, is refused.
+    const byActivity = await app.query(FilterSessionsDocument, { first: 1, orderBy: 'LAST_ACTIVITY' }, key);
+    for (const [after, orderBy] of [
+      [byActivity.sessions.pageInfo.endCursor, 'CREATED_AT'],
+      [first.sessions.pageInfo.endCursor, 'LAST_ACTIVITY'],
+    ] as const) {
+      const refused = await app.request(FilterSessionsDocument, { first: 1, after, orderBy }, key);
+      expect(refused.errors?.[0]).toMatchObject({ message: '`after` is not a cursor of this list', extensions: { code: 'VALIDATION_FAILED' } });
+    }
+    const tasks = await app.request('query($after: String) { tasks(first: 1, after: $after) { totalCount } }', { after: first.sessions.pageInfo.endCursor }, key);
+    expect(tasks.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 
   it('loads a dashboard page with a number of SQL statements that does not grow with its size', async () => {
