@@ -93,6 +93,16 @@ describe('input safety', () => {
     );
     expect(viaLiteral.errors).toBeUndefined();
     expect(viaLiteral.data?.executeToolBatch.calls.nodes[0]?.output.value).toMatchObject({ echoed: 'a\u0000b' });
+    // Whatever the shape of the query: args as a variable of a literal call too — unless that variable is also used elsewhere.
+    const ARGS_VARIABLE = 'mutation($s: ID!, $a: JSON) { executeToolBatch(sessionId: $s, waitMs: 10000, calls: [{tool: "echo", args: $a}]) { ... on ToolBatch { calls(first: 1000) { nodes { output { ... on ToolSuccess { value } } } } } } }';
+    const viaArgsVariable = await toolrun.request<{ executeToolBatch: { calls: { nodes: Array<{ output: { value: unknown } }> } } }, unknown>(ARGS_VARIABLE, { s: sessionId, a: { message: 'a\u0000b' } });
+    expect(viaArgsVariable.errors).toBeUndefined();
+    expect(viaArgsVariable.data?.executeToolBatch.calls.nodes[0]?.output.value).toMatchObject({ echoed: 'a\u0000b' });
+    await expectRefused(
+      'mutation($s: ID!, $a: JSON) { createSession(metadata: $a) { __typename } executeToolBatch(sessionId: $s, calls: [{tool: "echo", args: $a}]) { __typename } }',
+      { s: sessionId, a: { message: 'a\u0000b' } },
+      '$a.message',
+    );
     // A well-formed pair is fine.
     const ok = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: 'emoji \ud83d\ude00', m: { a: '\ud83d\ude00' } });
     expect(ok.data?.createSession.__typename).toBe('Session');

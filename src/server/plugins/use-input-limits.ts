@@ -16,6 +16,7 @@ import {
   getOperationAST,
   GraphQLError,
   Kind,
+  visit,
   type SelectionSetNode,
   type TypeNode,
   type ValueNode,
@@ -52,11 +53,11 @@ const TOOL_CALL_INPUT = 'ToolCallInput';
 
 /**
  * Checks a JSON value (a variable's value) without recursion. `toolCalls`: the value is a list of
- * tool calls (or one), whose `args` may hold any text.
+ * tool calls (or one), whose `args` may hold any text; `anyText`: the value is a tool call's `args`.
  */
-export function checkJsonInput(value: unknown, field: string, maxDepth: number, toolCalls = false): GraphQLError | null {
+export function checkJsonInput(value: unknown, field: string, maxDepth: number, toolCalls = false, anyText = false): GraphQLError | null {
   const stack: Array<{ value: unknown; path: string; depth: number; anyText: boolean; call: boolean }> = [
-    { value, path: field, depth: 0, anyText: false, call: toolCalls && !Array.isArray(value) },
+    { value, path: field, depth: 0, anyText, call: toolCalls && !Array.isArray(value) },
   ];
   if (toolCalls && Array.isArray(value)) {
     stack.pop();
@@ -87,8 +88,11 @@ export function checkJsonInput(value: unknown, field: string, maxDepth: number, 
   return null;
 }
 
-/** Checks the literal values of a document (arguments and defaults) without recursion. */
-export function checkDocumentInput(document: DocumentNode, maxDepth: number): GraphQLError | null {
+/**
+ * Checks the literal values of a document (arguments and defaults) without recursion. Counts in
+ * `toolArgsUses` how often each variable is given as a literal tool call's `args`.
+ */
+export function checkDocumentInput(document: DocumentNode, maxDepth: number, toolArgsUses = new Map<string, number>()): GraphQLError | null {
   const stack: Array<{ node: ValueNode; path: string; depth: number; anyText?: boolean; calls?: boolean; call?: boolean }> = [];
   const pushArguments = (args: readonly ArgumentNode[] | undefined, owner: string, fieldName: string) => {
     for (const arg of args ?? []) {
@@ -116,7 +120,8 @@ export function checkDocumentInput(document: DocumentNode, maxDepth: number): Gr
   }
   while (stack.length > 0) {
     const { node, path, depth, anyText = false, calls = false, call = calls && node.kind === Kind.OBJECT } = stack.pop()!;
-    if (node.kind === Kind.STRING || node.kind === Kind.ENUM) {
+    if (node.kind === Kind.VARIABLE && anyText) toolArgsUses.set(node.name.value, (toolArgsUses.get(node.name.value) ?? 0) + 1);
+    else if (node.kind === Kind.STRING || node.kind === Kind.ENUM) {
       const why = anyText ? null : unacceptableText(node.value);
       if (why) return refuse(path, why);
     } else if (node.kind === Kind.LIST || node.kind === Kind.OBJECT) {
@@ -199,18 +204,33 @@ function namedTypeOf(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
 }
 
+/** How many times each variable is used in the document (its definition aside). */
+function variableUses(document: DocumentNode): Map<string, number> {
+  const uses = new Map<string, number>();
+  visit(document, {
+    Variable(node, _key, parent) {
+      if ((parent as { kind?: string } | undefined)?.kind !== Kind.VARIABLE_DEFINITION) uses.set(node.name.value, (uses.get(node.name.value) ?? 0) + 1);
+    },
+  });
+  return uses;
+}
+
 /** The first reason the operation's input is refused, or null. */
 export function checkOperationInput(args: Pick<ExecutionArgs, 'document' | 'operationName' | 'variableValues'>, limits: InputLimits): GraphQLError | null {
   const operation = getOperationAST(args.document, args.operationName ?? undefined);
   const toolCallVariables = new Set(
     (operation?.variableDefinitions ?? []).filter((definition) => namedTypeOf(definition.type) === TOOL_CALL_INPUT).map((definition) => definition.variable.name.value),
   );
-  for (const [name, value] of Object.entries((args.variableValues ?? {}) as Record<string, unknown>)) {
-    const error = checkJsonInput(value, `$${name}`, limits.maxJsonDepth, toolCallVariables.has(name));
-    if (error) return error;
-  }
-  const error = checkDocumentInput(args.document, limits.maxJsonDepth);
+  const toolArgsUses = new Map<string, number>();
+  const error = checkDocumentInput(args.document, limits.maxJsonDepth, toolArgsUses);
   if (error) return error;
+  const uses = toolArgsUses.size > 0 ? variableUses(args.document) : new Map<string, number>();
+  for (const [name, value] of Object.entries((args.variableValues ?? {}) as Record<string, unknown>)) {
+    // A variable used only as tool calls' `args` may hold any text, as a literal there may.
+    const onlyToolArgs = toolArgsUses.has(name) && toolArgsUses.get(name) === uses.get(name);
+    const variableError = checkJsonInput(value, `$${name}`, limits.maxJsonDepth, toolCallVariables.has(name), onlyToolArgs);
+    if (variableError) return variableError;
+  }
   const calls = countSubmittedCalls(args);
   if (calls > limits.maxCallsPerRequest) {
     return new GraphQLError(`The request submits ${calls} tool calls; at most ${limits.maxCallsPerRequest} are accepted per request (across every executeToolBatch and alias)`, {
