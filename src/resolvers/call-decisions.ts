@@ -35,8 +35,11 @@ builder.mutationFields((t) => ({
       callId: t.arg.string({ description: 'The call id, as submitted', required: true }),
       sessionId: t.arg.id({ description: 'The call’s session (Relay or raw id); needed only when the call id is used in several sessions' }),
       result: t.arg({ description: 'The outcome of the call', type: ToolCallResultInput, required: true }),
+      attempt: t.arg.int({
+        description: 'The attempt this completes (`attempt` of its ToolCallAwaitingCompletion): refused with INVALID_STATE when the call has moved on to another attempt',
+      }),
     },
     resolve: (_root, args, { services, viewer }) =>
-      services.callDecisions.complete(viewer, args.callId, args.result, optionalLocalId(args.sessionId, 'Session')),
+      services.callDecisions.complete(viewer, args.callId, args.result, optionalLocalId(args.sessionId, 'Session'), args.attempt),
   }),
 }));

@@ -180,7 +180,11 @@ describe('external tools', () => {
       return call.status === 'PENDING_EXTERNAL' && call.attempt === 2 ? call : null;
     });
     expect(again.maxAttempts).toBe(2);
-    const exhausted = await complete({ callId: 'retry', sessionId, result: { failure: { class: 'UNAVAILABLE', code: 'busy', message: 'Still busy', retry: { kind: 'SAFE' } } } });
+    // A late result meant for attempt 1 does not become attempt 2's, when it says which attempt it completes.
+    const stale = await complete({ callId: 'retry', sessionId, attempt: 1, result: { value: 'late answer of attempt 1' } });
+    expect(stale).toMatchObject({ __typename: 'InvalidStateError', code: 'INVALID_STATE', message: 'Attempt 1 of call `retry` is over: the call waits for the completion of attempt 2' });
+    expect(await callOf(app, 'retry', sessionId)).toMatchObject({ status: 'PENDING_EXTERNAL', attempt: 2 });
+    const exhausted = await complete({ callId: 'retry', sessionId, attempt: 2, result: { failure: { class: 'UNAVAILABLE', code: 'busy', message: 'Still busy', retry: { kind: 'SAFE' } } } });
     expect(exhausted).toMatchObject({ status: 'FAILED', attempt: 2, output: { code: 'busy', retry: { kind: 'EXHAUSTED', attempts: 2 } } });
     const types = (await readEvents(app.services, localId(sessionId, 'Session'), 0)).map((event) => event.type);
     expect(types).toEqual([

@@ -52,7 +52,7 @@ export interface CallDecisionServiceDeps {
   logger: Logger;
 }
 
-type CompletionVerdict = { kind: 'completed' } | { kind: 'retry' } | { kind: 'late'; deadline: Date } | { kind: 'refused'; call: CallRecord };
+type CompletionVerdict = { kind: 'completed' } | { kind: 'retry' } | { kind: 'late'; deadline: Date } | { kind: 'refused'; call: CallRecord } | { kind: 'other-attempt'; attempt: number };
 
 export class CallDecisionService {
   constructor(private readonly deps: CallDecisionServiceDeps) {}
@@ -79,7 +79,13 @@ export class CallDecisionService {
   }
 
   /** Reports the outcome of one call of an external tool. */
-  async complete(viewer: Viewer, callId: string, result: CompletionInput, sessionId?: string | null): Promise<CallRecord> {
+  /**
+   * Completes a PENDING_EXTERNAL call with a client's result. With `attempt` (from its
+   * ToolCallAwaitingCompletion), only that attempt: a late result of an attempt that was retried is
+   * refused instead of becoming the next attempt's.
+   */
+  async complete(viewer: Viewer, callId: string, result: CompletionInput, sessionId?: string | null, expectedAttempt?: number | null): Promise<CallRecord> {
+    if (expectedAttempt != null && (!Number.isInteger(expectedAttempt) || expectedAttempt < 1)) throw new ValidationError('attempt must be an integer from 1', 'attempt');
     const output = completionOutput(result);
     const call = await this.deps.calls.findCall(viewer.tenantId, callId, sessionId);
     const retryable = output.status === 'FAILURE' && output.failure.retry.kind === 'SAFE';
@@ -89,6 +95,7 @@ export class CallDecisionService {
       const current = (await loadCall(scope.sql, call.id))!;
       if (current.status !== 'PENDING_EXTERNAL') return { kind: 'refused', call: current };
       const attempt = current.attempt;
+      if (expectedAttempt != null && expectedAttempt !== attempt) return { kind: 'other-attempt', attempt };
       const decision = decideRetry(output, attempt, current.maxAttempts, tool?.definition.retry ?? null);
       if (decision.kind === 'retry' && (await scheduleExternalRetry(scope, dispatcher, current, attempt, decision.failure, decision.delayMs))) {
         return { kind: 'retry' };
@@ -101,6 +108,9 @@ export class CallDecisionService {
       return { kind: 'late', deadline: current.deadlineAt ?? new Date() };
     });
     if (verdict.kind === 'refused') throw refusal(verdict.call);
+    if (verdict.kind === 'other-attempt') {
+      throw new InvalidStateError(`Attempt ${expectedAttempt} of call \`${call.callId}\` is over: the call waits for the completion of attempt ${verdict.attempt}`, 'PENDING_EXTERNAL');
+    }
     if (verdict.kind === 'late') throw new DeadlinePassedError(call.callId, verdict.deadline);
     return this.deps.calls.findCall(viewer.tenantId, call.callId, call.sessionId);
   }
