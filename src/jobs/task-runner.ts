@@ -22,6 +22,9 @@ import type { JobCatalogue } from './catalogue.js';
 import { staleAfterMs, type TaskRecovery } from '../domain/tasks/recovery.js';
 import { TaskSink } from './task-sink.js';
 
+/** How often a running task's heartbeat is announced as a TaskHeartbeat event (it is recorded every HEARTBEAT_INTERVAL_MS). */
+export const HEARTBEAT_EVENT_MS = 5000;
+
 export interface TaskRunnerDeps {
   config: Config;
   tasks: TaskStore;
@@ -103,8 +106,13 @@ export class TaskRunner {
       () => abort('superseded'),
       runLogger,
     );
+    let announcedAt = 0;
     const heartbeat = setInterval(() => {
-      eventLog.writeWithPrisma(task.sessionId, (scope) => recordHeartbeat(scope, task.id, attempt)).then(
+      // Every beat is recorded (recovery needs it fresh); one in HEARTBEAT_EVENT_MS is announced.
+      const now = Date.now();
+      const announce = now - announcedAt >= HEARTBEAT_EVENT_MS;
+      if (announce) announcedAt = now;
+      eventLog.writeWithPrisma(task.sessionId, (scope) => recordHeartbeat(scope, task.id, attempt, announce)).then(
         (beat) => {
           if (beat === null) abort('superseded');
           else if (beat.cancelRequested) abort('cancelled');

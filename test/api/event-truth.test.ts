@@ -14,8 +14,9 @@ import {
   TenantSettingsDocument,
   ToolCallEventsDocument,
 } from '../gql/graphql.js';
-import { batchesCompleted, eventsOf, expectCompleteSequence } from '../support/events.js';
-import { createSession, fromStart, laneSettled, submitBatch, waitForBatch, waitForStatus } from '../support/fixtures.js';
+import { finished, spawnRun, waitForTask } from '../support/background.js';
+import { batchesCompleted, eventsOf, expectCompleteSequence, readEvents } from '../support/events.js';
+import { createSession, fromStart, laneSettled, newSession, submitBatch, waitForBatch, waitForStatus } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -118,5 +119,20 @@ describe('ToolCallStarted', () => {
     const [call] = (await waitForBatch(app, sessionId, batch.batchId)).calls.nodes;
     expect(call).toMatchObject({ status: 'FAILED', startedAt: null, output: { code: 'tool_unavailable' } });
     expect(events.map((event) => event.__typename)).toEqual(['ToolCallAwaitingApproval', 'ToolCallApproved', 'ToolCallCompleted', 'ToolBatchCompleted']);
+  });
+});
+
+describe('TaskHeartbeat', () => {
+  it('is announced at most every 5 s, while the heartbeat is recorded every interval (1 s here)', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 3500 } });
+    const task = await waitForTask(app, run.taskId, finished, 20_000);
+    expect(task.state).toBe('SUCCEEDED');
+    const events = await readEvents(app.services, session.rowId);
+    expect(events.filter((event) => event.type === 'TaskHeartbeat' && event.taskId === run.taskId)).toHaveLength(1);
+    // The record went on beating after the one announcement.
+    const announced = events.find((event) => event.type === 'TaskHeartbeat')!.payload as { at: string };
+    const { heartbeatAt } = await app.services.db.task.findUniqueOrThrow({ where: { id: run.taskId } });
+    expect(heartbeatAt!.getTime()).toBeGreaterThan(Date.parse(announced.at));
   });
 });

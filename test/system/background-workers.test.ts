@@ -43,14 +43,14 @@ describe('background runs on worker processes', { timeout: 120_000 }, () => {
     const write = <T>(fn: Parameters<typeof eventLog.writeWithPrisma<T>>[1]) => eventLog.writeWithPrisma(session.rowId, fn);
     // No worker runs here: the test plays two workers, attempt 1 and (after re-attach) attempt 2.
     expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toMatchObject({ state: 'RUNNING', attempt: 1 });
-    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toEqual({ cancelRequested: false });
+    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1, true))).toEqual({ cancelRequested: false });
     expect(await recovery.recover(run.taskId, 1, 'test: lost', { requireStale: false })).toBe('reattached');
     expect(await write((scope) => claimTask(scope, run.taskId, 2, 'test-worker-2'))).toMatchObject({ state: 'RUNNING', attempt: 2, workerId: 'test-worker-2' });
     await sleep(20);
     const before = await db.task.findUniqueOrThrow({ where: { id: run.taskId } });
     const seqBefore = (await db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq;
 
-    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1))).toBeNull();
+    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 1, true))).toBeNull();
     expect(await write((scope) => recordActivity(scope, run.taskId, 1, { stateDetail: 'stale', progress: { current: 99 } }))).toBe(false);
     expect(await write((scope) => finishTask(scope, run.taskId, { attempt: 1 }, { state: 'SUCCEEDED', summary: 'stale' }))).toBeNull();
     expect(await write((scope) => claimTask(scope, run.taskId, 1, 'test-worker-1'))).toBeNull();
@@ -60,7 +60,7 @@ describe('background runs on worker processes', { timeout: 120_000 }, () => {
     expect((await db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq).toBe(seqBefore);
 
     // The current attempt's heartbeat is accepted.
-    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 2))).toEqual({ cancelRequested: false });
+    expect(await write((scope) => recordHeartbeat(scope, run.taskId, 2, true))).toEqual({ cancelRequested: false });
     expect((await db.task.findUniqueOrThrow({ where: { id: run.taskId } })).heartbeatAt!.getTime()).toBeGreaterThan(before.heartbeatAt!.getTime());
     await write((scope) => finishTask(scope, run.taskId, { attempt: 2 }, { state: 'CANCELED', summary: 'Canceled by request.' }));
   });

@@ -96,10 +96,11 @@ export async function claimTask(scope: PrismaWriteScope, taskId: string, attempt
 }
 
 /**
- * Records that `attempt` is alive. Null when the attempt is superseded (re-attached, finished):
- * nothing is written then. Otherwise tells whether cancellation was requested.
+ * Records that `attempt` is alive (with a TaskHeartbeat when `announce`). Null when the attempt is
+ * superseded (re-attached, finished): nothing is written then. Otherwise tells whether cancellation
+ * was requested.
  */
-export async function recordHeartbeat(scope: PrismaWriteScope, taskId: string, attempt: number): Promise<{ cancelRequested: boolean } | null> {
+export async function recordHeartbeat(scope: PrismaWriteScope, taskId: string, attempt: number, announce: boolean): Promise<{ cancelRequested: boolean } | null> {
   const rows = await scope.tx.$queryRawUnsafe<Array<{ sessionId: string; kind: string; runId: string | null; cancelRequested: boolean; at: Date }>>(
     `UPDATE task SET heartbeat_at = now() WHERE id = $1::uuid AND attempt = $2 AND state = 'RUNNING'
      RETURNING session_id::text AS "sessionId", kind, run_id AS "runId", cancel_requested_at IS NOT NULL AS "cancelRequested", heartbeat_at AS at`,
@@ -108,7 +109,7 @@ export async function recordHeartbeat(scope: PrismaWriteScope, taskId: string, a
   );
   const row = rows[0];
   if (!row) return null;
-  scope.emit(taskEvent('TaskHeartbeat', { id: taskId, sessionId: row.sessionId, kind: row.kind, runId: row.runId }, { attempt, at: row.at.toISOString() }));
+  if (announce) scope.emit(taskEvent('TaskHeartbeat', { id: taskId, sessionId: row.sessionId, kind: row.kind, runId: row.runId }, { attempt, at: row.at.toISOString() }));
   return { cancelRequested: row.cancelRequested };
 }
 
