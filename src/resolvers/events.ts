@@ -85,7 +85,7 @@ builder.subscriptionFields((t) => ({
       'Events of every session of the tenant after `after`, then live, in tenant order (`tenantSeq`), each once; a cursor older than the retention yields CursorExpired. For list views and inboxes (a new session arrives as its SessionCreated): filter by `types` (e.g. [ToolCallAwaitingApproval]) or `sessionId`.',
     args: {
       after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `Tenant.lastEventCursor`); absent: from now' }),
-      types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types' }),
+      types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types (at least one)' }),
       sessionId: t.arg.id({ description: 'Only events of this session' }),
     },
     subscribe: async (_root, args, context) => {
@@ -93,15 +93,16 @@ builder.subscriptionFields((t) => ({
       let afterTenantSeq: number | undefined;
       let sessionId: string | null;
       try {
+        if (args.types?.length === 0) throw new ValidationError('types must name at least one event type (leave it out for every type)', 'types');
         afterTenantSeq = args.after ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
         if (afterTenantSeq !== undefined) await refuseAhead(context, 'tenant', viewer.tenantId, afterTenantSeq);
         sessionId = optionalLocalId(args.sessionId, 'Session');
         if (sessionId) await services.sessions.assertExists(viewer.tenantId, sessionId);
       } catch (error) {
-        if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
+        if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
         throw error;
       }
-      const types = args.types?.length ? new Set<string>(args.types) : null;
+      const types = args.types ? new Set<string>(args.types) : null;
       return tenantEvents(services.feed, {
         tenantId: viewer.tenantId,
         afterTenantSeq,
@@ -135,7 +136,7 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
     afterSeq = after ? decodeEventCursor(after, watched.sessionId) : (watched.finished?.from ?? undefined);
     if (after) await refuseAhead(context, 'session', watched.sessionId, afterSeq!);
   } catch (error) {
-    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
+    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
     throw error;
   }
   // On shutdown the client sees the subscription complete, and resumes elsewhere with its last
@@ -144,7 +145,7 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
   try {
     stream = context.services.streams.open(context.viewer, context.shutdown);
   } catch (error) {
-    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
+    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
     throw error;
   }
   const { finished } = watched;

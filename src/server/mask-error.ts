@@ -26,6 +26,6 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   }
   // A typed error thrown outside a result union (a query's bad argument, e.g. a foreign cursor) keeps its message and code.
   const domain = error instanceof DomainError ? error : error instanceof GraphQLError && error.originalError instanceof DomainError ? error.originalError : null;
-  if (domain) return new GraphQLError(domain.message, { path: error instanceof GraphQLError ? error.path : undefined, extensions: { code: domain.code } });
+  if (domain) return new GraphQLError(domain.message, { path: error instanceof GraphQLError ? error.path : undefined, extensions: domain.extensions });
   return maskUnexpected(error, message, isDev);
 }

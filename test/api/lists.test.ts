@@ -263,6 +263,12 @@ describe('tenantEvents', () => {
     expect(response.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     await stream.close();
   });
+
+  it('refuses an empty types filter rather than reading it as no filter', async () => {
+    const stream = app.ws(TenantEventsDocument, { types: [] }, key);
+    expect((await stream.next()).errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED', field: 'types' } });
+    await stream.close();
+  });
 });
 
 void waitForBatch;

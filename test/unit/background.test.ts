@@ -79,6 +79,10 @@ describe('parseSchedule', () => {
     expect(refusal({ cronExpression: '*/2 * * * * *' }).message).toContain('got 6');
     expect(refusal({ cronExpression: '* * * * *', timezone: 'Nowhere/Special' }).field).toBe('schedule.timezone');
     expect(refusal({ cronExpression: '* * * * *', timezone: 7 }).field).toBe('schedule.timezone');
+    // Huge input is named, not repeated whole.
+    for (const schedule of [{ cronExpression: `${'1,'.repeat(5000)}1 * * * *` }, { cronExpression: 'x'.repeat(10_000) }, { scheduledAt: 'y'.repeat(10_000) }, { cronExpression: '* * * * *', timezone: 'z'.repeat(10_000) }]) {
+      expect(refusal(schedule).message.length).toBeLessThan(400);
+    }
   });
 
   it('accepts seconds only when configured to (tests)', () => {

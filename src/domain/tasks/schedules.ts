@@ -53,7 +53,7 @@ export function parseSchedule(input: unknown, options: { allowSeconds?: boolean;
   if (scheduledAtText !== null) {
     const scheduledAt = parseRfc3339(scheduledAtText);
     if (scheduledAt.getTime() < now.getTime() - SCHEDULED_AT_GRACE_MS) {
-      throw new InvalidScheduleError(`scheduledAt ${scheduledAtText} is in the past (now is ${now.toISOString()}); a one-shot schedule needs a future time`, 'schedule.scheduledAt');
+      throw new InvalidScheduleError(`scheduledAt ${quoted(scheduledAtText)} is in the past (now is ${now.toISOString()}); a one-shot schedule needs a future time`, 'schedule.scheduledAt');
     }
     return { type: 'ONCE', cronExpression: null, scheduledAt, timezone, nextTriggerAt: scheduledAt };
   }
@@ -62,7 +62,7 @@ export function parseSchedule(input: unknown, options: { allowSeconds?: boolean;
   const allowed = options.allowSeconds ? [5, 6] : [5];
   if (!allowed.includes(fields)) {
     throw new InvalidScheduleError(
-      `cronExpression must have 5 fields (minute hour day-of-month month day-of-week), got ${fields}: ${JSON.stringify(expression)}`,
+      `cronExpression must have 5 fields (minute hour day-of-month month day-of-week), got ${fields}: ${quoted(expression)}`,
       'schedule.cronExpression',
     );
   }
@@ -91,7 +91,7 @@ export function nextCronTrigger(expression: string, timezone: string, after: Dat
   try {
     return CronExpressionParser.parse(expression, { tz: timezone, currentDate: after, strict: false }).next().toDate();
   } catch (error) {
-    throw new InvalidScheduleError(`cronExpression ${JSON.stringify(expression)} is invalid: ${(error as Error).message}`, 'schedule.cronExpression');
+    throw new InvalidScheduleError(`cronExpression ${quoted(expression)} is invalid: ${(error as Error).message}`, 'schedule.cronExpression');
   }
 }
 
@@ -102,12 +102,17 @@ function optionalString(value: unknown, field: InvalidScheduleError['field']): s
   return trimmed === '' ? null : trimmed;
 }
 
+/** A value as an error message repeats it: quoted, and cut after 100 characters (input may be huge). */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+}
+
 /** Validates an IANA timezone name and returns its canonical spelling. */
 export function parseTimezone(name: string): string {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    throw new InvalidScheduleError(`timezone ${JSON.stringify(name)} is not an IANA timezone (e.g. UTC, Europe/Paris)`, 'schedule.timezone');
+    throw new InvalidScheduleError(`timezone ${quoted(name)} is not an IANA timezone (e.g. UTC, Europe/Paris)`, 'schedule.timezone');
   }
 }
 
@@ -123,7 +128,7 @@ export function isRfc3339(text: string): boolean {
 
 function parseRfc3339(text: string): Date {
   const match = RFC3339.exec(text);
-  const invalid = () => new InvalidScheduleError(`scheduledAt must be an RFC 3339 date-time (e.g. 2026-04-16T15:30:00Z), got ${JSON.stringify(text)}`, 'schedule.scheduledAt');
+  const invalid = () => new InvalidScheduleError(`scheduledAt must be an RFC 3339 date-time (e.g. 2026-04-16T15:30:00Z), got ${quoted(text)}`, 'schedule.scheduledAt');
   if (!match) throw invalid();
   const [, year, month, day, hour, minute, second] = match.map(Number) as number[];
   const date = new Date(text.replace(' ', 'T'));
