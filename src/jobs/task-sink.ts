@@ -16,11 +16,12 @@ interface Pending {
   progress?: ToolProgress;
   logText: string;
   chunks: OutputChunk[];
-  truncatedNow: boolean;
+  /** The stream whose output reached the log's cap, when one did. */
+  truncatedIn: OutputStream | null;
   output: boolean;
 }
 
-const empty = (): Pending => ({ logText: '', chunks: [], truncatedNow: false, output: false });
+const empty = (): Pending => ({ logText: '', chunks: [], truncatedIn: null, output: false });
 const WRITE_ATTEMPTS = 3;
 
 export class TaskSink {
@@ -56,7 +57,7 @@ export class TaskSink {
     const pending = this.pending;
     pending.output = true;
     pending.logText += applied.logText;
-    pending.truncatedNow ||= applied.truncatedNow;
+    if (applied.truncatedNow) pending.truncatedIn = stream;
     if (applied.keptText) {
       const last = pending.chunks.at(-1);
       if (last?.stream === stream) last.text += applied.keptText;
@@ -95,7 +96,7 @@ export class TaskSink {
     if (pending.stateDetail !== undefined) update.stateDetail = pending.stateDetail;
     if (pending.progress !== undefined) update.progress = pending.progress;
     if (pending.output) {
-      update.output = { ...this.state, logText: pending.logText, chunks: pending.chunks, truncatedNow: pending.truncatedNow };
+      update.output = { ...this.state, logText: pending.logText, chunks: pending.chunks, truncatedIn: pending.truncatedIn };
     }
     return update;
   }

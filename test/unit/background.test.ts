@@ -1,4 +1,5 @@
 // The pure parts of background runs: schedule parsing, the output cap and tail, artifacts text.
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
   appendOutput,
@@ -13,6 +14,8 @@ import {
   TRUNCATION_LINE,
 } from '../../src/domain/tasks/background-output.js';
 import { scheduleDescription } from '../../src/domain/tasks/background.js';
+import type { ActivityUpdate } from '../../src/domain/tasks/task-transitions.js';
+import { TaskSink } from '../../src/jobs/task-sink.js';
 import { InvalidScheduleError } from '../../src/model/errors.js';
 import { parseSchedule } from '../../src/domain/tasks/schedules.js';
 
@@ -122,6 +125,17 @@ describe('output log and tail', () => {
     const after = appendOutput(state, 'stdout', 'more');
     expect(after.logText).toBe('');
     expect(after.state.tail.endsWith('[stdout] more')).toBe(true);
+  });
+
+  it('marks the truncation in the stream whose output reached the cap', async () => {
+    const updates: ActivityUpdate[] = [];
+    const sink = new TaskSink(async (update) => Boolean(updates.push(update)), () => undefined, pino({ level: 'silent' }), 1);
+    sink.output('stdout', 'a line\n');
+    sink.output('stderr', 'e'.repeat(MAX_OUTPUT_LOG_CHARS));
+    await sink.flush();
+    const output = updates.map((update) => update.output!);
+    expect(output.map((entry) => entry.truncatedIn).filter(Boolean)).toEqual(['stderr']);
+    expect(output.flatMap((entry) => entry.chunks.map((chunk) => chunk.stream))).toEqual(['stdout', 'stderr']);
   });
 
   it('counts characters as code points and never splits a surrogate pair', () => {

@@ -130,7 +130,8 @@ export interface ActivityUpdate {
     logText: string;
     /** The output that reached the log, in order (consecutive chunks of one stream merged). */
     chunks: OutputChunk[];
-    truncatedNow: boolean;
+    /** The stream whose output reached the log's cap in this update, when one did. */
+    truncatedIn: OutputChunk['stream'] | null;
   };
 }
 
@@ -152,7 +153,7 @@ export async function recordActivity(scope: PrismaWriteScope, taskId: string, at
   if (update.stateDetail !== undefined) emit(taskEvent('TaskStatus', task, { attempt, text: update.stateDetail }));
   if (update.progress !== undefined) emit(taskEvent('TaskProgress', task, { attempt, progress: update.progress }));
   for (const chunk of update.output?.chunks ?? []) emit(taskEvent('TaskOutput', task, { attempt, stream: chunk.stream, text: chunk.text, truncated: false }));
-  if (update.output?.truncatedNow) emit(taskEvent('TaskOutput', task, { attempt, stream: 'stdout', text: '', truncated: true }));
+  if (update.output?.truncatedIn) emit(taskEvent('TaskOutput', task, { attempt, stream: update.output.truncatedIn, text: '', truncated: true }));
   return true;
 }
 
