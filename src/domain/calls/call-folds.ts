@@ -38,16 +38,26 @@ function sortedBy<T>(items: T[], key: (item: T) => string): Array<{ item: T; ind
 }
 
 /**
- * Runs `query` with the items sorted by row id (lock order); maps the returned rows (id and the
- * attempt they now show) back to the items. One row changes once: when a transaction holds two items
- * of one call (two runs of it on one worker, from a job delivered twice), only the first item of the
- * attempt that took effect is told so; the other learns it was superseded.
+ * Maps the rows a fenced statement changed (id and the attempt they now show) back to its items
+ * (`callOf` names an item's call). One row changes once: when a transaction holds two items of one
+ * call (two runs of it on one worker, from a job delivered twice), only the first item of the
+ * attempt that took effect gets the row; the other learns it was superseded.
  */
+function rowsOfItems<I, R extends { id: string; attempt: number }>(items: I[], callOf: (item: I) => { id: string; attempt: number }, rows: R[]): Array<R | undefined> {
+  const changed = new Map(rows.map((row) => [`${row.id}:${row.attempt}`, row]));
+  return items.map((item) => {
+    const { id, attempt } = callOf(item);
+    const key = `${id}:${attempt}`;
+    const row = changed.get(key);
+    changed.delete(key);
+    return row;
+  });
+}
+
+/** Runs `query` with the items sorted by row id (lock order); tells each item whether its transition took effect. */
 async function fenced<I extends { call: CallRef }>(sql: SqlConnection, items: I[], run: (sorted: I[]) => Promise<Array<{ id: string; attempt: number }>>): Promise<boolean[]> {
-  const sorted = sortedBy(items, (item) => item.call.id);
-  const rows = await run(sorted.map((entry) => entry.item));
-  const changed = new Set(rows.map((row) => `${row.id}:${row.attempt}`));
-  return items.map((item) => changed.delete(`${item.call.id}:${item.call.attempt}`));
+  const rows = await run(sortedBy(items, (item) => item.call.id).map((entry) => entry.item));
+  return rowsOfItems(items, (item) => item.call, rows).map((row) => row !== undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,14 +174,7 @@ export const finishCalls: Fold<FinishItem, Finished> = {
       // with the JSON's default estimate it may choose to scan the whole table.
       sorted.map((item) => item.call.id),
     ]);
-    const changed = new Map(rows.map((row) => [`${row.id}:${row.attempt}`, row]));
-    // As in `fenced`: one changed row answers one item.
-    const rowOf = items.map((item) => {
-      const key = `${item.call.id}:${item.call.attempt}`;
-      const row = changed.get(key);
-      changed.delete(key);
-      return row;
-    });
+    const rowOf = rowsOfItems(items, (item) => item.call, rows);
     // A completed batch is told to its last item here, so its completion follows every call's.
     const lastOfBatch = new Map<string, number>();
     rowOf.forEach((row, index) => row?.completedBatch && lastOfBatch.set(row.batchRowId, index));
@@ -248,14 +251,7 @@ export const enterPendingExternal: Fold<CallRef, PendingExternal | null> = {
   run: async (sql, items) => {
     const sorted = sortedBy(items, (item) => item.id).map((entry) => entry.item);
     const rows = await sql.query<PendingExternal & { id: string; attempt: number }>(PENDING_EXTERNAL, [sorted.map((item) => item.id), sorted.map((item) => item.attempt)]);
-    const changed = new Map(rows.map(({ id, attempt, ...pending }) => [`${id}:${attempt}`, pending]));
-    // As in `fenced`: one changed row answers one item.
-    return items.map((item) => {
-      const key = `${item.id}:${item.attempt}`;
-      const pending = changed.get(key) ?? null;
-      changed.delete(key);
-      return pending;
-    });
+    return rowsOfItems(items, (item) => item, rows).map((row) => (row ? { startedAt: row.startedAt, deadlineAt: row.deadlineAt, args: row.args } : null));
   },
 };
 
