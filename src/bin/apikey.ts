@@ -39,8 +39,8 @@ if (!valid) {
 const booted = await boot({ migrate: true });
 const { services } = booted;
 try {
-  const row = await services.apiKeys.ensureTenant(tenant!);
   const { apiKeys } = services;
+  const row = command === 'create' ? await apiKeys.ensureTenant(tenant!) : await apiKeys.tenantNamed(tenant!);
   if (command === 'self-approval') {
     await apiKeys.setAllowSelfApproval(row.id, target === 'on');
     console.log(`tenant ${row.name} (${row.id})\nself-approval ${target}`);

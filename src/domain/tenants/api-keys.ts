@@ -79,6 +79,13 @@ export class ApiKeyService {
     return this.db.tenant.upsert({ where: { name }, update: {}, create: { name } });
   }
 
+  /** The tenant of that name, which must exist (only `ensureTenant` creates one). */
+  async tenantNamed(name: string): Promise<Tenant> {
+    const tenant = await this.db.tenant.findUnique({ where: { name } });
+    if (!tenant) throw new NotFoundError('Tenant', name);
+    return tenant;
+  }
+
   /** Creates a key for the tenant of that name (created if new); the command line's entry. */
   async createKey(tenantName: string, options: { name?: string; roles?: Role[]; expiresAt?: Date | null } = {}): Promise<{ key: string; tenant: Tenant; apiKeyId: string; info: ApiKeyInfo }> {
     const tenant = await this.ensureTenant(tenantName);
