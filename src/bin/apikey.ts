@@ -5,8 +5,8 @@
 // npm run apikey -- self-approval <tenant> on|off
 import { parseArgs } from 'node:util';
 import { type ApiKeyInfo, ROLES } from '../domain/tenants/api-keys.js';
-import { durationSeconds } from '../cli/keys.js';
-import { DomainError, ValidationError } from '../model/errors.js';
+import { durationOption } from '../cli/keys.js';
+import { DomainError } from '../model/errors.js';
 import { boot } from './run.js';
 
 const USAGE = `usage: npm run apikey -- create <tenant> [--name <name>] [--roles ${ROLES.join(',')}] [--expires-in <duration>]
@@ -14,7 +14,7 @@ const USAGE = `usage: npm run apikey -- create <tenant> [--name <name>] [--roles
        npm run apikey -- revoke <tenant> <key id or prefix>
        npm run apikey -- rotate <tenant> <key id or prefix> [--overlap <duration>]   (the old key keeps working that long; default 0)
        npm run apikey -- self-approval <tenant> on|off   (may an approver decide calls its own key submitted)
-durations: 90d, 12h, 30m, 45s or seconds`;
+durations: 90d, 12h, 30m, 45s or seconds, at most 36500d`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -40,26 +40,29 @@ const booted = await boot({ migrate: true });
 const { services } = booted;
 try {
   const { apiKeys } = services;
-  const row = command === 'create' ? await apiKeys.ensureTenant(tenant!) : await apiKeys.tenantNamed(tenant!);
-  if (command === 'self-approval') {
-    await apiKeys.setAllowSelfApproval(row.id, target === 'on');
-    console.log(`tenant ${row.name} (${row.id})\nself-approval ${target}`);
-  } else if (command === 'create') {
+  if (command === 'create') {
     const roles = values.roles.split(',').map((role) => role.trim()).filter(Boolean);
     const expiresIn = values['expires-in'];
-    const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + seconds(expiresIn, 'expires-in') * 1000);
-    const { key, info } = await apiKeys.issueKey(row.id, { name: values.name, roles, expiresAt });
+    // Read before the tenant is made, so that a refused duration writes nothing.
+    const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + durationOption(expiresIn, 'expires-in') * 1000);
+    const { key, tenant: row, info } = await apiKeys.createKey(tenant!, { name: values.name, roles, expiresAt });
     console.log(`tenant ${row.name} (${row.id})\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.`);
-  } else if (command === 'list') {
-    const keys = await apiKeys.listKeys(row.id);
-    console.log(`tenant ${row.name} (${row.id}): ${keys.length} key${keys.length === 1 ? '' : 's'}`);
-    for (const info of keys) console.log(`\n${describe(info)}`);
-  } else if (command === 'revoke') {
-    const info = await apiKeys.revokeKey(row.id, target!);
-    console.log(`${describe(info)}\nRevoked: refused everywhere from now on.`);
   } else {
-    const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, seconds(values.overlap, 'overlap'));
-    console.log(`new key:\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n\nold key:\n${describe(previous)}`);
+    const row = await apiKeys.tenantNamed(tenant!);
+    if (command === 'self-approval') {
+      await apiKeys.setAllowSelfApproval(row.id, target === 'on');
+      console.log(`tenant ${row.name} (${row.id})\nself-approval ${target}`);
+    } else if (command === 'list') {
+      const keys = await apiKeys.listKeys(row.id);
+      console.log(`tenant ${row.name} (${row.id}): ${keys.length} key${keys.length === 1 ? '' : 's'}`);
+      for (const info of keys) console.log(`\n${describe(info)}`);
+    } else if (command === 'revoke') {
+      const info = await apiKeys.revokeKey(row.id, target!);
+      console.log(`${describe(info)}\nRevoked: refused everywhere from now on.`);
+    } else {
+      const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, durationOption(values.overlap, 'overlap'));
+      console.log(`new key:\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n\nold key:\n${describe(previous)}`);
+    }
   }
 } catch (error) {
   if (!(error instanceof DomainError)) throw error;
@@ -84,8 +87,3 @@ function describe(info: ApiKeyInfo): string {
   ].join('\n');
 }
 
-function seconds(text: string, option: string): number {
-  const value = durationSeconds(text);
-  if (value === null) throw new ValidationError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`, option);
-  return value;
-}

@@ -1,6 +1,7 @@
 // `toolrun keys …`: the API keys of the tenant of the admin key the CLI runs with, through the API
 // like every other command. A tenant's first key comes from `npm run apikey` (the database).
 import { ROLES } from '../domain/tenants/api-keys.js';
+import { ValidationError } from '../model/errors.js';
 import { API_KEYS, type ApiKeyRow, CREATE_API_KEY, type IssuedKey, type Result, REVOKE_API_KEY, ROTATE_API_KEY, unwrap } from './operations.js';
 import { type Screen, table } from './render.js';
 import { CliError, type Transport } from './transport.js';
@@ -23,7 +24,7 @@ export async function keysCommand(api: Transport, screen: Screen, command: KeysC
       const roles = command.roles.split(',').map((role) => role.trim()).filter(Boolean);
       const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
       if (unknown.length > 0) throw new CliError(`unknown role ${unknown.join(', ')} (roles: ${ROLES.join(', ')})`);
-      const expiresAt = command.expiresIn === undefined ? null : new Date(Date.now() + seconds(command.expiresIn, 'expires-in') * 1000).toISOString();
+      const expiresAt = command.expiresIn === undefined ? null : new Date(Date.now() + durationOption(command.expiresIn, 'expires-in') * 1000).toISOString();
       const { createApiKey } = await api.request<{ createApiKey: Result<IssuedKey> }>(CREATE_API_KEY, { name: command.name, roles, expiresAt });
       screen.write(issued(unwrap(createApiKey, 'IssuedApiKey')));
       return;
@@ -35,7 +36,7 @@ export async function keysCommand(api: Transport, screen: Screen, command: KeysC
       return;
     }
     case 'rotate': {
-      const { rotateApiKey } = await api.request<{ rotateApiKey: Result<IssuedKey> }>(ROTATE_API_KEY, { id: command.key, overlapSeconds: seconds(command.overlap, 'overlap') });
+      const { rotateApiKey } = await api.request<{ rotateApiKey: Result<IssuedKey> }>(ROTATE_API_KEY, { id: command.key, overlapSeconds: durationOption(command.overlap, 'overlap') });
       const rotated = unwrap(rotateApiKey, 'IssuedApiKey');
       const previous = rotated.previous;
       screen.write(`${issued(rotated)}${previous ? `old key ${previous.prefix}… (${previous.id}) ${previous.revokedAt ? `refused from ${previous.revokedAt}` : 'still active'}\n` : ''}`);
@@ -54,14 +55,19 @@ function state(key: ApiKeyRow): string {
   return key.expiresAt ? `active until ${key.expiresAt}` : 'active';
 }
 
-function seconds(text: string, option: string): number {
-  const value = durationSeconds(text);
-  if (value === null) throw new CliError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`);
-  return value;
-}
+/** The longest duration the key commands take: 100 years, so that every expiry is a date. */
+const MAX_DURATION_DAYS = 36_500;
+const UNIT_SECONDS = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 } as const;
 
-/** A duration as `npm run apikey` and `toolrun keys` take it: 90d, 12h, 30m, 45s or seconds; null if it is none. */
-export function durationSeconds(text: string): number | null {
+/**
+ * A duration option of `npm run apikey` and `toolrun keys` (`--expires-in`, `--overlap`) in
+ * seconds: 90d, 12h, 30m, 45s or seconds, at most 36500d; anything else is a ValidationError
+ * naming the option.
+ */
+export function durationOption(text: string, option: string): number {
   const match = /^(\d+)([smhd]?)$/.exec(text.trim());
-  return match ? Number(match[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'] : null;
+  if (!match) throw new ValidationError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`, option);
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+  if (seconds > MAX_DURATION_DAYS * UNIT_SECONDS.d) throw new ValidationError(`--${option} must be at most ${MAX_DURATION_DAYS}d (100 years)`, option);
+  return seconds;
 }

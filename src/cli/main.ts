@@ -17,12 +17,14 @@ export const USAGE = `usage: toolrun <command> [options]
   tasks list <session>                        the session's background runs and monitors
   tasks cancel <task-id>                      cancel a background run
   keys list                                   the API keys of your key's tenant (admin role)
-  keys create --name N [--roles submitter,approver] [--expires-in 90d]
+  keys create [--name N] [--roles R,…] [--expires-in 90d]
+                                              a new key, shown once; unless given: named "default", roles submitter,approver, no expiry
   keys revoke <key-id|prefix>                 refused everywhere within a second
   keys rotate <key-id|prefix> [--overlap 1h]  a new key with the same name and roles; the old one works for the overlap
   (a tenant's first key: npm run apikey -- create <tenant> --roles admin)
 
 API options: --url URL (TOOLRUN_URL, default http://127.0.0.1:4000/graphql), --key KEY (TOOLRUN_API_KEY)
+Durations (--expires-in, --overlap): 90d, 12h, 30m, 45s or seconds, at most 36500d
 `;
 
 class UsageError extends Error {}

@@ -56,6 +56,12 @@ describe('npm run apikey', () => {
     const bad = await cli('create', tenant, '--roles', 'owner').catch((error: { code: number; stderr: string }) => error);
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stderr: string }).stderr).toContain('unknown role `owner`');
+
+    // A duration past 100 years is refused in one line naming the option; no tenant is made for it.
+    const newTenant = `cli-${randomUUID().slice(0, 8)}`;
+    const far = await cli('create', newTenant, '--expires-in', '99999999999d').catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(far).toMatchObject({ code: 1, stdout: '', stderr: 'toolrun: --expires-in must be at most 36500d (100 years)\n' });
+    expect(await toolrun.services.db.tenant.count({ where: { name: newTenant } })).toBe(0);
   }, 300_000);
 
   it('refuses to list, revoke, rotate or set self-approval for a tenant that does not exist, and creates none', async () => {

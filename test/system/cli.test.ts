@@ -161,6 +161,24 @@ describe('toolrun keys', () => {
     expect(after.text).toMatch(new RegExp(`^${newId}\\s.*revoked`, 'm'));
     expect(await app.services.apiKeys.authenticate(newKey)).toBeNull();
 
+    // Without --name the key is named `default`, as the usage says.
+    const unnamed = await finished(['keys', 'create', '--roles', 'reader'], env);
+    expect(unnamed.exit.code, unnamed.text).toBe(0);
+    const unnamedKey = /^key\s+(trk_\S+)$/m.exec(unnamed.text)![1]!;
+    expect((await finished(['keys', 'list'], env)).text).toMatch(new RegExp(`^\\S+\\s+${unnamedKey.slice(0, 10)}…\\s+default\\s+reader\\s`, 'm'));
+    expect((await finished(['--help'])).text).toContain('keys create [--name N] [--roles R,…] [--expires-in 90d]');
+
+    // A duration past 100 years is refused in one line naming the option, before anything is sent.
+    const keysBefore = (await finished(['keys', 'list'], env)).lines.filter(Boolean).length;
+    for (const expiresIn of ['99999999999d', '36501d']) {
+      const tooLong = await finished(['keys', 'create', '--name', 'far', '--expires-in', expiresIn], env);
+      expect(tooLong.exit.code, tooLong.text).toBe(1);
+      expect(tooLong.text.trim()).toBe('toolrun: --expires-in must be at most 36500d (100 years)');
+    }
+    expect((await finished(['keys', 'list'], env)).lines.filter(Boolean)).toHaveLength(keysBefore);
+    const longest = await finished(['keys', 'create', '--name', 'far', '--roles', 'reader', '--expires-in', '36500d'], env);
+    expect(longest.exit.code, longest.text).toBe(0);
+
     const missing = await finished(['keys', 'revoke', 'trk_nothing'], env);
     expect(missing.exit.code).toBe(1);
     expect(missing.lines.filter(Boolean)).toHaveLength(1);

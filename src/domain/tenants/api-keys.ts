@@ -87,7 +87,7 @@ export class ApiKeyService {
   }
 
   /** Creates a key for the tenant of that name (created if new); the command line's entry. */
-  async createKey(tenantName: string, options: { name?: string; roles?: Role[]; expiresAt?: Date | null } = {}): Promise<{ key: string; tenant: Tenant; apiKeyId: string; info: ApiKeyInfo }> {
+  async createKey(tenantName: string, options: { name?: string; roles?: readonly string[]; expiresAt?: Date | null } = {}): Promise<{ key: string; tenant: Tenant; apiKeyId: string; info: ApiKeyInfo }> {
     const tenant = await this.ensureTenant(tenantName);
     const { key, info } = await this.issueKey(tenant.id, options);
     return { key, tenant, apiKeyId: info.id, info };
