@@ -1,12 +1,14 @@
 // The commands that go through the API (every one but `keys`): run, watch, calls, tasks.
 import {
   APPROVE_CALL,
+  BATCH_CALLS,
   CANCEL_CALL,
   CANCEL_TASK,
   type CallEvent,
   CREATE_SESSION,
   EXECUTE,
   type Output,
+  type PageInfo,
   type Progress,
   type Result,
   SESSION_CALLS,
@@ -139,24 +141,52 @@ interface ListedCall {
   output: { __typename: string; class?: string; code?: string } | null;
 }
 
-/** `calls list <session>`: the calls of the session's latest batches. */
-export async function listCalls(api: Transport, screen: Screen, sessionId: string, batches = 20): Promise<void> {
-  const { session } = await api.request<{ session: { batches: { nodes: Array<{ batchId: string; status: string; calls: { nodes: ListedCall[] } }> } } | null }>(SESSION_CALLS, {
-    id: sessionId,
-    first: batches,
-  });
-  if (!session) throw new CliError(`session ${sessionId} was not found`);
-  const rows = session.batches.nodes.flatMap((batch) =>
-    batch.calls.nodes.map((call) => [
-      call.callId,
-      call.tool,
-      call.status,
-      String(call.attempt),
-      call.durationMs === null ? '' : `${call.durationMs} ms`,
-      call.output?.__typename === 'ToolFailure' ? `${call.output.class}/${call.output.code}` : '',
-      batch.batchId,
-    ]),
-  );
+interface CallPage {
+  pageInfo: PageInfo;
+  nodes: ListedCall[];
+}
+
+interface SessionCallsAnswer {
+  session: { batches: { pageInfo: PageInfo; nodes: Array<{ batchId: string; calls: CallPage }> } } | null;
+}
+
+/**
+ * `calls list <session>`: every call of the session, its batches newest first and each batch's
+ * calls in input order, read page after page (a long list is long, never cut short).
+ */
+export async function listCalls(api: Transport, screen: Screen, sessionId: string, batchesPerPage = 20): Promise<void> {
+  const rows: string[][] = [];
+  let after: string | null = null;
+  do {
+    // Typed by annotation: `after`, an argument here, is assigned from the answer (TS7022 otherwise).
+    const { session }: SessionCallsAnswer = await api.request(SESSION_CALLS, {
+      id: sessionId,
+      first: batchesPerPage,
+      after,
+    });
+    if (!session) throw new CliError(`session ${sessionId} was not found`);
+    for (const batch of session.batches.nodes) {
+      const calls = [...batch.calls.nodes];
+      for (let page = batch.calls.pageInfo; page.hasNextPage; ) {
+        const { toolBatch } = await api.request<{ toolBatch: { calls: CallPage } | null }>(BATCH_CALLS, { sessionId, batchId: batch.batchId, after: page.endCursor });
+        if (!toolBatch) throw new CliError(`batch ${batch.batchId} of session ${sessionId} was not found`);
+        calls.push(...toolBatch.calls.nodes);
+        page = toolBatch.calls.pageInfo;
+      }
+      for (const call of calls) {
+        rows.push([
+          call.callId,
+          call.tool,
+          call.status,
+          String(call.attempt),
+          call.durationMs === null ? '' : `${call.durationMs} ms`,
+          call.output?.__typename === 'ToolFailure' ? `${call.output.class}/${call.output.code}` : '',
+          batch.batchId,
+        ]);
+      }
+    }
+    after = session.batches.pageInfo.hasNextPage ? session.batches.pageInfo.endCursor : null;
+  } while (after);
   screen.write(table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'DURATION', 'FAILURE', 'BATCH'], rows));
 }
 
@@ -182,9 +212,15 @@ interface ListedTask {
   createdAt: string;
 }
 
-export async function listTasks(api: Transport, screen: Screen, sessionId: string, first = 50): Promise<void> {
-  const { tasks } = await api.request<{ tasks: { nodes: ListedTask[] } }>(SESSION_TASKS, { sessionId, first });
-  const rows = tasks.nodes.map((task) => [task.taskId, task.kind, task.state, task.tool ?? '', task.title ?? '', task.stateDetail ?? '', task.createdAt]);
+/** `tasks list <session>`: every background run and monitor of the session, newest first, read page after page. */
+export async function listTasks(api: Transport, screen: Screen, sessionId: string, first = 100): Promise<void> {
+  const rows: string[][] = [];
+  let after: string | null = null;
+  do {
+    const { tasks }: { tasks: { pageInfo: PageInfo; nodes: ListedTask[] } } = await api.request(SESSION_TASKS, { sessionId, first, after });
+    for (const task of tasks.nodes) rows.push([task.taskId, task.kind, task.state, task.tool ?? '', task.title ?? '', task.stateDetail ?? '', task.createdAt]);
+    after = tasks.pageInfo.hasNextPage ? tasks.pageInfo.endCursor : null;
+  } while (after);
   screen.write(table(['TASK', 'KIND', 'STATE', 'TOOL', 'TITLE', 'DETAIL', 'CREATED'], rows));
 }
 

@@ -11,10 +11,10 @@ export const USAGE = `usage: toolrun <command> [options]
 
   run <tool> [--args JSON] [--session ID]     run one call, with live progress; exit 0 if it succeeded
   watch <session>                             a live table of the session's calls (Ctrl-C to stop)
-  calls list <session>                        the calls of the session's latest batches
+  calls list <session>                        every call of the session, newest batch first
   calls cancel <session> <call-id>            cancel a call
   calls approve <session> <call-id>           approve a call awaiting approval
-  tasks list <session>                        the session's background runs and monitors
+  tasks list <session>                        every background run and monitor of the session, newest first
   tasks cancel <task-id>                      cancel a background run
   keys list                                   the API keys of your key's tenant (admin role)
   keys create [--name N] [--roles R,…] [--expires-in 90d]

@@ -59,8 +59,22 @@ export const EXECUTE = `mutation CliExecute($sessionId: ID!, $calls: [ToolCallIn
   }
 }`;
 
-export const SESSION_CALLS = `query CliCalls($id: ID!, $first: Int) {
-  session(id: $id) { id batches(first: $first) { nodes { batchId status calls(first: 100) { nodes { callId tool status attempt durationMs queuedAt output { __typename ... on ToolFailure { class code } } } } } } }
+const PAGE_INFO = 'pageInfo { hasNextPage endCursor }';
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+const CALL_FIELDS = 'callId tool status attempt durationMs queuedAt output { __typename ... on ToolFailure { class code } }';
+
+export const SESSION_CALLS = `query CliCalls($id: ID!, $first: Int, $after: String) {
+  session(id: $id) { id batches(first: $first, after: $after) { ${PAGE_INFO} nodes { batchId status calls(first: 100) { ${PAGE_INFO} nodes { ${CALL_FIELDS} } } } } }
+}`;
+
+/** The calls of one batch after the first page that SESSION_CALLS read (1,000 a page, the most a batch holds). */
+export const BATCH_CALLS = `query CliBatchCalls($sessionId: ID!, $batchId: String!, $after: String) {
+  toolBatch(sessionId: $sessionId, batchId: $batchId) { calls(first: 1000, after: $after) { ${PAGE_INFO} nodes { ${CALL_FIELDS} } } }
 }`;
 
 export const CANCEL_CALL = `mutation CliCancelCall($sessionId: ID!, $callId: String!) {
@@ -71,8 +85,8 @@ export const APPROVE_CALL = `mutation CliApproveCall($sessionId: ID!, $callId: S
   approveToolCall(sessionId: $sessionId, callId: $callId) { __typename ... on ToolCall { callId status } ... on Error { code message } }
 }`;
 
-export const SESSION_TASKS = `query CliTasks($sessionId: ID!, $first: Int) {
-  tasks(sessionId: $sessionId, first: $first) { nodes { taskId kind state stateDetail title tool createdAt finishedAt } }
+export const SESSION_TASKS = `query CliTasks($sessionId: ID!, $first: Int, $after: String) {
+  tasks(sessionId: $sessionId, first: $first, after: $after) { ${PAGE_INFO} nodes { taskId kind state stateDetail title tool createdAt finishedAt } }
 }`;
 
 export const CANCEL_TASK = `mutation CliCancelTask($id: ID!) {

@@ -3,6 +3,7 @@
 // commands with an admin key.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancelTaskDocument } from '../gql/graphql.js';
 import { childEnv, ensureBuilt } from '../support/build.js';
 import { Child, type Exit } from '../support/cluster.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
@@ -128,6 +129,44 @@ describe('toolrun tasks', () => {
     const cancelled = await finished(['tasks', 'cancel', run.taskId]);
     expect(cancelled.exit.code, cancelled.text).toBe(0);
     expect(cancelled.text).toMatch(new RegExp(`^${run.taskId}\\s+(RUNNING \\(cancel requested; it ends when its worker stops it\\)|CANCELED)$`, 'm'));
+  });
+});
+
+describe('toolrun calls list and tasks list', () => {
+  // A worker-less toolrun: the calls stay queued and a cancelled queued run ends at once, so a
+  // session holds as many rows as the test makes, whatever the background-run limits.
+  let lists: Toolrun;
+  let listsUrl: string;
+  beforeAll(async () => {
+    lists = await startToolrun({}, { worker: false });
+    listsUrl = (await lists.endpoint.wsUrl()).replace(/^ws/, 'http');
+  }, 120_000);
+  afterAll(() => lists?.close());
+
+  it('prints every call of a session: more batches than a page, and more calls in a batch than a page', { timeout: 120_000 }, async () => {
+    const session = await newSession(lists);
+    await submitBatch(lists, { sessionId: session.id, calls: Array.from({ length: 150 }, (_, index) => ({ id: `big-${index}`, tool: 'add', args: { a: index, b: 1 } })) });
+    for (let index = 0; index < 20; index += 1) await submitBatch(lists, { sessionId: session.id, calls: [{ id: `small-${index}`, tool: 'add', args: { a: index, b: 1 } }] });
+    const listed = await finished(['calls', 'list', session.id], { TOOLRUN_URL: listsUrl, TOOLRUN_API_KEY: lists.apiKey });
+    expect(listed.exit.code, listed.text).toBe(0);
+    const calls = listed.lines.slice(1).filter(Boolean).map((line) => line.split(/\s+/)[0]!);
+    const big = Array.from({ length: 150 }, (_, index) => `big-${index}`);
+    expect([...calls].sort()).toEqual([...big, ...Array.from({ length: 20 }, (_, index) => `small-${index}`)].sort());
+    // The oldest batch last, its calls in input order.
+    expect(calls.slice(20)).toEqual(big);
+  });
+
+  it('prints every task of a session, more than a page of them', { timeout: 120_000 }, async () => {
+    const session = await newSession(lists);
+    const taskIds: string[] = [];
+    for (let index = 0; index < 101; index += 1) {
+      const run = await spawnRun(lists, { sessionId: session.id, tool: 'report_progress', args: { steps: 1, intervalMs: 10 } });
+      expect((await lists.query(CancelTaskDocument, { id: run.taskId })).cancelTask).toMatchObject({ __typename: 'Task', state: 'CANCELED' });
+      taskIds.push(run.taskId);
+    }
+    const listed = await finished(['tasks', 'list', session.id], { TOOLRUN_URL: listsUrl, TOOLRUN_API_KEY: lists.apiKey });
+    expect(listed.exit.code, listed.text).toBe(0);
+    expect(listed.lines.slice(1).filter(Boolean).map((line) => line.split(/\s+/)[0]).sort()).toEqual(taskIds.sort());
   });
 });
 
