@@ -9,8 +9,8 @@
 //
 // No sticky routing: the MCP session is a toolrun session (its id is the `Mcp-Session-Id`, made at
 // initialize), and each request is served by a server and transport made for it alone, in
-// whichever API process it reaches. So the call a cancel names is found by id (`mcp-<request
-// id>`, unique in the session as the spec wants request ids), not in memory; progress streams on
+// whichever API process it reaches. So the call a cancel names is found by id (`mcp-` + the request
+// id as JSON, unique in the session as the spec wants request ids), not in memory; progress streams on
 // the response of the POST that made the call. There is no standalone GET stream (405): toolrun
 // sends no server-initiated messages.
 import { createHash } from 'node:crypto';
@@ -91,10 +91,15 @@ function runsInBackground(tool: ToolDefinition): boolean {
   return tool.hints.supportsBackground === true && tool.policy !== 'REQUIRES_APPROVAL';
 }
 
-/** The toolrun call id of an MCP request: request ids are unique within an MCP session (spec), and so is this in its session. */
+/**
+ * The toolrun call id of an MCP request: `mcp-` and the request id as JSON (`mcp-1`, `mcp-"1"`: a
+ * number and a string are distinct ids), or `mcp-sha256:` and its hash when that is not printable
+ * ASCII or too long for a call id. Request ids are unique within an MCP session (spec), and so is
+ * this in its session.
+ */
 export function mcpCallId(requestId: RequestId): string {
-  const id = String(requestId);
-  return /^[\x21-\x7e]{1,200}$/.test(id) ? `mcp-${id}` : `mcp-${createHash('sha256').update(id).digest('hex')}`;
+  const id = JSON.stringify(requestId);
+  return /^[\x21-\x7e]{1,252}$/.test(id) ? `mcp-${id}` : `mcp-sha256:${createHash('sha256').update(id).digest('hex')}`;
 }
 
 /** A call's outcome as an MCP tool result. */

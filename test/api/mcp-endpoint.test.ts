@@ -33,6 +33,30 @@ async function connect(apiKey: string | null = app.apiKey, options: { fetch?: ty
   return client;
 }
 
+/** The Mcp-Session-Id of a connected client, which is the id of its toolrun session. */
+function sessionOf(client: Client): string {
+  return (client.transport as StreamableHTTPClientTransport).sessionId!;
+}
+
+/** One JSON-RPC request of a client's MCP session, sent as written (the SDK's client picks its own ids); its response. */
+async function rpc(client: Client, request: { id: string | number; method: string; params: unknown }) {
+  const response = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${app.apiKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionOf(client),
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...request }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  const data = text.split('\n').find((line) => line.startsWith('data: '));
+  return JSON.parse(data ? data.slice(6) : text) as { id: string | number; result?: CallToolResult; error?: { code: number; message: string } };
+}
+
 /** The toolrun call an MCP tools/call made (its id starts with `mcp-`), once it exists. */
 function mcpCall(tool: string, status?: string) {
   return eventually(async () => {
@@ -97,28 +121,25 @@ describe('toolrun at /mcp', () => {
 
   it('answers a retried tools/call (the same request id and arguments) with the outcome of the one call it made', async () => {
     const client = await connect();
-    const transport = (client as unknown as { transport: StreamableHTTPClientTransport }).transport;
-    const callTool = async () => {
-      const response = await fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${app.apiKey}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': transport.sessionId!,
-          'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'retried-1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'once' } } }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const text = await response.text();
-      const data = text.split('\n').find((line) => line.startsWith('data: '));
-      return JSON.parse(data ? data.slice(6) : text) as { result?: CallToolResult };
-    };
+    const callTool = () => rpc(client, { id: 'retried-1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'once' } } });
     const first = await callTool();
     expect(first.result?.structuredContent).toEqual({ echoed: 'once', length: 4 });
     expect((await callTool()).result).toEqual(first.result);
-    expect(await app.services.db.toolCall.count({ where: { callId: 'mcp-retried-1' } })).toBe(1);
+    expect(await app.services.db.toolCall.count({ where: { callId: 'mcp-"retried-1"' } })).toBe(1);
+  });
+
+  it('keeps the request ids 1 and "1" apart: two calls, each answered with its own outcome', async () => {
+    const client = await connect();
+    const number = await rpc(client, { id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'number' } } });
+    const string = await rpc(client, { id: '1', method: 'tools/call', params: { name: 'echo', arguments: { message: 'string' } } });
+    expect(number).toMatchObject({ id: 1, result: { structuredContent: { echoed: 'number' } } });
+    expect(string).toMatchObject({ id: '1', result: { structuredContent: { echoed: 'string' } } });
+    const sessionId = sessionOf(client);
+    const calls = await app.services.db.toolCall.findMany({ where: { sessionId, callId: { in: ['mcp-1', 'mcp-"1"'] } }, orderBy: { queuedAt: 'asc' } });
+    expect(calls.map((call) => [call.callId, call.args])).toEqual([
+      ['mcp-1', { message: 'number' }],
+      ['mcp-"1"', { message: 'string' }],
+    ]);
   });
 
   it('streams progress notifications', async () => {
