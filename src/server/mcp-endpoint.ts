@@ -18,18 +18,26 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   CallToolRequestSchema,
   CancelledNotificationSchema,
+  CancelTaskRequestSchema,
   ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCRequest,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type RequestId,
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ZodType } from 'zod';
 import { bearerToken, type Viewer } from '../domain/tenants/api-keys.js';
 import { DomainError, NotFoundError } from '../model/errors.js';
 import type { SessionEvent } from '../model/events.js';
@@ -100,6 +108,42 @@ function runsInBackground(tool: ToolDefinition): boolean {
 export function mcpCallId(requestId: RequestId): string {
   const id = JSON.stringify(requestId);
   return /^[\x21-\x7e]{1,252}$/.test(id) ? `mcp-${id}` : `mcp-sha256:${createHash('sha256').update(id).digest('hex')}`;
+}
+
+/** The params schema of each request toolrun answers, beyond initialize and ping. */
+const REQUEST_SCHEMAS = new Map<string, ZodType>([
+  ['tools/call', CallToolRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tasks/get', GetTaskRequestSchema],
+  ['tasks/result', GetTaskPayloadRequestSchema],
+  ['tasks/list', ListTasksRequestSchema],
+  ['tasks/cancel', CancelTaskRequestSchema],
+]);
+
+/** Why a request's params do not fit its method, naming the first offending parameter; null if they fit. */
+function invalidParams(request: JSONRPCRequest): string | null {
+  const parsed = REQUEST_SCHEMAS.get(request.method)?.safeParse(request);
+  const issue = parsed?.success === false ? parsed.error.issues[0] : undefined;
+  if (!issue) return null;
+  const path = issue.path[0] === 'params' ? issue.path.slice(1) : issue.path;
+  return `Invalid ${request.method} params: \`${path.length > 0 ? path.join('.') : 'params'}\` (${issue.message.replace(/^Invalid input: /, '')})`;
+}
+
+/**
+ * Answers a request whose params do not fit its method with -32602 and one short line. The SDK
+ * parses params before it calls a handler, and would answer -32603 with its schema library's whole
+ * error report.
+ */
+function refuseInvalidParams(transport: Transport): void {
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    const refusal = isJSONRPCRequest(message) ? invalidParams(message) : null;
+    if (refusal !== null && isJSONRPCRequest(message)) {
+      transport.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: refusal } }).catch(() => undefined);
+    } else {
+      deliver(message, extra);
+    }
+  };
 }
 
 /** A call's outcome as an MCP tool result. */
@@ -206,6 +250,7 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       void server.close().catch(() => undefined);
     });
     await server.connect(transport);
+    refuseInvalidParams(transport);
     await transport.handleRequest(req, res, body);
   };
 

@@ -142,6 +142,21 @@ describe('toolrun at /mcp', () => {
     ]);
   });
 
+  it('refuses params that do not fit the method with -32602 naming the parameter, and submits nothing', async () => {
+    const client = await connect();
+    const sessionId = sessionOf(client);
+    expect(await rpc(client, { id: 'bad-args', method: 'tools/call', params: { name: 'echo', arguments: [1] } })).toEqual({
+      jsonrpc: '2.0',
+      id: 'bad-args',
+      error: { code: -32602, message: 'Invalid tools/call params: `arguments` (expected record, received array)' },
+    });
+    expect((await rpc(client, { id: 'bad-task', method: 'tasks/get', params: { taskId: 5 } })).error).toEqual({
+      code: -32602,
+      message: 'Invalid tasks/get params: `taskId` (expected string, received number)',
+    });
+    expect(await app.services.db.toolCall.count({ where: { sessionId } })).toBe(0);
+  });
+
   it('streams progress notifications', async () => {
     const client = await connect();
     const progress: Array<{ progress: number; total?: number }> = [];
