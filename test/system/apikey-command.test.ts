@@ -78,6 +78,13 @@ describe('npm run apikey', () => {
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toBe(`toolrun: Tenant \`${tenant}\` was not found\n`);
     }
+    // A key refused for its options makes no tenant either.
+    const badRole = await cli('create', tenant, '--roles', 'owner').then(
+      () => expect.unreachable('apikey create with an unknown role succeeded'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(badRole.code).toBe(1);
+    expect(badRole.stderr).toContain('unknown role `owner`');
     expect(await db.tenant.count({ where: { name: tenant } })).toBe(0);
   }, 120_000);
 });

@@ -33,6 +33,21 @@ export type KeyInvalidReason = 'revoked' | 'expired';
 /** A key as its owners see it (never its secret). */
 export type ApiKeyInfo = Omit<ApiKey, 'keyHash'>;
 
+interface KeyOptions {
+  name?: string | null;
+  roles?: readonly string[];
+  expiresAt?: Date | null;
+}
+
+/** A new key's roles and name, or the refusal of its options. */
+function checkedKeyOptions(options: KeyOptions): { roles: Role[]; name: string } {
+  const roles = checkedRoles(options.roles ?? ['submitter', 'approver']);
+  const name = options.name ?? 'default';
+  if (name.length < 1 || name.length > 100) throw new ValidationError('name must be 1-100 characters', 'name');
+  if (options.expiresAt && options.expiresAt.getTime() <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
+  return { roles, name };
+}
+
 const KEY_PREFIX = 'trk_';
 /** Entries also expire by themselves, in case a change message was lost with a Redis connection. */
 const CACHE_TTL_MS = 10_000;
@@ -87,18 +102,16 @@ export class ApiKeyService {
   }
 
   /** Creates a key for the tenant of that name (created if new); the command line's entry. */
-  async createKey(tenantName: string, options: { name?: string; roles?: readonly string[]; expiresAt?: Date | null } = {}): Promise<{ key: string; tenant: Tenant; apiKeyId: string; info: ApiKeyInfo }> {
+  async createKey(tenantName: string, options: KeyOptions = {}): Promise<{ key: string; tenant: Tenant; apiKeyId: string; info: ApiKeyInfo }> {
+    checkedKeyOptions(options); // before a new tenant is made for a key that would be refused
     const tenant = await this.ensureTenant(tenantName);
     const { key, info } = await this.issueKey(tenant.id, options);
     return { key, tenant, apiKeyId: info.id, info };
   }
 
   /** Creates a key for a tenant; the key itself is in the answer and nowhere else. */
-  async issueKey(tenantId: string, options: { name?: string | null; roles?: readonly string[]; expiresAt?: Date | null }): Promise<{ key: string; info: ApiKeyInfo }> {
-    const roles = checkedRoles(options.roles ?? ['submitter', 'approver']);
-    const name = options.name ?? 'default';
-    if (name.length < 1 || name.length > 100) throw new ValidationError('name must be 1-100 characters', 'name');
-    if (options.expiresAt && options.expiresAt.getTime() <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
+  async issueKey(tenantId: string, options: KeyOptions): Promise<{ key: string; info: ApiKeyInfo }> {
+    const { roles, name } = checkedKeyOptions(options);
     const key = newKey();
     const row = await this.db.apiKey.create({
       data: { tenantId, name, keyHash: sha256Hex(key), prefix: key.slice(0, 10), roles, expiresAt: options.expiresAt ?? null },
