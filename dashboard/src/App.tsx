@@ -1,7 +1,7 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Provider } from 'urql';
 import { forgetKey, storeKey, storedKey } from './data/auth.js';
-import { createLink, type Link, useLinkState } from './data/connection.js';
+import { createLink, type Link, type LinkState, useLinkState } from './data/connection.js';
 import { navigate, useLocation } from './data/router.js';
 import { type Role, ViewerContext, type ViewerInfo } from './data/viewer.js';
 import { ViewerDocument } from './gql/graphql.js';
@@ -15,8 +15,20 @@ export function App() {
   const [apiKey, setApiKey] = useState(storedKey);
   const [viewer, setViewer] = useState<ViewerInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const link = useMemo(() => (apiKey ? createLink(apiKey) : null), [apiKey]);
+  // A key revoked or expired while signed in (a stream or a request refused): back to sign-in, saying why.
+  const signedIn = useRef(false);
+  signedIn.current = viewer !== null;
+  const refused = useCallback(() => {
+    // At sign-in, a refused key is answered by the viewer check below.
+    if (!signedIn.current) return;
+    forgetKey();
+    setViewer(null);
+    setApiKey(null);
+    setError('This API key was revoked or has expired. Sign in with another key.');
+  }, []);
+  const link = useMemo(() => (apiKey ? createLink(apiKey, refused) : null), [apiKey, refused]);
   useEffect(() => () => link?.dispose(), [link]);
+  useEffect(() => link?.toolrun.onLinkState((state) => state === 'refused' && refused()), [link, refused]);
 
   useEffect(() => {
     if (!link) return;
@@ -102,6 +114,15 @@ const NAV = [
   { path: '/status', label: 'Health' },
 ];
 
+/** What the header says of the event streams (nothing while the page follows none). */
+const LINK_STATE_TEXT: Record<LinkState, string> = {
+  idle: '',
+  connecting: '○ connecting',
+  live: '● live',
+  reconnecting: '⟳ reconnecting…',
+  refused: '✕ key refused',
+};
+
 function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; onSignOut(): void }) {
   const { path, params } = useLocation();
   const linkState = useLinkState(link);
@@ -126,7 +147,7 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
           ))}
         </nav>
         <span className="link-state" role="status" data-link-state={linkState}>
-          {linkState === 'reconnecting' ? '⟳ reconnecting…' : linkState === 'live' ? '● live' : '○ connecting'}
+          {LINK_STATE_TEXT[linkState]}
         </span>
         <span className="who">
           {viewer.tenantName} · {viewer.roles.map((role) => role.toLowerCase()).join(', ')}

@@ -29,6 +29,11 @@ export interface ToolrunClientOptions {
   fetch?: typeof fetch;
   /** Longest wait between resubscription attempts (default 5 s). */
   maxRetryDelayMs?: number;
+  /**
+   * How often the socket pings the server (default 10 s); a ping unanswered for as long closes it,
+   * so a frozen server or a half-open connection is noticed and the watches resume elsewhere.
+   */
+  keepAliveMs?: number;
 }
 
 /** A GraphQL error answer (errors, no data). */
@@ -46,10 +51,12 @@ type ToolCallEvent = ClientToolCallEventsSubscription['toolCallEvents'];
 type TaskEvent = ClientTaskEventsSubscription['taskEvents'];
 
 /**
- * The client's event streams as a whole: `connecting` until the first connection, `live` while
- * every watch is subscribed, `reconnecting` while any watch is resuming after a break.
+ * The client's event streams as a whole: `idle` before any watch started, `connecting` until the
+ * first connection, `live` while every watch is subscribed, `reconnecting` while any watch is
+ * resuming after a break (a closed socket, or one that stopped answering pings), `refused` once
+ * the server refused the key (revoked, expired): nothing resumes with it.
  */
-export type LinkState = 'connecting' | 'live' | 'reconnecting';
+export type LinkState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'refused';
 
 export interface WatchOptions {
   /** Resume after this cursor; absent: from now. */
@@ -61,7 +68,9 @@ export interface WatchOptions {
 export class ToolrunClient {
   private ws: WsClient | null = null;
   private readonly fetchImpl: typeof fetch;
-  private state: LinkState = 'connecting';
+  private state: LinkState = 'idle';
+  private watches = 0;
+  private refused = false;
   private readonly stateListeners = new Set<(state: LinkState) => void>();
   /** Watches whose stream broke and that have not been subscribed on a new connection yet. */
   private readonly resuming = new Set<object>();
@@ -136,6 +145,8 @@ export class ToolrunClient {
     let failures = 0;
     const query = print(document as DocumentNode);
     const token = {};
+    this.watches++;
+    this.updateLinkState();
     try {
       while (!options.signal?.aborted) {
         const iterator = this.socket().iterate<T>({ query, variables: variables(after) as Record<string, unknown> });
@@ -160,6 +171,10 @@ export class ToolrunClient {
           // A refused key or a request the server will never accept: resubscribing cannot help.
           const code = (error as { code?: unknown } | null)?.code;
           if (typeof code === 'number' && REFUSALS.has(code)) {
+            if (code !== 4400) {
+              this.refused = true;
+              this.updateLinkState();
+            }
             const reason = (error as { reason?: unknown }).reason;
             throw new ToolrunRequestError([{ message: `the server refused the subscription (${code}${reason ? `: ${String(reason)}` : ''})`, extensions: { code: code === 4400 ? 'BAD_REQUEST' : 'UNAUTHENTICATED' } }]);
           }
@@ -174,6 +189,7 @@ export class ToolrunClient {
         await delay(Math.min(100 * 2 ** Math.min(failures, 10), this.options.maxRetryDelayMs ?? 5000), options.signal);
       }
     } finally {
+      this.watches--;
       this.resubscribed.delete(token);
       this.setResuming(token, false);
     }
@@ -191,7 +207,15 @@ export class ToolrunClient {
   }
 
   private updateLinkState(): void {
-    const next: LinkState = this.resuming.size > 0 ? 'reconnecting' : this.connectedOnce ? 'live' : 'connecting';
+    const next: LinkState = this.refused
+      ? 'refused'
+      : this.resuming.size > 0
+        ? 'reconnecting'
+        : this.connectedOnce
+          ? 'live'
+          : this.watches > 0
+            ? 'connecting'
+            : 'idle';
     if (next === this.state) return;
     this.state = next;
     for (const listener of this.stateListeners) listener(next);
@@ -211,13 +235,25 @@ export class ToolrunClient {
   }
 
   private socket(): WsClient {
+    const keepAliveMs = this.options.keepAliveMs ?? 10_000;
+    let unanswered: ReturnType<typeof setTimeout> | undefined;
     this.ws ??= createClient({
       url: this.options.wsUrl ?? this.options.url.replace(/^http/, 'ws'),
       connectionParams: { authorization: `Bearer ${this.options.apiKey}` },
       lazy: true,
       // watch resubscribes from its last cursor itself; graphql-ws's own retry would replay from the first.
       retryAttempts: 0,
+      keepAlive: keepAliveMs,
       on: {
+        ping: (received) => {
+          if (received) return;
+          clearTimeout(unanswered);
+          // terminate, not close: a close handshake over a dead connection would wait as long as it.
+          unanswered = setTimeout(() => this.ws?.terminate(), keepAliveMs);
+        },
+        pong: (received) => {
+          if (received) clearTimeout(unanswered);
+        },
         connected: () => {
           this.connected = true;
           this.connectedOnce = true;
@@ -226,6 +262,7 @@ export class ToolrunClient {
           this.updateLinkState();
         },
         closed: () => {
+          clearTimeout(unanswered);
           this.connected = false;
         },
       },

@@ -8,6 +8,7 @@ import { WebSocket } from 'ws';
 import { createToolrunClient } from '../../src/client/index.js';
 import { CreateSessionDocument } from '../gql/graphql.js';
 import { type ApiProcess, Cluster } from '../support/cluster.js';
+import { eventually } from '../support/wait.js';
 
 let cluster: Cluster;
 /** The API the test starts on, then the ones it switches to: all started at once (each start takes seconds on a loaded machine). */
@@ -85,13 +86,43 @@ describe('client watch', () => {
       expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
       expect(seen.filter((event) => event.type === 'ToolCallCompleted').map((event) => event.callId).sort()).toEqual(calls.map((call) => call.id).sort());
       expect(seen.at(-1)!.type).toBe('ToolBatchCompleted');
-      // connecting, live, then a reconnecting and a live again for each break.
-      expect(states.slice(0, 2)).toEqual(['connecting', 'live']);
+      // idle (no watch yet), connecting, live, then a reconnecting and a live again for each break.
+      expect(states.slice(0, 3)).toEqual(['idle', 'connecting', 'live']);
       expect(states.filter((state) => state === 'reconnecting').length).toBeGreaterThanOrEqual(2);
-      for (let i = 2; i < states.length; i++) expect(states[i], states.join(' ')).toBe(i % 2 === 0 ? 'reconnecting' : 'live');
+      for (let i = 3; i < states.length; i++) expect(states[i], states.join(' ')).toBe(i % 2 === 1 ? 'reconnecting' : 'live');
       expect(client.linkState).toBe('live');
     } finally {
       await client.close();
     }
   }, 180_000);
+
+  it('notices a connection that stops answering without closing (pings unanswered) and resumes on a new one', async () => {
+    target = apis.at(-1)!.port;
+    const port = (proxy.address() as { port: number }).port;
+    const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 200, keepAliveMs: 300 });
+    const states: string[] = [];
+    client.onLinkState((state) => states.push(state));
+    try {
+      const created = await client.request(CreateSessionDocument, { title: 'frozen link' });
+      if (created.createSession.__typename !== 'Session') throw new Error('no session');
+      const sessionId = created.createSession.id;
+      const batch = await client.executeBatch({ sessionId, calls: [{ id: 'slow', tool: 'sleep', args: { ms: 4000 } }] });
+      if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
+      const types: string[] = [];
+      const watching = (async () => {
+        for await (const event of client.watchBatch(sessionId, batch.batchId, { after: batch.eventCursor })) types.push(event.type);
+      })();
+      await eventually(async () => client.linkState === 'live', 15_000);
+      // Half-open: the sockets stay open, nothing passes either way.
+      for (const socket of sockets) socket.pause();
+      await eventually(async () => states.includes('reconnecting'), 5_000);
+      await watching;
+      expect(types.at(-1)).toBe('ToolBatchCompleted');
+      expect(types.filter((type) => type === 'ToolCallCompleted')).toHaveLength(1);
+      expect(client.linkState).toBe('live');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await client.close();
+    }
+  }, 60_000);
 });

@@ -254,6 +254,71 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(JSON.stringify(outcome.data)).toContain('not this file');
   });
 
+  it('lists every call waiting for approval past a page (the oldest too); a decision someone made first is refused where it shows', async () => {
+    // A tenant of its own, so that only these calls wait.
+    const tenant = `inbox-${cluster.id}`;
+    const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'inbox', roles: ['submitter', 'approver'] });
+    const { key: other } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'other approver', roles: ['approver'] });
+    const created = await api.query(CreateSessionDocument, { title: 'inbox of 120' }, key);
+    if (created.createSession.__typename !== 'Session') throw new Error(JSON.stringify(created.createSession));
+    const sessionId = created.createSession.sessionId;
+    const calls = Array.from({ length: 120 }, (_, index) => ({ id: `ib${index}`, tool: 'delete_file', args: { path: `/f${index}` } }));
+    const submitted = await api.query(ExecuteToolBatchDocument, { sessionId, calls }, key);
+    expect(submitted.executeToolBatch.__typename).toBe('ToolBatch');
+    await signIn(key);
+    await nav('Approvals').click();
+    const card = (callId: string) => page.locator(`.approval[data-call-id="${callId}"]`);
+    await page.getByText('120 calls waiting for approval').waitFor({ timeout: 15_000 });
+    await card('ib0').waitFor();
+    expect(await page.locator('.approval').count()).toBe(120);
+
+    // This tab approves ib0 while another approver rejects it: the answer comes after the card left.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql*', async (route) => {
+      if ((route.request().postData() ?? '').includes('approveToolCall')) await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Approve ib0' }).click();
+    await api.query(RejectToolCallDocument, { sessionId, callId: 'ib0', reason: 'decided elsewhere' }, other);
+    await card('ib0').waitFor({ state: 'detached', timeout: 15_000 });
+    release();
+    await page.getByRole('alert').filter({ hasText: 'Approving ib0 was refused' }).waitFor({ timeout: 15_000 });
+    await page.unroute('**/graphql*');
+    await page.getByText('119 calls waiting for approval').waitFor();
+  });
+
+  it('goes back to sign-in, saying why, when the key is revoked while a page follows events', async () => {
+    const { key, apiKeyId } = await new ApiKeyService(cluster.db).createKey(`cluster-${cluster.id}`, { name: 'soon revoked', roles: ['reader'] });
+    const session = await newSession('revoked while watching');
+    await signIn(key);
+    await openSession(session.sessionId);
+    await expect.poll(() => page.locator('[data-link-state]').getAttribute('data-link-state'), { timeout: 15_000 }).toBe('live');
+    const revoked = await api.request('mutation($id: String!) { revokeApiKey(id: $id) { __typename } }', { id: apiKeyId });
+    expect(revoked.errors).toBeUndefined();
+    await page.getByRole('alert').filter({ hasText: 'This API key was revoked or has expired' }).waitFor({ timeout: 15_000 });
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('toolrun.apiKey'))).toBeNull();
+  });
+
+  it('shows a task spawned while the Tasks view is open, even while another task reports often', async () => {
+    await asOperator();
+    const session = await newSession('tasks appear live');
+    await openSession(session.sessionId);
+    await page.getByRole('tab', { name: 'Background tasks' }).click();
+    await page.getByText('No background tasks.').waitFor();
+    const spawn = async (title: string, args: unknown) => {
+      const spawned = await api.query(SpawnBackgroundDocument, { sessionId: session.sessionId, tool: 'report_progress', args, title });
+      if (spawned.spawnBackground.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned.spawnBackground));
+    };
+    // Progress every 50 ms for 15 s: events never pause for long.
+    await spawn('chatty', { steps: 300, intervalMs: 50 });
+    await expect.poll(() => page.locator('.task').count(), { timeout: 10_000 }).toBe(1);
+    await spawn('second', { steps: 1, intervalMs: 0 });
+    await expect.poll(() => page.locator('.task').count(), { timeout: 5_000 }).toBe(2);
+    expect(await cluster.db.task.count({ where: { title: 'chatty', state: 'RUNNING' } })).toBe(1);
+  });
+
   it('keeps the sessions list and the approvals inbox live from the tenant events, without polling', async () => {
     await asOperator();
     await nav('Sessions').click();

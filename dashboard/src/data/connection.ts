@@ -15,11 +15,17 @@ export interface Link {
   dispose(): void;
 }
 
-export function createLink(apiKey: string): Link {
+/** `onRefused`: the API refused the key (HTTP 401, or a stream closed 4401/4403), e.g. once it was revoked. */
+export function createLink(apiKey: string, onRefused: () => void): Link {
   const urql = new Client({
     url: '/graphql',
     exchanges: [cacheExchange, fetchExchange],
     fetchOptions: () => ({ headers: { authorization: `Bearer ${apiKey}` } }),
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 401) onRefused();
+      return response;
+    },
     requestPolicy: 'cache-and-network',
   });
   const toolrun = new ToolrunClient({

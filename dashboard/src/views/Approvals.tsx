@@ -2,7 +2,7 @@
 // status), then the tenant's events from the cursor read before it. A call appears with its
 // ToolCallAwaitingApproval and leaves with its ToolCallApproved or ToolCallCompleted (rejected,
 // cancelled), whoever decided it and wherever. Approve, or reject with a reason.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
@@ -10,10 +10,12 @@ import { time } from '../components/Status.js';
 import type { Link } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { coalesced, followTenant } from '../data/tenant-feed.js';
-import { ApproveCallDocument, AwaitingApprovalDocument, type EventType, RejectCallDocument } from '../gql/graphql.js';
+import { ApproveCallDocument, AwaitingApprovalDocument, type AwaitingApprovalQuery, type EventType, RejectCallDocument } from '../gql/graphql.js';
 
 const INBOX_EVENTS: EventType[] = ['ToolCallAwaitingApproval', 'ToolCallApproved', 'ToolCallCompleted'];
-const INBOX_SIZE = 100;
+/** The inbox reads pages of 100 (the list's largest), newest first, up to this many calls. */
+const PAGE_SIZE = 100;
+const INBOX_LIMIT = 2000;
 
 interface Waiting {
   callId: string;
@@ -32,14 +34,31 @@ const keyOf = (sessionNodeId: string, callId: string) => `${sessionNodeId}/${cal
 export function ApprovalsView({ link }: { link: Link }) {
   const [waiting, setWaiting] = useState<Map<string, Waiting> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Calls waiting beyond INBOX_LIMIT when the inbox was read (the oldest are shown first, these are not). */
+  const [unread, setUnread] = useState(0);
+  /** Decisions the server refused whose card left meanwhile (someone else decided first). */
+  const [notices, setNotices] = useState<string[]>([]);
 
   useEffect(() => {
     setWaiting(null);
     const readInbox = async () => {
-      const answer = await link.urql.query(AwaitingApprovalDocument, { first: INBOX_SIZE }, { requestPolicy: 'network-only' }).toPromise();
-      if (!answer.data) setError(answer.error?.message ?? 'toolrun did not answer');
-      else setError(null);
-      return answer.data?.toolCalls.nodes ?? [];
+      const calls: AwaitingApprovalQuery['toolCalls']['nodes'] = [];
+      let after: string | null = null;
+      for (;;) {
+        const answer = await link.urql.query(AwaitingApprovalDocument, { first: PAGE_SIZE, after }, { requestPolicy: 'network-only' }).toPromise();
+        if (!answer.data) {
+          setError(answer.error?.message ?? 'toolrun did not answer');
+          return calls;
+        }
+        setError(null);
+        const page: AwaitingApprovalQuery['toolCalls'] = answer.data.toolCalls;
+        calls.push(...page.nodes);
+        if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor || calls.length >= INBOX_LIMIT) {
+          setUnread(Math.max(0, page.totalCount - calls.length));
+          return calls;
+        }
+        after = page.pageInfo.endCursor;
+      }
     };
     // Cards added by an event lack their session's raw id and title until the inbox is read again.
     const details = coalesced(async () => {
@@ -97,11 +116,20 @@ export function ApprovalsView({ link }: { link: Link }) {
       <h1 id="approvals-title">Approvals</h1>
       {error ? <p role="alert">{error}</p> : null}
       <p role="status">
-        {waiting === null ? 'Loading…' : cards.length === 0 ? 'Nothing waits for approval.' : `${cards.length} call${cards.length === 1 ? '' : 's'} waiting for approval`}
+        {waiting === null
+          ? 'Loading…'
+          : cards.length === 0
+            ? 'Nothing waits for approval.'
+            : `${cards.length + unread} call${cards.length + unread === 1 ? '' : 's'} waiting for approval${unread > 0 ? ` (the ${cards.length} newest shown)` : ''}`}
       </p>
+      {notices.map((notice) => (
+        <p role="alert" key={notice}>
+          {notice}
+        </p>
+      ))}
       <ul className="approvals">
         {cards.map((call) => (
-          <ApprovalCard key={keyOf(call.sessionNodeId, call.callId)} call={call} />
+          <ApprovalCard key={keyOf(call.sessionNodeId, call.callId)} call={call} onRefused={(message) => setNotices((current) => [...current.filter((entry) => entry !== message), message].slice(-5))} />
         ))}
       </ul>
     </section>
@@ -109,17 +137,32 @@ export function ApprovalsView({ link }: { link: Link }) {
 }
 
 /** A waiting call; it leaves the inbox when the event of its decision arrives. */
-function ApprovalCard({ call }: { call: Waiting }) {
+function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: string): void }) {
   const [, approve] = useMutation(ApproveCallDocument);
   const [, reject] = useMutation(RejectCallDocument);
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<string | null>(null);
+  // A refusal outlives the card (the decision someone else made removes it): it moves above the list.
+  const mounted = useRef(true);
+  const refusalRef = useRef<string | null>(null);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+      if (refusalRef.current) onRefused(refusalRef.current);
+    },
+    [],
+  );
   const decide = async (kind: 'approve' | 'reject') => {
+    refusalRef.current = null;
     const target = { sessionId: call.sessionNodeId, callId: call.callId };
     const result = kind === 'approve' ? await approve(target) : await reject({ ...target, reason });
     const answer = result.data ? Object.values(result.data)[0] : null;
-    if (answer && 'message' in answer) setMessage(answer.message);
-    else if (result.error) setMessage(result.error.message);
+    const refusal = answer && 'message' in answer ? answer.message : (result.error?.message ?? null);
+    if (refusal === null) return;
+    const text = `${kind === 'approve' ? 'Approving' : 'Rejecting'} ${call.callId} was refused: ${refusal}`;
+    refusalRef.current = text;
+    if (mounted.current) setMessage(refusal);
+    else onRefused(text);
   };
   const reasonId = `reason-${call.sessionNodeId}-${call.callId}`;
   const sessionId = call.session?.sessionId;

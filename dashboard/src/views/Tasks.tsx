@@ -49,8 +49,12 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
             }
             return next;
           });
-          clearTimeout(reload.current);
-          reload.current = setTimeout(() => refetch({ requestPolicy: 'network-only' }), 250);
+          // At most one reload per 250 ms, however often events come (heartbeats of many tasks would
+          // push a debounced reload back forever, and a new task would never show).
+          reload.current ??= setTimeout(() => {
+            reload.current = undefined;
+            refetch({ requestPolicy: 'network-only' });
+          }, 250);
         },
         onExpired: () => refetch({ requestPolicy: 'network-only' }),
       }),
