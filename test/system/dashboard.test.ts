@@ -319,6 +319,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await cluster.db.task.count({ where: { title: 'chatty', state: 'RUNNING' } })).toBe(1);
   });
 
+  it('fits a narrow (375 px) screen: no page wider than it, long titles wrapped, the header’s controls on screen', async () => {
+    await asOperator();
+    const session = await newSession(`narrow-${'x'.repeat(400)}`);
+    await submit(session.sessionId, [{ id: 'narrow-call', tool: 'echo', args: { message: 'y'.repeat(2000) } }]);
+    await page.setViewportSize({ width: 375, height: 740 });
+    try {
+      for (const path of ['/', '/approvals', '/tools', '/status', `/sessions/${session.sessionId}`]) {
+        await page.evaluate((target) => {
+          history.pushState(null, '', target);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }, path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForTimeout(300);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+        const signOut = await page.getByRole('button', { name: 'Sign out' }).boundingBox();
+        expect(signOut && signOut.x + signOut.width, path).toBeLessThanOrEqual(375);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   it('keeps the sessions list and the approvals inbox live from the tenant events, without polling', async () => {
     await asOperator();
     await nav('Sessions').click();
