@@ -16,15 +16,28 @@ const USAGE = `usage: npm run apikey -- create <tenant> [--name <name>] [--roles
        npm run apikey -- self-approval <tenant> on|off   (may an approver decide calls its own key submitted)
 durations: 90d, 12h, 30m, 45s or seconds, at most 36500d`;
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string', default: 'default' },
-    roles: { type: 'string', default: 'submitter,approver' },
-    'expires-in': { type: 'string' },
-    overlap: { type: 'string', default: '0' },
-  },
-});
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string', default: 'default' },
+      roles: { type: 'string', default: 'submitter,approver' },
+      'expires-in': { type: 'string' },
+      overlap: { type: 'string', default: '0' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+} catch (error) {
+  // An unknown or malformed option: one line and the usage, not a stack.
+  console.error(`toolrun: ${(error as Error).message.split('. ')[0]}\n${USAGE}`);
+  process.exit(2);
+}
+const { positionals, values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const [command, tenant, target] = positionals;
 const valid =
   tenant !== undefined &&

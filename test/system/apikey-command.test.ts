@@ -85,6 +85,15 @@ describe('npm run apikey', () => {
     );
     expect(badRole.code).toBe(1);
     expect(badRole.stderr).toContain('unknown role `owner`');
+    // --help prints the usage; an unknown option says so in one line, then the usage (no stack).
+    expect((await cli('--help')).stdout).toMatch(/^usage: npm run apikey -- create/);
+    const unknown = await cli('list', tenant, '--bogus').then(
+      () => expect.unreachable('an unknown option was accepted'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split('\n')[0]).toBe("toolrun: Unknown option '--bogus'");
+    expect(unknown.stderr).not.toContain('    at ');
     expect(await db.tenant.count({ where: { name: tenant } })).toBe(0);
   }, 120_000);
 });
