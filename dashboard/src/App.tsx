@@ -165,10 +165,32 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
           <ToolsView />
         ) : path === '/status' ? (
           <HealthView />
-        ) : (
+        ) : path === '/' ? (
           <SessionsView link={link} />
+        ) : (
+          <NotFound path={path} />
         )}
       </main>
     </div>
+  );
+}
+
+function NotFound({ path }: { path: string }) {
+  return (
+    <section aria-labelledby="not-found-title">
+      <h1 id="not-found-title">Page not found</h1>
+      <p>
+        Nothing is at <span className="mono">{path}</span>.{' '}
+        <a
+          href="/"
+          onClick={(event) => {
+            event.preventDefault();
+            navigate('/');
+          }}
+        >
+          Go to the sessions
+        </a>
+      </p>
+    </section>
   );
 }

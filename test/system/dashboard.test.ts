@@ -449,6 +449,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
       }
       expect(await nav('Health').getAttribute('href')).toBe('/status');
       await page.locator('[data-workers-alive]').waitFor();
+      // An address that names no page says so (it showed the sessions).
+      await page.goto(`${base}/no-such-page`);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     } finally {
       page.off('response', onResponse);
     }
