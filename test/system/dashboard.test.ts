@@ -175,6 +175,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await shot('call-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
+    // Focus goes back to the row that opened it.
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('call-name') ?? false)).toBe(true);
   });
 
   it('cancels a running sleep from its row', async () => {

@@ -265,7 +265,14 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
     if (status) refetch({ requestPolicy: 'network-only' });
   }, [status, refetch]);
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => closeRef.current?.focus(), []);
+  // Focus moves into the drawer, and back to what opened it (the call's row) when it closes.
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    closeRef.current?.focus();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
   const call = data?.toolCall;
   const output = call?.output;
   return (
