@@ -189,6 +189,20 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(() => row('long-sleep').getAttribute('data-status'), { timeout: 30_000 }).toBe('CANCELLED');
     const call = await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'long-sleep' });
     expect(call.toolCall?.status).toBe('CANCELLED');
+
+    // A whole running batch with one button.
+    const batch = await submit(session.sessionId, [
+      { id: 'sleep-1', tool: 'sleep', args: { ms: 60_000 } },
+      { id: 'sleep-2', tool: 'sleep', args: { ms: 60_000 } },
+      { id: 'sleep-3', tool: 'sleep', args: { ms: 60_000 } },
+    ]);
+    await page.getByRole('button', { name: `Cancel batch ${batch.batchId}` }).click();
+    const head = page.locator(`.batch[data-batch-id="${batch.batchId}"]`);
+    await expect.poll(() => head.getAttribute('data-batch-status'), { timeout: 30_000 }).toBe('COMPLETED');
+    expect(await page.getByRole('button', { name: `Cancel batch ${batch.batchId}` }).count()).toBe(0);
+    for (const callId of ['sleep-1', 'sleep-2', 'sleep-3']) {
+      expect((await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId })).toolCall?.status).toBe('CANCELLED');
+    }
   });
 
   it('keeps a collapsed batch live from the events (status, call count, outcome); batch ids tell batches apart; an open batch is as tall as its calls', async () => {

@@ -8,7 +8,7 @@ import { RoleButton } from '../components/RoleButton.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
 import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
-import { BatchCallsDocument, BatchHeadDocument, CallDetailDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import { BatchCallsDocument, BatchHeadDocument, CallDetailDocument, CancelBatchDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
 import { TasksPanel } from './Tasks.js';
 
 type Tab = 'batches' | 'tasks' | 'files' | 'activity';
@@ -170,6 +170,7 @@ const BatchPanel = memo(function BatchPanel({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [calls, batch.outcome, batch.revision]);
   const running = summary.status === 'RUNNING';
+  const [, cancelBatch] = useMutation(CancelBatchDocument);
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!running || !open) return;
@@ -197,6 +198,11 @@ const BatchPanel = memo(function BatchPanel({
           .map((part) => ` · ${part}`)
           .join('')}
       </button>
+      {running ? (
+        <RoleButton role="SUBMITTER" type="button" className="small batch-cancel" onClick={() => void cancelBatch({ sessionId, batchId: summary.batchId })} aria-label={`Cancel batch ${summary.batchId}`}>
+          Cancel batch
+        </RoleButton>
+      ) : null}
       {open ? calls ? <Timeline batch={batch} start={start} end={end} now={now} onOpenCall={onOpenCall} sessionId={sessionId} /> : <p>Loading calls…</p> : null}
     </div>
   );
