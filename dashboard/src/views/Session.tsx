@@ -426,17 +426,20 @@ function ActivityPanel({ store }: { store: SessionStore; version: number }) {
   const rows = store.activity;
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 24, overscan: 10 });
   return (
-    <div ref={parent} className="activity" role="list" aria-label="Tool call events" data-event-count={rows.length} data-event-seqs={rows.map((row) => row.seq).join(',')}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index]!;
-          return (
-            <div key={row.seq} role="listitem" className="activity-row" style={{ transform: `translateY(${item.start}px)` }}>
-              <span className="mono">#{row.seq}</span> {time(row.at)} <strong>{row.type}</strong> <span className="mono">{row.subject}</span>
-            </div>
-          );
-        })}
+    <>
+      <p className="subtle">{rows.length === 0 ? 'No tool call event since this page opened.' : 'Tool call events since this page opened, as they arrived.'}</p>
+      <div ref={parent} className="activity" role="list" aria-label="Tool call events" data-event-count={rows.length} data-event-seqs={rows.map((row) => row.seq).join(',')}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <div key={row.seq} role="listitem" className="activity-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <span className="mono">#{row.seq}</span> {time(row.at)} <strong>{row.type}</strong> <span className="mono">{row.subject}</span>
+              </div>
+            );
+          })}
+        </div>
       </div>
-    </div>
+    </>
   );
 }
