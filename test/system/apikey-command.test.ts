@@ -69,11 +69,16 @@ describe('npm run apikey', () => {
     const env = childEnv({ DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: config.REDIS_URL, REDIS_PREFIX: config.REDIS_PREFIX, LOG_LEVEL: 'warn' });
     const cli = (...args: string[]) => run(process.execPath, ['dist/src/bin/apikey.js', ...args], { cwd: ROOT, env });
     const tenant = `typo-${randomUUID().slice(0, 8)}`;
-    for (const args of [['list', tenant], ['revoke', tenant, 'trk_nothing'], ['rotate', tenant, 'trk_nothing'], ['self-approval', tenant, 'on']]) {
-      const refused = await cli(...args).then(
-        () => expect.unreachable(`apikey ${args[0]} of an unknown tenant succeeded`),
-        (error: { code: number; stdout: string; stderr: string }) => error,
-      );
+    const commands = [['list', tenant], ['revoke', tenant, 'trk_nothing'], ['rotate', tenant, 'trk_nothing'], ['self-approval', tenant, 'on']];
+    const refusals = await Promise.all(
+      commands.map((args) =>
+        cli(...args).then(
+          () => expect.unreachable(`apikey ${args[0]} of an unknown tenant succeeded`),
+          (error: { code: number; stdout: string; stderr: string }) => error,
+        ),
+      ),
+    );
+    for (const refused of refusals) {
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toBe(`toolrun: Tenant \`${tenant}\` was not found\n`);
