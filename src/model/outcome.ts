@@ -64,6 +64,7 @@ export type ToolCallOutput =
   | { status: 'CANCELLED'; cancellation: ToolCancellation };
 
 export const INTERNAL_ERROR_MESSAGE = 'An internal error occurred while executing the tool';
+export const INTERNAL_ERROR_CODE = 'internal_error';
 export const CANCELLED_MESSAGE = 'tool call cancelled';
 
 /** Thrown by tools (and the runtime) to end a call with a typed failure; `raw` is any tool value. */
@@ -123,9 +124,10 @@ export const outputs = {
    * reported it — a tool, the runtime or a client completing an external call.
    */
   failure: (value: ToolFailure): ToolCallOutput => {
-    if (value.class !== 'INTERNAL' || (value.message === INTERNAL_ERROR_MESSAGE && value.raw === undefined)) return { status: 'FAILURE', failure: value };
+    if (value.class !== 'INTERNAL' || (value.code === INTERNAL_ERROR_CODE && value.message === INTERNAL_ERROR_MESSAGE && value.raw === undefined)) return { status: 'FAILURE', failure: value };
+    // The reporter's own code is a detail too (it may name what broke): the generic one is shown.
     const { raw: _details, ...shown } = value;
-    return { status: 'FAILURE', failure: { ...shown, message: INTERNAL_ERROR_MESSAGE } };
+    return { status: 'FAILURE', failure: { ...shown, code: INTERNAL_ERROR_CODE, message: INTERNAL_ERROR_MESSAGE } };
   },
   cancelled: (message = CANCELLED_MESSAGE, source: FailureSource = 'CANCELLATION'): ToolCallOutput => ({
     status: 'CANCELLED',
@@ -133,7 +135,7 @@ export const outputs = {
   }),
   unavailable: (tool: string): ToolCallOutput =>
     outputs.failure(failure('UNAVAILABLE', 'tool_unavailable', `Tool id \`${tool}\` is unavailable in this session`)),
-  internal: (): ToolCallOutput => outputs.failure(failure('INTERNAL', 'internal_error', INTERNAL_ERROR_MESSAGE)),
+  internal: (): ToolCallOutput => outputs.failure(failure('INTERNAL', INTERNAL_ERROR_CODE, INTERNAL_ERROR_MESSAGE)),
 };
 
 export function callStatusOf(output: ToolCallOutput): 'SUCCEEDED' | 'FAILED' | 'CANCELLED' {

@@ -217,8 +217,9 @@ describe('executeToolBatch', () => {
       calls: [{ id: 'typed-internal', tool: 'failing_tool', args: { class: 'INTERNAL', code: 'db_down', message: 'password=hunter2 at 10.0.0.5' } }],
     });
     const typedCall = (typed.data!.executeToolBatch as unknown as { calls: { nodes: Array<{ output: unknown; modelReturn: { text: string } }> } }).calls.nodes[0]!;
-    expect(typedCall.output).toMatchObject({ class: 'INTERNAL', message: 'An internal error occurred while executing the tool' });
+    expect(typedCall.output).toMatchObject({ class: 'INTERNAL', code: 'internal_error', message: 'An internal error occurred while executing the tool' });
     expect(JSON.stringify({ ...typedCall, args: null })).not.toContain('hunter2');
+    expect(JSON.stringify({ ...typedCall, args: null })).not.toContain('db_down');
     const typedEvents = await app.services.db.event.findMany({ where: { callId: 'typed-internal' }, select: { payload: true } });
     expect(JSON.stringify(typedEvents)).not.toContain('hunter2');
   });
