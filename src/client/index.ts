@@ -235,9 +235,10 @@ export class ToolrunClient {
   }
 
   private socket(): WsClient {
+    if (this.ws) return this.ws;
     const keepAliveMs = this.options.keepAliveMs ?? 10_000;
     let unanswered: ReturnType<typeof setTimeout> | undefined;
-    this.ws ??= createClient({
+    this.ws = createClient({
       url: this.options.wsUrl ?? this.options.url.replace(/^http/, 'ws'),
       connectionParams: { authorization: `Bearer ${this.options.apiKey}` },
       lazy: true,
