@@ -97,7 +97,7 @@ const ConfigSchema = z.object({
   /** HTTP tools (registered per tenant) may reach private / loopback addresses only when allowed. */
   HTTP_TOOL_ALLOW_PRIVATE: bool.default(false),
   HTTP_TOOL_ALLOW_LOOPBACK: bool.default(false),
-  /** Largest HTTP tool response body; a larger one fails the call RESOURCE_LIMIT. */
+  /** Largest HTTP tool response body, and MCP tool result (text and structured content); a larger one fails the call RESOURCE_LIMIT. */
   HTTP_TOOL_MAX_RESPONSE_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
   /** A `Retry-After` longer than this is shortened to it. */
   HTTP_TOOL_MAX_RETRY_AFTER_MS: int(0, 24 * 3600 * 1000).default(10 * 60 * 1000),

@@ -123,6 +123,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     allowPrivate: config.HTTP_TOOL_ALLOW_PRIVATE,
     allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
     requestTimeoutMs: config.MCP_REQUEST_TIMEOUT_MS,
+    maxResultBytes: config.HTTP_TOOL_MAX_RESPONSE_BYTES,
   });
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
     registered: new RegisteredToolStore(db, secrets),

@@ -5,8 +5,9 @@
 // fires (cancel, deadline, shutdown) the SDK sends notifications/cancelled. The result maps onto a
 // tool value: structuredContent is the value, text content is text, image/audio/resource content
 // becomes session files (images as attachments). `isError` results are EXECUTION failures with
-// the server's message; transport failures and 5xx are EXTERNAL failures safe to retry; other
-// HTTP statuses and protocol errors are typed failures that are not retried.
+// the server's message; transport failures and 5xx are EXTERNAL failures, safe to retry when the
+// request never left or was not taken (refused, 429, 503) or the tool may run twice (read-only,
+// idempotent); other HTTP statuses and protocol errors are typed failures that are not retried.
 //
 // A connection is dropped when its transport closes or fails; a server that restarted answers
 // the old session with 404, and the request is sent once more on a new connection (it never
@@ -63,6 +64,8 @@ const CLIENT_INFO = { name: 'toolrun', version: '0.1.0' };
 /** tools/list pages read at most (a server that pages for ever is not followed further). */
 const MAX_LIST_PAGES = 100;
 const ERROR_TEXT_CHARS = 2000;
+/** How long a server whose response stream broke has to answer a ping before its connection is dropped. */
+const PING_TIMEOUT_MS = 3000;
 
 /** Bearer token and extra headers sent with every request to a server. */
 export interface McpCredentials {
@@ -80,6 +83,8 @@ export interface McpServerTarget {
 export interface McpClientSettings extends AddressPolicy {
   /** How long connecting and listing may take when no call deadline bounds them. */
   requestTimeoutMs: number;
+  /** A result whose text and structured content are larger than this (UTF-8 bytes) fails RESOURCE_LIMIT. */
+  maxResultBytes: number;
 }
 
 export interface McpConnectionHooks {
@@ -116,7 +121,7 @@ export class McpConnections {
 
   /** Every tool the server lists, all pages. Throws ToolFailureError when the server cannot be read. */
   async listTools(target: McpServerTarget, signal?: AbortSignal): Promise<Tool[]> {
-    return this.withConnection(target, signal, async (client) => {
+    return this.withConnection(target, signal, true, async (client) => {
       const tools: Tool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -129,9 +134,13 @@ export class McpConnections {
     }, `list the tools of MCP server \`${target.name}\``);
   }
 
-  /** Runs one attempt of a call: tools/call with a progress token. Returns the tool value; throws ToolFailureError. */
-  async callTool(target: McpServerTarget, mcpName: string, args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-    const result = await this.withConnection(target, context.signal, async (client) => {
+  /**
+   * Runs one attempt of a call: tools/call with a progress token. Returns the tool value; throws
+   * ToolFailureError. `rerunnable` (an idempotent or read-only tool): a transport failure after the
+   * request was sent may be retried; for any other tool it may have run, so it is not.
+   */
+  async callTool(target: McpServerTarget, mcpName: string, args: Record<string, unknown>, context: ToolContext, rerunnable: boolean): Promise<unknown> {
+    const result = await this.withConnection(target, context.signal, rerunnable, async (client) => {
       let step = 0;
       return (await client.callTool({ name: mcpName, arguments: args }, undefined, {
         signal: context.signal,
@@ -147,7 +156,7 @@ export class McpConnections {
         },
       })) as CallToolResult;
     }, `call \`${context.tool}\``);
-    return valueOfResult(result, context);
+    return valueOfResult(result, context, this.settings.maxResultBytes);
   }
 
   /** Closes every connection (process shutdown). */
@@ -161,7 +170,7 @@ export class McpConnections {
     return JSON.stringify([target.id, target.url, target.credentials]);
   }
 
-  private async withConnection<T>(target: McpServerTarget, signal: AbortSignal | undefined, use: (client: Client) => Promise<T>, what: string): Promise<T> {
+  private async withConnection<T>(target: McpServerTarget, signal: AbortSignal | undefined, rerunnable: boolean, use: (client: Client) => Promise<T>, what: string): Promise<T> {
     for (let round = 0; ; round++) {
       const key = this.key(target);
       let connection: Connection;
@@ -178,7 +187,14 @@ export class McpConnections {
         if (!(sdk && error instanceof sdk.McpError)) this.drop(key, connection);
         // The server restarted and forgot the session: the request reached no session, so it never ran.
         if (round === 0 && sdk && error instanceof sdk.StreamableHTTPError && error.code === 404) continue;
-        throw this.failureOf(error, target, signal, `MCP server \`${target.name}\` failed to ${what}`);
+        const failure = this.failureOf(error, target, signal, `MCP server \`${target.name}\` failed to ${what}`);
+        // Unless the request never left (a refused connection) or the server said it did not take it
+        // (429, 503), it may have run.
+        const notTaken = (sdk && error instanceof sdk.StreamableHTTPError && (error.code === 429 || error.code === 503)) || errnoOf(error) === 'ECONNREFUSED';
+        if (!rerunnable && !notTaken && failure instanceof ToolFailureError && failure.failure.retry.kind === 'SAFE') {
+          throw new ToolFailureError({ ...failure.failure, retry: { kind: 'NEVER' } });
+        }
+        throw failure;
       }
     }
   }
@@ -205,8 +221,20 @@ export class McpConnections {
     const connection: Connection = { client, http };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => this.hooks.onToolListChanged?.(target));
     client.onclose = () => this.forget(key, connection);
-    // The standalone event stream reconnects by itself; a failed POST is seen by its caller.
-    client.onerror = (error) => this.hooks.logger?.debug({ err: error, mcpServer: target.name }, 'MCP connection error');
+    // The standalone event stream reconnects by itself; a failed POST is seen by its caller. A
+    // response stream that broke leaves its request waiting for an answer that will not come when
+    // the server is gone: a ping tells, and a server that does not answer it is dropped (the
+    // connection closes, so every request waiting on it fails at once instead of at its deadline).
+    let probing = false;
+    client.onerror = (error) => {
+      this.hooks.logger?.debug({ err: error, mcpServer: target.name }, 'MCP connection error');
+      if (probing || !/SSE stream disconnected|Failed to reconnect SSE stream/.test(error.message)) return;
+      probing = true;
+      client.ping({ timeout: PING_TIMEOUT_MS }).then(
+        () => (probing = false),
+        () => this.drop(key, connection),
+      );
+    };
     try {
       await client.connect(transport, { signal, timeout: this.settings.requestTimeoutMs });
     } catch (error) {
@@ -252,10 +280,15 @@ export class McpConnections {
       if (error.code === ErrorCode.MethodNotFound) return fail('UNAVAILABLE', 'mcp_method_not_found', `${what}: ${error.message}`);
       return fail('EXTERNAL', 'mcp_protocol_error', `${what}: ${error.message}`, { kind: 'NEVER' }, { code: error.code });
     }
-    const code = (error as NodeJS.ErrnoException).code ?? (error as { cause?: NodeJS.ErrnoException }).cause?.code;
+    const code = errnoOf(error);
     const message = error instanceof Error ? error.message : String(error);
     return fail('EXTERNAL', 'mcp_unreachable', `${what}: ${code ? `${code}: ` : ''}${message}`, { kind: 'SAFE' });
   }
+}
+
+/** The system error code (ECONNREFUSED, …) of an error or of its cause. */
+function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code ?? (error as { cause?: NodeJS.ErrnoException }).cause?.code;
 }
 
 // --- results --------------------------------------------------------------------------------
@@ -273,9 +306,17 @@ function contentPath(context: ToolContext, index: number, extension: string, bin
   return `mcp/${call}/${index + 1}.${extension}${binary ? '.base64' : ''}`;
 }
 
-/** A tool result as a tool value (see the file's head); an error result becomes an EXECUTION failure. */
-export async function valueOfResult(result: CallToolResult, context: ToolContext): Promise<unknown> {
+/**
+ * A tool result as a tool value (see the file's head); an error result becomes an EXECUTION
+ * failure, one whose text and structured content exceed `maxBytes` a RESOURCE_LIMIT failure.
+ */
+export async function valueOfResult(result: CallToolResult, context: ToolContext, maxBytes: number): Promise<unknown> {
   const blocks = result.content ?? [];
+  let bytes = result.structuredContent === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.structuredContent));
+  for (const block of blocks) if (block.type === 'text') bytes += Buffer.byteLength(block.text);
+  if (bytes > maxBytes) {
+    throw fail('RESOURCE_LIMIT', 'mcp_result_too_large', `The result of \`${context.tool}\` is larger than ${maxBytes} bytes of text and structured content (${bytes})`);
+  }
   const texts: string[] = [];
   const attachments: unknown[] = [];
   for (const [index, block] of blocks.entries()) {

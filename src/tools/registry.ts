@@ -114,10 +114,9 @@ export class ToolRegistry {
 
   private mcpTool(server: McpServerRow, entry: McpToolEntry): ResolvedTool {
     const connections = this.deps!.mcp!.connections;
-    return {
-      definition: mcpToolDefinition(server.target.name, entry, server.settings),
-      execute: (args, context) => connections.callTool(server.target, entry.mcpName, args, context),
-    };
+    const definition = mcpToolDefinition(server.target.name, entry, server.settings);
+    const rerunnable = definition.hints.idempotent || definition.hints.readonly;
+    return { definition, execute: (args, context) => connections.callTool(server.target, entry.mcpName, args, context, rerunnable) };
   }
 
   private async registeredRows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {

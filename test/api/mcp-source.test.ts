@@ -219,6 +219,44 @@ describe('list changes, restarts and failures', () => {
     await mcp.restart();
   });
 
+  it('fails a result larger than the limit RESOURCE_LIMIT; retries a transport failure only for a tool that may run twice', async () => {
+    await app.query(UpdateMcpServerDocument, { name: 'demo', input: { retry: { maxAttempts: 3 } } });
+    await mcp.addTool({ name: 'huge', description: 'Answers 1.5 MB of text', inputSchema: { type: 'object' } }, async () => ({ content: [{ type: 'text', text: 'x'.repeat(1_500_000) }] }));
+    await mcp.addTool({ name: 'charge', description: 'Charges a card (no hints: destructive, not idempotent)', inputSchema: { type: 'object' } }, async () => ({ content: [{ type: 'text', text: 'charged' }] }));
+    const refreshed = await app.query(RefreshMcpServerDocument, { name: 'demo' });
+    if (refreshed.refreshMcpServer.__typename !== 'McpServer') throw new Error(JSON.stringify(refreshed));
+    const huge = (await runOne('demo__huge')).call;
+    expect(huge.status).toBe('FAILED');
+    expect(outputOf(huge)).toMatchObject({ class: 'RESOURCE_LIMIT', code: 'mcp_result_too_large' });
+
+    // A 500 after the request was sent: the charge may have happened, so it is not sent again.
+    mcp.failNextCalls(1, 500);
+    const charged = (await runOne('demo__charge')).call;
+    expect(charged).toMatchObject({ status: 'FAILED', attempt: 1 });
+    expect(outputOf(charged)).toMatchObject({ class: 'EXTERNAL', code: 'mcp_http_500', retry: { kind: 'NEVER' } });
+    // A 503 says the server did not take it: sent again.
+    mcp.failNextCalls(1, 503);
+    expect((await runOne('demo__charge')).call).toMatchObject({ status: 'SUCCEEDED', attempt: 2 });
+  });
+
+  it('fails a call promptly when its server dies while it runs (the broken stream is noticed), without running it again', async () => {
+    const sessionId = await createSession(app);
+    const slowCalls = () => mcp.calls.filter((name) => name === 'slow').length;
+    const before = slowCalls();
+    const batch = await submitBatch(app, { sessionId, calls: [{ id: 'dies', tool: 'demo__slow', args: { ms: 60_000 } }], timeoutMs: 60_000 });
+    await eventually(async () => slowCalls() > before, 10_000, 20, 'slow reached the server');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const callsBefore = mcp.calls.length;
+    const stopped = Date.now();
+    await mcp.stop();
+    const done = await waitForBatch(app, sessionId, batch.batchId, 20_000);
+    expect(Date.now() - stopped).toBeLessThan(15_000);
+    expect(done.calls.nodes[0]).toMatchObject({ status: 'FAILED', attempt: 1 });
+    expect(outputOf(done.calls.nodes[0])).toMatchObject({ class: 'EXTERNAL', retry: { kind: 'NEVER' } });
+    await mcp.restart();
+    expect(mcp.calls.length).toBe(callsBefore);
+  });
+
   it('removes a server and its tools', async () => {
     expect((await app.query(RemoveMcpServerDocument, { name: 'demo' })).removeMcpServer).toMatchObject({ __typename: 'McpServer', name: 'demo' });
     expect((await app.query(RemoveMcpServerDocument, { name: 'demo' })).removeMcpServer.__typename).toBe('NotFoundError');
