@@ -131,7 +131,7 @@ export class McpConnections {
         if (!cursor) break;
       }
       return tools;
-    }, `list the tools of MCP server \`${target.name}\``);
+    }, 'list its tools');
   }
 
   /**
@@ -274,11 +274,13 @@ export class McpConnections {
     }
     if (sdk && error instanceof sdk.McpError) {
       const { ErrorCode } = sdk;
+      // A server built with the SDK sends its error's message with the SDK's prefix, which ours repeats.
+      const detail = error.message.replace(/^(MCP error -?\d+: )\1+/, '$1');
       if (error.code === ErrorCode.RequestTimeout) return fail('TIMEOUT', 'mcp_timeout', `${what}: no answer in time`, { kind: 'SAFE' });
       if (error.code === ErrorCode.ConnectionClosed) return fail('EXTERNAL', 'mcp_connection_closed', `${what}: the connection closed`, { kind: 'SAFE' });
-      if (error.code === ErrorCode.InvalidParams) return fail('INVALID_REQUEST', 'mcp_invalid_params', `${what}: ${error.message}`);
-      if (error.code === ErrorCode.MethodNotFound) return fail('UNAVAILABLE', 'mcp_method_not_found', `${what}: ${error.message}`);
-      return fail('EXTERNAL', 'mcp_protocol_error', `${what}: ${error.message}`, { kind: 'NEVER' }, { code: error.code });
+      if (error.code === ErrorCode.InvalidParams) return fail('INVALID_REQUEST', 'mcp_invalid_params', `${what}: ${detail}`);
+      if (error.code === ErrorCode.MethodNotFound) return fail('UNAVAILABLE', 'mcp_method_not_found', `${what}: ${detail}`);
+      return fail('EXTERNAL', 'mcp_protocol_error', `${what}: ${detail}`, { kind: 'NEVER' }, { code: error.code });
     }
     const code = errnoOf(error);
     const message = error instanceof Error ? error.message : String(error);

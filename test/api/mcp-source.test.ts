@@ -140,6 +140,8 @@ describe('calls', () => {
     const { call } = await runOne('demo__explode');
     expect(outputOf(call)).toMatchObject({ class: 'EXTERNAL', code: 'mcp_protocol_error', retry: { kind: 'NEVER' } });
     expect(String(outputOf(call).message)).toContain('the server fell over');
+    // The SDK's "MCP error <code>: " prefix once, though the server's message carried it already.
+    expect(String(outputOf(call).message).match(/MCP error -?\d+: /g)).toHaveLength(1);
   });
 
   it('sends notifications/cancelled when the call is cancelled, and the call ends CANCELLED', async () => {
