@@ -9,9 +9,9 @@
 // request never left or was not taken (refused, 429, 503) or the tool may run twice (read-only,
 // idempotent); other HTTP statuses and protocol errors are typed failures that are not retried.
 //
-// A connection is dropped when its transport closes or fails; a server that restarted answers
-// the old session with 404, and the request is sent once more on a new connection (it never
-// reached a session, so it never ran).
+// A connection is dropped when its transport closes or fails (or a broken stream is followed by an
+// unanswered ping); a server that restarted answers the old session with 404, and a request that
+// found its connection closed never left: either is sent again on a new connection (it never ran).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -185,12 +185,14 @@ export class McpConnections {
         if (signal?.aborted) throw signal.reason;
         if (error instanceof ToolFailureError) throw error;
         if (!(sdk && error instanceof sdk.McpError)) this.drop(key, connection);
-        // The server restarted and forgot the session: the request reached no session, so it never ran.
-        if (round === 0 && sdk && error instanceof sdk.StreamableHTTPError && error.code === 404) continue;
+        // The server restarted and forgot the session, or the connection was dropped (a failed ping)
+        // before the request left: it never ran, so it is sent once more on a new connection.
+        const unsent = error instanceof Error && error.message === 'Not connected';
+        if (round < 2 && ((sdk && error instanceof sdk.StreamableHTTPError && error.code === 404) || unsent)) continue;
         const failure = this.failureOf(error, target, signal, `MCP server \`${target.name}\` failed to ${what}`);
         // Unless the request never left (a refused connection) or the server said it did not take it
         // (429, 503), it may have run.
-        const notTaken = (sdk && error instanceof sdk.StreamableHTTPError && (error.code === 429 || error.code === 503)) || errnoOf(error) === 'ECONNREFUSED';
+        const notTaken = unsent || (sdk && error instanceof sdk.StreamableHTTPError && (error.code === 429 || error.code === 503)) || errnoOf(error) === 'ECONNREFUSED';
         if (!rerunnable && !notTaken && failure instanceof ToolFailureError && failure.failure.retry.kind === 'SAFE') {
           throw new ToolFailureError({ ...failure.failure, retry: { kind: 'NEVER' } });
         }

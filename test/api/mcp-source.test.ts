@@ -200,12 +200,15 @@ describe('list changes, restarts and failures', () => {
     expect(refreshed.refreshMcpServer.tools.map((tool) => tool.name)).toContain('demo__on_demand');
   });
 
-  it('reconnects after the server restarts', async () => {
+  it('reconnects after the server restarts, without spending an attempt, whatever the tool’s hints', async () => {
     expect(outputOf((await runOne('demo__echo', { text: 'before' })).call)).toMatchObject({ value: 'before' });
     await mcp.restart();
     const { call } = await runOne('demo__echo', { text: 'after restart' });
     expect(call).toMatchObject({ status: 'SUCCEEDED' });
     expect(outputOf(call)).toMatchObject({ value: 'after restart' });
+    // A destructive tool too (no hints): the request that found the old connection gone never left.
+    await mcp.restart();
+    expect((await runOne('demo__slow', { ms: 1 })).call).toMatchObject({ status: 'SUCCEEDED', attempt: 1 });
   });
 
   it('fails calls to an unreachable server with a clear EXTERNAL failure, not a hang', async () => {
