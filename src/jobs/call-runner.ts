@@ -14,6 +14,7 @@ import { failure, outputs, type ToolCallOutput, type ToolFailure, ToolFailureErr
 import { decideRetry } from '../model/retry.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
+import { mayRunTwice } from '../tools/types.js';
 import type { CallAttempt, CallAttempts } from './call-attempts.js';
 import type { CallSlots } from './call-slots.js';
 import type { CancelRegistry } from './cancel-registry.js';
@@ -119,7 +120,7 @@ export class CallRunner {
   private async attempt(call: CallRef, descriptor: CallDescriptor, tool: ResolvedTool | null, inLane: boolean): Promise<RunResult> {
     const { attempts } = this.deps;
     const hints = tool?.definition.hints;
-    const rerunnable = Boolean(hints && (hints.idempotent || hints.readonly));
+    const rerunnable = mayRunTwice(hints);
     let execution: Execution | null = null;
     // Gone since submission (a registered tool removed): the call ends without running, so no claim
     // (and no ToolCallStarted) is written first: the outcome is the attempt's one write.

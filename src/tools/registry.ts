@@ -7,7 +7,7 @@ import { callHttpTool, type HttpToolSettings } from './http-tool.js';
 import type { McpConnections, McpServerTarget } from './mcp-client.js';
 import { mcpServerOf, mcpToolDefinition, type McpServerSettings, type McpToolEntry } from './mcp-definition.js';
 import { definitionOfRow } from './registered-definition.js';
-import type { BuiltinTool, ToolContext, ToolDefinition } from './types.js';
+import { type BuiltinTool, mayRunTwice, type ToolContext, type ToolDefinition } from './types.js';
 
 export interface ResolvedTool {
   definition: ToolDefinition;
@@ -115,8 +115,7 @@ export class ToolRegistry {
   private mcpTool(server: McpServerRow, entry: McpToolEntry): ResolvedTool {
     const connections = this.deps!.mcp!.connections;
     const definition = mcpToolDefinition(server.target.name, entry, server.settings);
-    const rerunnable = definition.hints.idempotent || definition.hints.readonly;
-    return { definition, execute: (args, context) => connections.callTool(server.target, entry.mcpName, args, context, rerunnable) };
+    return { definition, execute: (args, context) => connections.callTool(server.target, entry.mcpName, args, context, mayRunTwice(definition.hints)) };
   }
 
   private async registeredRows(tenantId: string, names?: string[]): Promise<RegisteredToolRow[]> {

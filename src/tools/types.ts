@@ -14,6 +14,14 @@ export interface ToolHints {
   supportsBackground: boolean;
 }
 
+/**
+ * Whether running a tool again after an attempt whose outcome is unknown (a lost worker, a
+ * connection gone mid-call) is safe: an idempotent or read-only tool's second run changes nothing.
+ */
+export function mayRunTwice(hints: Pick<ToolHints, 'idempotent' | 'readonly'> | null | undefined): boolean {
+  return Boolean(hints && (hints.idempotent || hints.readonly));
+}
+
 export type ToolPolicy = 'AUTO' | 'REQUIRES_APPROVAL';
 export type ToolScheduling = 'PARALLEL' | 'SERIAL';
 export type ToolKind = 'BUILTIN' | 'HTTP' | 'EXTERNAL' | 'MCP';

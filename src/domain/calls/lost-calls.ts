@@ -4,7 +4,7 @@
 // call that brings down every worker it touches cannot go round forever — and any other call fails
 // `worker_lost` without running again. A call whose cancellation was requested ends CANCELLED.
 import { failure, outputs, type ToolCallOutput } from '../../model/outcome.js';
-import type { ToolHints } from '../../tools/types.js';
+import { mayRunTwice, type ToolHints } from '../../tools/types.js';
 import { type Queryable, statement } from '../../sql.js';
 import type { EventLog } from '../event-log.js';
 import type { Dispatcher } from '../outbox.js';
@@ -62,7 +62,7 @@ export async function recoverCallsOfLostWorkers(deps: LostCallDeps, workerIds: s
       deps.eventLog.write(sessionId, async (scope) => {
         for (const call of lost) {
           const hint = hints.get(call.tenantId)?.get(call.tool);
-          const rerunnable = Boolean(hint && (hint.idempotent || hint.readonly));
+          const rerunnable = mayRunTwice(hint);
           const common = { call, workerId: call.workerId, claimed: true, startedAt: call.startedAt };
           if (call.cancelRequested) {
             writeFinish(scope, deps.dispatcher, { ...common, ran: true, output: outputs.cancelled(), durationMs: Date.now() - call.startedAt.getTime(), inLane: false }, () => undefined);

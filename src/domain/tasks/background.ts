@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { Schedule, Task } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
+import { mayRunTwice } from '../../tools/types.js';
 import { validateArgs } from '../../tools/validate-args.js';
 import { type Broadcast, publishCancel } from '../broadcast.js';
 import { artifactDirOf, newRunArtifacts } from './background-output.js';
@@ -246,7 +247,7 @@ export class BackgroundService {
       args: request.target.args,
       title: request.title,
       signalOnCompletion: request.signalOnCompletion,
-      reattachable: request.target.tool.definition.hints.idempotent || request.target.tool.definition.hints.readonly,
+      reattachable: mayRunTwice(request.target.tool.definition.hints),
     };
     const task = await createTask(scope, {
       sessionId: request.sessionId,

@@ -10,6 +10,7 @@ import type { EventLog } from '../event-log.js';
 import { finishTask, reattachTask, TASK_KINDS } from './task-transitions.js';
 import type { Logger } from '../../logger.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import { mayRunTwice } from '../../tools/types.js';
 import type { WorkQueue } from '../work.js';
 import type { TaskStore } from './store.js';
 
@@ -65,7 +66,7 @@ export class TaskRecovery {
       const lost = `${cause} (last heartbeat ${lastSign.toISOString()})`;
       let refusal: string | null = null;
       if (!tool || !hints?.supportsBackground) refusal = `\`${name}\` is no longer available for background runs`;
-      else if (!hints.idempotent && !hints.readonly) refusal = `\`${name}\` is not idempotent or readonly, so it was not run again`;
+      else if (!mayRunTwice(hints)) refusal = `\`${name}\` is not idempotent or readonly, so it was not run again`;
       else if (attempt >= MAX_RUN_ATTEMPTS) refusal = `it was already lost ${attempt} times`;
       if (refusal) {
         const error = `Background run orphaned: ${lost}; ${refusal}.`;
