@@ -150,9 +150,9 @@ const FINISH = statement(
             (count(*) FILTER (WHERE status = 'FAILED'))::int AS f, (count(*) FILTER (WHERE status = 'CANCELLED'))::int AS c
        FROM f GROUP BY batch_row_id ORDER BY batch_row_id),
    b AS (${settleUpdate('t AS d')})
-   SELECT f.id::text AS id, f.attempt, f.batch_row_id::text AS "batchRowId", b.id::text AS "completedBatch", b."sessionId", b."batchId",
+   SELECT f.id::text AS id, f.attempt, f.batch_row_id::text AS "batchRowId", b.id AS "completedBatch", b."sessionId", b."batchId",
           b."callCount", b.succeeded, b.failed, b.cancelled, b."completedAt"
-     FROM f LEFT JOIN b ON b.id = f.batch_row_id AND b.pending <= 0`,
+     FROM f LEFT JOIN b ON b.id = f.batch_row_id::text AND b.pending <= 0`,
 );
 
 type FinishRow = { id: string; attempt: number; batchRowId: string; completedBatch: string | null } & Omit<CompletedBatch, 'id'>;
@@ -283,15 +283,14 @@ function settleUpdate(tally: string): string {
           completed_at = CASE WHEN b.pending_count - d.n <= 0 THEN now() ELSE b.completed_at END
      FROM ${tally}
     WHERE b.id = d.id AND b.status = 'RUNNING'
-   RETURNING b.id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount",
+   RETURNING b.id::text AS id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount",
              b.pending_count AS pending, b.succeeded_count AS succeeded, b.failed_count AS failed, b.cancelled_count AS cancelled,
              b.completed_at AS "completedAt"`;
 }
 
 const SETTLE = statement(
   'batches_settle',
-  `WITH s AS (${settleUpdate('unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[]) AS d(id, n, s, f, c)')})
-   SELECT id::text AS id, "sessionId", "batchId", "callCount", pending, succeeded, failed, cancelled, "completedAt" FROM s`,
+  settleUpdate('unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[]) AS d(id, n, s, f, c)'),
 );
 
 /** Each batch that completed in this transaction is reported once, to its first item. */

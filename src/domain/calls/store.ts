@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import type { FailureClass } from '../../model/outcome.js';
 import { fromStorable } from '../../model/storable-json.js';
-import { type FinishedEvents, finishedEventsOf } from '../finished-events.js';
+import { type FinishedEvents, readFinishedEvents } from '../finished-events.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type Queryable, statement } from '../../sql.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
@@ -125,15 +125,9 @@ export class CallStore {
     return batchRowIds.map((id) => byId.get(id) ?? null);
   }
 
-  /** Where a finished batch's retained events lie: just before its first, and its ToolBatchCompleted (null: not retained). */
-  async finishedEvents(batch: Pick<ToolBatch, 'sessionId' | 'batchId'>): Promise<FinishedEvents> {
-    const [row] = await this.db.$queryRawUnsafe<Array<{ from: string | null; end: string | null }>>(
-      `SELECT (min(seq) - 1)::text AS from, (max(seq) FILTER (WHERE type = 'ToolBatchCompleted'))::text AS end
-         FROM event WHERE session_id = $1::uuid AND batch_id = $2`,
-      batch.sessionId,
-      batch.batchId,
-    );
-    return finishedEventsOf(row);
+  /** Where a finished batch's retained events lie (see FinishedEvents). */
+  finishedEvents(batch: Pick<ToolBatch, 'sessionId' | 'batchId'>): Promise<FinishedEvents> {
+    return readFinishedEvents(this.db, batch.sessionId, { batchId: batch.batchId });
   }
 
   /** Batches of each session, counted in one query. */

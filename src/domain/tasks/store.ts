@@ -4,7 +4,7 @@ import type { Db } from '../../db.js';
 import type { Prisma, Schedule, Task } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
-import { type FinishedEvents, finishedEventsOf } from '../finished-events.js';
+import { type FinishedEvents, readFinishedEvents } from '../finished-events.js';
 import { inIdOrder } from '../in-id-order.js';
 import type { RunnableTask } from '../work.js';
 import { TASK_KINDS, type TaskState } from './task-transitions.js';
@@ -101,15 +101,9 @@ export class TaskStore {
     return taskIds.map((id) => byId.get(id) ?? null);
   }
 
-  /** Where a finished task's retained events lie: just before its first, and its TaskFinished (null: not retained). */
-  async finishedEvents(task: Pick<Task, 'id' | 'sessionId'>): Promise<FinishedEvents> {
-    const [row] = await this.db.$queryRawUnsafe<Array<{ from: string | null; end: string | null }>>(
-      `SELECT (min(seq) - 1)::text AS from, (max(seq) FILTER (WHERE type = 'TaskFinished'))::text AS end
-         FROM event WHERE session_id = $1::uuid AND task_id = $2::uuid`,
-      task.sessionId,
-      task.id,
-    );
-    return finishedEventsOf(row);
+  /** Where a finished task's retained events lie (see FinishedEvents). */
+  finishedEvents(task: Pick<Task, 'id' | 'sessionId'>): Promise<FinishedEvents> {
+    return readFinishedEvents(this.db, task.sessionId, { taskId: task.id });
   }
 
   async findTask(tenantId: string, taskId: string): Promise<Task> {
