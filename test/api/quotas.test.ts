@@ -313,6 +313,14 @@ describe('file store quotas', () => {
 
   it('holds under concurrent writes, and across the tenant’s sessions', async () => {
     const { rowId } = await newSession(app);
+    // The usage rows the writes lock exist before the first write (one a write created would be
+    // invisible to the statements of concurrent writes already under way: they would count an empty store).
+    const rows = await app.services.sql.query<{ sessions: number; tenants: number }>(
+      `SELECT (SELECT count(*) FROM session_file_usage WHERE session_id = $1)::int AS sessions,
+              (SELECT count(*) FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = $1))::int AS tenants`,
+      [rowId],
+    );
+    expect(rows[0]).toEqual({ sessions: 1, tenants: 1 });
     const files = app.services.sessions.files(rowId);
     const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => files.writeFile(`/c${i}`, 'x'.repeat(200))));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(20);

@@ -4,7 +4,8 @@
 // row, then update it).
 //
 // Quotas: triggers on session_file keep what each session and each tenant holds (bytes, entries)
-// in session_file_usage and tenant_file_usage (migration 20261126061313_quotas). A write that
+// in session_file_usage and tenant_file_usage (migration 20261126061313_quotas), rows that exist
+// from the session's and tenant's creation on (20261127073500). A write that
 // adds bytes or entries checks them in its own statement, with both usage rows locked (FOR
 // UPDATE gives the latest committed values), against the tenant's limits (tenant_limits, capped
 // by the deployment's): so concurrent writes in any process cannot overshoot them. Writes that
@@ -191,9 +192,9 @@ export class PrismaSessionFiles implements SessionFiles {
   private quotaCheck(bytes: Prisma.Sql, entries: Prisma.Sql): Prisma.Sql {
     const q = this.quota;
     // Without quotas the usage rows are still locked first (the lock order: the tenant's usage row, the
-    // session's, then file rows; the usage triggers would otherwise lock them after the file row). The
-    // tenant's row comes first (each `su` reads `tu`): a session's row may not exist yet when a write
-    // starts, and one that its trigger creates is then locked by a writer that holds the tenant's row.
+    // session's, then file rows; the usage triggers would otherwise lock them after the file row). Both
+    // rows exist from the session's and tenant's creation (migration 20261127073500): a row created
+    // by a concurrent write would be invisible to this statement's snapshot, its usage read as none.
     if (!q) {
       return Prisma.sql`tu AS (SELECT 1 FROM tenant_file_usage WHERE tenant_id = (SELECT tenant_id FROM session WHERE id = ${this.sessionId}::uuid) FOR UPDATE),
         su AS (SELECT 1 FROM session_file_usage WHERE session_id = ${this.sessionId}::uuid AND (SELECT count(*) FROM tu) >= 0 FOR UPDATE),
