@@ -18,6 +18,8 @@ import { useInputLimits } from './plugins/use-input-limits.js';
 import { useIntrospectionSetting } from './plugins/use-introspection-setting.js';
 import { useQueryCost } from './plugins/use-query-cost.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
+import { GRAPHQL_PATH } from './paths.js';
+import { useEarlyAdmission } from './plugins/use-early-admission.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { useTracing } from './plugins/use-tracing.js';
 import { yogaLogger } from './yoga-logger.js';
@@ -40,9 +42,15 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     maxDirectives: { n: 50, onReject: [withCode('QUERY_TOO_MANY_DIRECTIVES')] },
     blockFieldSuggestion: { enabled: config.NODE_ENV === 'production' },
   });
+  const admission = useEarlyAdmission(GRAPHQL_PATH, async (request) => {
+    const viewer = await authenticateRequest(services, request);
+    const refusal = await services.rateLimiter.take(viewer);
+    if (refusal) throw refusal;
+    return viewer;
+  });
   return createYoga<ServerContext, GraphQLContext>({
     schema,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,
     logging: yogaLogger(logger),
@@ -53,6 +61,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: ({ fetchAPI }) => readiness(services, options.shutdown?.aborted ?? false, fetchAPI.Response) }),
       useRequestSizeLimit(config.MAX_REQUEST_BYTES),
+      admission.plugin,
       useGraphqlMetrics(),
       useIntrospectionSetting(config.INTROSPECTION),
       useTracing(),
@@ -63,11 +72,9 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     ],
     context: async (initial) => {
       const { shutdown } = options;
-      const viewer = initial.viewer ?? (initial.request ? await authenticateRequest(services, initial.request) : null);
-      if (!viewer) throw unauthenticated();
       // A WebSocket operation (viewer given by the socket) takes its point in app.ts' onSubscribe.
-      const refusal = initial.viewer ? null : await services.rateLimiter.take(viewer);
-      if (refusal) throw refusal;
+      const viewer = initial.viewer ?? (initial.request ? await admission.of(initial.request) : null);
+      if (!viewer) throw unauthenticated();
       addLogContext({ tenantId: viewer.tenantId });
       return { viewer, services, shutdown };
     },
