@@ -34,6 +34,26 @@ export interface Fold<I, R> {
   run(sql: SqlConnection, items: I[]): Promise<R[]>;
 }
 
+/**
+ * A statement that changes rows and appends the events the change calls for, all at once: no
+ * transaction, one round trip. A unit that can be written so (`write`'s `alone`) is, when its group
+ * holds only such units of this statement and of one session; otherwise its general form runs.
+ */
+export interface AppendingStatement<I, R> {
+  readonly name: string;
+  /** Whether these items (of one session, in group order) can go in one statement. */
+  accepts(items: readonly I[]): boolean;
+  /** Applies the items and appends their events; per item its result and its events as committed. */
+  run(sql: Queryable, sessionId: string, items: I[], createdAt: Date): Promise<Array<{ result: R; events: CommittedEvent[] }>>;
+}
+
+/** A unit's single-statement form: an item of `statement`, whose result goes to `then`. */
+export interface AloneForm<I, R> {
+  statement: AppendingStatement<I, R>;
+  item: I;
+  then(result: R): void;
+}
+
 export interface WriteScope {
   readonly sql: SqlConnection;
   /** Appends an event to this transaction (in emission order within its session). */
@@ -71,6 +91,7 @@ export interface EventLogOptions {
 
 interface Unit {
   sessionIds: string[];
+  alone?: AloneForm<unknown, unknown>;
   /** The writer's trace context (tracing on only): the parent of its events' publish. */
   trace?: Context;
   run: (scope: WriteScope) => Promise<unknown>;
@@ -147,11 +168,20 @@ export class EventLog {
     return (await this.writeWithEvents(sessionIds, run)).result;
   }
 
+  /**
+   * A write of one session that has a single-statement form (`alone`, see AppendingStatement) beside
+   * its general one (`run`, which must write and announce the same); `then` hears the result either way.
+   */
+  async writeAlone<I, R>(sessionId: string, alone: AloneForm<I, R>, run: (scope: WriteScope) => Promise<void>): Promise<void> {
+    await this.writeWithEvents(sessionId, run, alone as AloneForm<unknown, unknown>);
+  }
+
   /** Like `write`, also resolving with the events this unit emitted, as committed (with their sequences). */
-  writeWithEvents<T>(sessionIds: string | string[], run: (scope: WriteScope) => Promise<T>): Promise<{ result: T; events: CommittedEvent[] }> {
+  writeWithEvents<T>(sessionIds: string | string[], run: (scope: WriteScope) => Promise<T>, alone?: AloneForm<unknown, unknown>): Promise<{ result: T; events: CommittedEvent[] }> {
     return new Promise((resolve, reject) => {
       const unit: Unit = {
         sessionIds: [...new Set(Array.isArray(sessionIds) ? sessionIds : [sessionIds])],
+        ...(alone ? { alone } : {}),
         run,
         resolve: (result, events) => resolve({ result: result as T, events }),
         reject,
@@ -265,6 +295,15 @@ export class EventLog {
   }
 
   private async commit(group: Unit[]): Promise<void> {
+    const statement = group[0]!.alone?.statement;
+    const sessionId = group[0]!.sessionIds[0]!;
+    if (
+      statement &&
+      group.every((unit) => unit.alone?.statement === statement && unit.sessionIds.length === 1 && unit.sessionIds[0] === sessionId) &&
+      statement.accepts(group.map((unit) => unit.alone!.item))
+    ) {
+      return this.commitAlone(group, statement, sessionId);
+    }
     const afterCommit: Array<() => unknown> = [];
     let committed: CommittedEvent[] = [];
     let emittedBy: number[] = [];
@@ -314,6 +353,16 @@ export class EventLog {
     // Publishing starts now, in commit order (announce publishes before its first await); the next
     // group of these sessions need not wait for it.
     void this.announce(committed, afterCommit, tracingEnabled ? group.map((unit) => unit.trace) : undefined);
+  }
+
+  /** A group written by one AppendingStatement: one statement, no transaction. */
+  private async commitAlone(group: Unit[], statement: AppendingStatement<unknown, unknown>, sessionId: string): Promise<void> {
+    const outcomes = await statement.run(this.sql, sessionId, group.map((unit) => unit.alone!.item), new Date());
+    group.forEach((unit, index) => {
+      unit.alone!.then(outcomes[index]!.result);
+      unit.resolve(undefined, outcomes[index]!.events);
+    });
+    void this.announce(outcomes.flatMap((outcome) => outcome.events), [], tracingEnabled ? group.map((unit) => unit.trace) : undefined);
   }
 
   /**

@@ -10,8 +10,8 @@
 // the outcome of a call that ran must not be lost (a process that dies is recovered by the reaper).
 import type { CallRef } from '../domain/calls/call-folds.js';
 import type { CallDescriptor } from '../domain/calls/call-jobs.js';
-import { writeClaim, writeFinish, writePendingExternal, writeProgress, writeRequeue } from '../domain/calls/call-writes.js';
-import type { EventLog, WriteScope } from '../domain/event-log.js';
+import { finishAlone, type FinishWrite, writeClaim, writeFinish, writePendingExternal, writeProgress, writeRequeue } from '../domain/calls/call-writes.js';
+import type { AloneForm, EventLog, WriteScope } from '../domain/event-log.js';
 import type { Dispatcher } from '../domain/outbox.js';
 import type { Logger } from '../logger.js';
 import type { ToolCallOutput, ToolFailure } from '../model/outcome.js';
@@ -125,13 +125,12 @@ export class CallAttempts {
     await attempt.progressWritten();
     const claimed = await this.claimForOutcome(attempt);
     if (claimed === null) return false;
-    const finished = await this.write(`outcome of ${attempt.call.callId}`, attempt.call.sessionId, (scope, done) =>
-      writeFinish(
-        scope,
-        this.dispatcher,
-        { call: attempt.call, workerId: this.workerId(), claimed, ran, output, startedAt: attempt.startedAt, durationMs, inLane: attempt.options.inLane },
-        done,
-      ),
+    const write: FinishWrite = { call: attempt.call, workerId: this.workerId(), claimed, ran, output, startedAt: attempt.startedAt, durationMs, inLane: attempt.options.inLane };
+    const finished = await this.write(
+      `outcome of ${attempt.call.callId}`,
+      attempt.call.sessionId,
+      (scope, done) => writeFinish(scope, this.dispatcher, write, done),
+      (done) => finishAlone(write, done),
     );
     attempt.state = finished ? 'done' : 'lost';
     return finished;
@@ -182,15 +181,26 @@ export class CallAttempts {
     return (await this.holds(attempt)) ? true : null;
   }
 
-  /** One unit of the event log, whose fenced result `done` reports; failures are retried with backoff. */
-  private async write(what: string, sessionId: string, body: (scope: WriteScope, done: (ok: boolean) => void) => void): Promise<boolean> {
+  /**
+   * One unit of the event log, whose fenced result `done` reports (from its single-statement form
+   * `alone` when it has one); failures are retried with backoff.
+   */
+  private async write<I, R>(
+    what: string,
+    sessionId: string,
+    body: (scope: WriteScope, done: (ok: boolean) => void) => void,
+    alone?: (done: (ok: boolean) => void) => AloneForm<I, R> | null,
+  ): Promise<boolean> {
     for (let failures = 0; ; failures++) {
       try {
         let ok = false;
-        await this.eventLog.write(sessionId, async (scope) => {
+        const run = async (scope: WriteScope) => {
           ok = false;
           body(scope, (result) => (ok = result));
-        });
+        };
+        const single = alone?.((result) => (ok = result));
+        if (single) await this.eventLog.writeAlone(sessionId, single, run);
+        else await this.eventLog.write(sessionId, run);
         return ok;
       } catch (error) {
         if (failures === 0 || failures % 10 === 0) this.logger.warn({ err: error, failures: failures + 1 }, `writing the ${what} failed; retrying`);

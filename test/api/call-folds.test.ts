@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallRef, claimCalls, finishCalls, requeueCalls, settleBatches, type CompletedBatch } from '../../src/domain/calls/call-folds.js';
+import { type CallRef, claimCalls, finishAndAppend, finishCalls, type Finished, requeueCalls, settleBatches, type CompletedBatch } from '../../src/domain/calls/call-folds.js';
+import { finishAlone, type FinishWrite, writeFinish } from '../../src/domain/calls/call-writes.js';
 import { type CommittedEvent, EventLog } from '../../src/domain/event-log.js';
 import { createDb } from '../../src/db.js';
 import { createPool, Sql } from '../../src/sql.js';
@@ -48,6 +49,13 @@ beforeAll(async () => {
   for (const id of ['w1', 'w2', 'w3']) await registry.register(id, 'test', process.pid);
 });
 afterAll(() => pool.end());
+
+async function readSession(after: number) {
+  return sql.query<{ seq: string; tenant_seq: string; type: string; call_id: string | null; payload: unknown }>(
+    'SELECT seq, tenant_seq, type, call_id, payload FROM event WHERE session_id = $1 AND seq > $2 ORDER BY seq',
+    [sessionId, after],
+  );
+}
 
 describe('call folds', () => {
   it('claims, finishes and settles many calls in one transaction, fenced by worker and attempt', async () => {
@@ -94,7 +102,7 @@ describe('call folds', () => {
     expect(final[0]!.output).toEqual(success);
     // The batch's completion is told once, to the last of its calls finished in the transaction.
     expect(finishedWith[0]).toBeNull();
-    expect(finishedWith[1]).toMatchObject({ batchId: calls[0]!.batchId, callCount: 4, succeeded: 4, failed: 0, cancelled: 0 });
+    expect(finishedWith[1]).toMatchObject({ batchId: calls[0]!.batchId, payload: { total: 4, succeeded: 4, failed: 0, cancelled: 0 } });
     const [batch] = await sql.query<{ status: string; pending_count: number }>('SELECT status, pending_count FROM tool_batch WHERE id = $1', [calls[0]!.batchRowId]);
     expect(batch).toMatchObject({ status: 'COMPLETED', pending_count: 0 });
   });
@@ -143,7 +151,49 @@ describe('call folds', () => {
       ['finish', true],
       ['settle', false],
     ]);
-    expect(told[1]![1]).toMatchObject({ callCount: 2, succeeded: 1, cancelled: 1 });
+    expect(told[1]![1]).toMatchObject({ payload: { total: 2, succeeded: 1, cancelled: 1, failed: 0 } });
+  });
+
+  it('writes a finish and its events in one statement as the general path does: fenced, numbered, the batch told after its last call', async () => {
+    const [first, second, third] = await batchOf(3);
+    const now = new Date();
+    const noJobs = { deployment: 'folds', dispatch: () => undefined };
+    const finish = (call: CallRef, claimed = false): FinishWrite => ({ call, workerId: 'w1', claimed, ran: true, output: success, startedAt: now, durationMs: 3, inLane: false });
+    const heads = async () => Number((await sql.query<{ event_seq: string }>('SELECT event_seq FROM session WHERE id = $1', [sessionId]))[0]!.event_seq);
+
+    // Alone: one call of three; a stale copy (attempt 2 of a call at attempt 0) is fenced out and announces nothing.
+    const before = await heads();
+    const told: boolean[] = [];
+    const general = async () => {
+      throw new Error('the general form ran');
+    };
+    await Promise.all([
+      log.writeAlone(sessionId, finishAlone(finish(first!), (ok) => told.push(ok))!, general),
+      log.writeAlone(sessionId, finishAlone(finish({ ...second!, attempt: 2 }), (ok) => told.push(ok))!, general),
+    ]);
+    expect(told.sort()).toEqual([false, true]);
+    const afterFirst = await readSession(before);
+    expect(afterFirst.map((event) => [event.type, event.call_id])).toEqual([
+      ['ToolCallStarted', first!.callId],
+      ['ToolCallCompleted', first!.callId],
+    ]);
+
+    // The general path and the statement, side by side in one session, keep one dense sequence; the
+    // statement that finishes the batch's last calls announces the batch after them.
+    await log.write(sessionId, async (scope) => writeFinish(scope, noJobs, finish(second!), () => undefined));
+    const outcomes: Finished[] = [];
+    const statementEvents = await finishAndAppend.run(sql, sessionId, [{ ...finish(third!), startedAt: now, events: [] }], new Date());
+    outcomes.push(statementEvents[0]!.result);
+    expect(outcomes[0]).toMatchObject({ ok: true, completedBatch: { batchId: third!.batchId, payload: { total: 3, succeeded: 3, failed: 0, cancelled: 0 } } });
+    expect(statementEvents[0]!.events.map((event) => event.type)).toEqual(['ToolBatchCompleted']);
+    const all = await readSession(before);
+    expect(all.map((event) => Number(event.seq))).toEqual(all.map((_, index) => before + index + 1));
+    expect(all.map((event) => event.type)).toEqual(['ToolCallStarted', 'ToolCallCompleted', 'ToolCallStarted', 'ToolCallCompleted', 'ToolBatchCompleted']);
+    // What was announced is what was stored.
+    const announced = statementEvents[0]!.events[0]!;
+    expect(all[4]).toMatchObject({ seq: String(announced.seq), tenant_seq: String(announced.tenantSeq), payload: announced.payload });
+    const [batch] = await sql.query<{ status: string; pending_count: number }>('SELECT status, pending_count FROM tool_batch WHERE id = $1', [third!.batchRowId]);
+    expect(batch).toMatchObject({ status: 'COMPLETED', pending_count: 0 });
   });
 
   it('refuses the claim of a worker declared dead (its calls were recovered; it claims nothing more until it registers again)', async () => {

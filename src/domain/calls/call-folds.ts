@@ -6,9 +6,10 @@
 // Lock order (no deadlocks): call rows in id order, then batch rows in id order; the event append
 // takes session and tenant rows last.
 import { toStorableJson } from '../../model/storable-json.js';
+import type { EventDraft, EventPayloads } from '../../model/events.js';
 import type { ToolCallOutput } from '../../model/outcome.js';
 import { type SqlConnection, statement } from '../../sql.js';
-import type { Fold } from '../event-log.js';
+import type { AppendingStatement, CommittedEvent, Fold } from '../event-log.js';
 
 export type CallStatus = 'QUEUED' | 'AWAITING_APPROVAL' | 'RUNNING' | 'PENDING_EXTERNAL' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 export type TerminalStatus = 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -151,11 +152,11 @@ const FINISH = statement(
        FROM f GROUP BY batch_row_id ORDER BY batch_row_id),
    b AS (${settleUpdate('t AS d')})
    SELECT f.id::text AS id, f.attempt, f.batch_row_id::text AS "batchRowId", b.id AS "completedBatch", b."sessionId", b."batchId",
-          b."callCount", b.succeeded, b.failed, b.cancelled, b."completedAt"
+          b."completedPayload"
      FROM f LEFT JOIN b ON b.id = f.batch_row_id::text AND b.pending <= 0`,
 );
 
-type FinishRow = { id: string; attempt: number; batchRowId: string; completedBatch: string | null } & Omit<CompletedBatch, 'id'>;
+type FinishRow = { id: string; attempt: number; batchRowId: string; completedBatch: string | null; sessionId: string; batchId: string; completedPayload: CompletedBatch['payload'] };
 
 export const finishCalls: Fold<FinishItem, Finished> = {
   name: 'finish',
@@ -182,9 +183,141 @@ export const finishCalls: Fold<FinishItem, Finished> = {
       ok: row !== undefined,
       completedBatch:
         row?.completedBatch && lastOfBatch.get(row.batchRowId) === index
-          ? { id: row.completedBatch, sessionId: row.sessionId, batchId: row.batchId, callCount: row.callCount, succeeded: row.succeeded, failed: row.failed, cancelled: row.cancelled, completedAt: row.completedAt }
+          ? { id: row.completedBatch, sessionId: row.sessionId, batchId: row.batchId, payload: row.completedPayload }
           : null,
     }));
+  },
+};
+
+/** A batch's completion comes after every event of the call that completed it. */
+const BATCH_EVENT_ORDER = 1_000_000;
+
+/**
+ * The finish of calls of one session with the append of their events, in one statement (see
+ * AppendingStatement): the items' candidate events go in only for the calls whose fenced transition
+ * took effect, followed by their batch's ToolBatchCompleted when it was the batch's last call (the
+ * payload from settleUpdate), numbered from the session's and tenant's counters as event-log.ts'
+ * append does. Lock order as in a finish transaction: calls, batches, then the session and its tenant.
+ */
+const FINISH_APPEND = statement(
+  'calls_finish_append',
+  `WITH f AS (
+     UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
+            started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
+       FROM json_to_recordset($1::json)
+            AS d(id uuid, item int, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
+      WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
+        AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
+          OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
+     RETURNING c.id, c.attempt, c.batch_row_id, c.status, d.item),
+   t AS (
+     SELECT batch_row_id AS id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'SUCCEEDED'))::int AS s,
+            (count(*) FILTER (WHERE status = 'FAILED'))::int AS f, (count(*) FILTER (WHERE status = 'CANCELLED'))::int AS c
+       FROM f GROUP BY batch_row_id ORDER BY batch_row_id),
+   b AS (${settleUpdate('t AS d')}),
+   done AS (
+     SELECT f.id, f.attempt, f.item, b.id AS "batchRowId", b."batchId", b."completedPayload",
+            COALESCE(b.pending <= 0 AND f.item = max(f.item) OVER (PARTITION BY f.batch_row_id), false) AS completes
+       FROM f LEFT JOIN b ON b.id = f.batch_row_id::text),
+   ev AS (
+     SELECT e.item, e.k, e.type, e.batch_id, e.call_id, e.payload
+       FROM json_to_recordset($3::json) AS e(row_id uuid, attempt int, item int, k int, type text, batch_id text, call_id text, payload jsonb)
+       JOIN f ON f.id = e.row_id AND f.attempt = e.attempt
+     UNION ALL
+     SELECT item, ${BATCH_EVENT_ORDER}, 'ToolBatchCompleted', "batchId", NULL, "completedPayload" FROM done WHERE completes),
+   x AS (SELECT ev.*, row_number() OVER (ORDER BY item, k)::int AS sidx, count(*) OVER ()::int AS n FROM ev),
+   s AS (UPDATE session s SET event_seq = s.event_seq + (SELECT count(*)::int FROM ev), last_activity_at = $4
+          WHERE s.id = $5 AND EXISTS (SELECT 1 FROM ev)
+      RETURNING s.tenant_id, s.event_seq AS last),
+   tn AS (UPDATE tenant t SET event_seq = t.event_seq + (SELECT count(*)::int FROM ev) FROM s WHERE t.id = s.tenant_id
+      RETURNING t.event_seq AS last),
+   ins AS (INSERT INTO event (session_id, seq, tenant_id, tenant_seq, type, batch_id, call_id, task_id, payload, created_at)
+           SELECT $5, s.last - x.n + x.sidx, s.tenant_id, tn.last - x.n + x.sidx, x.type, x.batch_id, x.call_id, NULL, x.payload, $4
+             FROM x, s, tn)
+   SELECT done.id::text AS id, done.attempt, done.item, done.completes, done."batchRowId", done."batchId", done."completedPayload",
+          s.tenant_id::text AS "tenantId", s.last::text AS "sessionLast", tn.last::text AS "tenantLast"
+     FROM done LEFT JOIN s ON true LEFT JOIN tn ON true`,
+);
+
+/** A finish with the events that announce it when it takes effect (ToolBatchCompleted is the statement's). */
+export interface FinishAppendItem extends FinishItem {
+  events: EventDraft[];
+}
+
+type FinishAppendRow = {
+  id: string;
+  attempt: number;
+  item: number;
+  completes: boolean;
+  batchRowId: string | null;
+  batchId: string | null;
+  completedPayload: CompletedBatch['payload'] | null;
+  tenantId: string | null;
+  sessionLast: string | null;
+  tenantLast: string | null;
+};
+
+export const finishAndAppend: AppendingStatement<FinishAppendItem, Finished> = {
+  name: 'finish-append',
+  // One row changes once per statement: two items of one call (a job delivered twice) take the general path.
+  accepts: (items) => new Set(items.map((item) => item.call.id)).size === items.length,
+  run: async (sql, sessionId, items, createdAt) => {
+    const order = sortedBy(items, (item) => item.call.id);
+    const rows = await sql.query<FinishAppendRow>(FINISH_APPEND, [
+      `[${order
+        .map(
+          ({ item, index }) =>
+            `{"id":${JSON.stringify(item.call.id)},"item":${index},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
+        )
+        .join(',')}]`,
+      order.map(({ item }) => item.call.id),
+      `[${items
+        .flatMap((item, index) =>
+          item.events.map(
+            (draft, k) =>
+              `{"row_id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"item":${index},"k":${k},"type":${JSON.stringify(draft.type)},"batch_id":${JSON.stringify(draft.batchId ?? null)},"call_id":${JSON.stringify(draft.callId ?? null)},"payload":${toStorableJson(draft.payload)}}`,
+          ),
+        )
+        .join(',')}]`,
+      createdAt,
+      sessionId,
+    ]);
+    const byItem = new Map(rows.map((row) => [row.item, row]));
+    const first = rows.find((row) => row.sessionLast !== null);
+    // The events as the statement numbered them: by item, then in each item's order.
+    const drafts: Array<{ item: number; draft: EventDraft }> = [];
+    items.forEach((item, index) => {
+      const row = byItem.get(index);
+      if (!row) return;
+      for (const draft of item.events) drafts.push({ item: index, draft });
+      if (row.completes) drafts.push({ item: index, draft: { sessionId, type: 'ToolBatchCompleted', batchId: row.batchId!, payload: row.completedPayload! } });
+    });
+    const at = createdAt.toISOString();
+    const events: CommittedEvent[][] = items.map(() => []);
+    drafts.forEach(({ item, draft }, position) => {
+      events[item]!.push({
+        tenantId: first!.tenantId!,
+        sessionId,
+        seq: Number(first!.sessionLast) - drafts.length + position + 1,
+        tenantSeq: Number(first!.tenantLast) - drafts.length + position + 1,
+        type: draft.type,
+        batchId: draft.batchId ?? null,
+        callId: draft.callId ?? null,
+        taskId: null,
+        payload: draft.payload,
+        createdAt: at,
+      } as CommittedEvent);
+    });
+    return items.map((_, index) => {
+      const row = byItem.get(index);
+      return {
+        result: {
+          ok: row !== undefined,
+          completedBatch: row?.completes ? { id: row.batchRowId!, sessionId, batchId: row.batchId!, payload: row.completedPayload! } : null,
+        },
+        events: events[index]!,
+      };
+    });
   },
 };
 
@@ -267,14 +400,15 @@ export interface CompletedBatch {
   id: string;
   sessionId: string;
   batchId: string;
-  callCount: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
-  completedAt: Date;
+  /** Its ToolBatchCompleted payload (settleUpdate). */
+  payload: EventPayloads['ToolBatchCompleted'];
 }
 
-/** Subtracts the tally `d` (id, n, s, f, c) from its batches' pending calls; completes those left with none. */
+/**
+ * Subtracts the tally `d` (id, n, s, f, c) from its batches' pending calls; completes those left with
+ * none. A completed batch comes back with its ToolBatchCompleted payload (`completedPayload`), written
+ * here once for every statement that settles batches, in JS form (completedAt in ms, ISO, UTC).
+ */
 function settleUpdate(tally: string): string {
   return `UPDATE tool_batch b
       SET pending_count = b.pending_count - d.n, succeeded_count = b.succeeded_count + d.s,
@@ -283,9 +417,10 @@ function settleUpdate(tally: string): string {
           completed_at = CASE WHEN b.pending_count - d.n <= 0 THEN now() ELSE b.completed_at END
      FROM ${tally}
     WHERE b.id = d.id AND b.status = 'RUNNING'
-   RETURNING b.id::text AS id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.call_count AS "callCount",
-             b.pending_count AS pending, b.succeeded_count AS succeeded, b.failed_count AS failed, b.cancelled_count AS cancelled,
-             b.completed_at AS "completedAt"`;
+   RETURNING b.id::text AS id, b.session_id::text AS "sessionId", b.batch_id AS "batchId", b.pending_count AS pending,
+             CASE WHEN b.pending_count <= 0 THEN jsonb_build_object('total', b.call_count, 'succeeded', b.succeeded_count,
+               'failed', b.failed_count, 'cancelled', b.cancelled_count,
+               'completedAt', to_char(b.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END AS "completedPayload"`;
 }
 
 const SETTLE = statement(
@@ -308,7 +443,7 @@ export const settleBatches: Fold<SettleItem, CompletedBatch | null> = {
       tally.set(item.batchRowId, entry);
     }
     const ids = [...tally.keys()].sort();
-    const rows = await sql.query<CompletedBatch & { pending: number }>(SETTLE, [
+    const rows = await sql.query<{ id: string; sessionId: string; batchId: string; pending: number; completedPayload: CompletedBatch['payload'] }>(SETTLE, [
       ids,
       ids.map((id) => tally.get(id)!.n),
       ids.map((id) => tally.get(id)!.s),
@@ -320,8 +455,7 @@ export const settleBatches: Fold<SettleItem, CompletedBatch | null> = {
       const batch = completed.get(item.batchRowId);
       if (!batch) return null;
       completed.delete(item.batchRowId);
-      const { pending: _pending, ...rest } = batch;
-      return rest;
+      return { id: batch.id, sessionId: batch.sessionId, batchId: batch.batchId, payload: batch.completedPayload };
     });
   },
 };

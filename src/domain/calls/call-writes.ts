@@ -3,14 +3,17 @@
 // superseded, nothing was written or announced).
 import type { EventDraft } from '../../model/events.js';
 import type { ToolCallOutput, ToolFailure } from '../../model/outcome.js';
-import type { WriteScope } from '../event-log.js';
+import type { AloneForm, WriteScope } from '../event-log.js';
 import { addJob, type Dispatcher } from '../outbox.js';
 import {
   type CallRef,
   type CompletedBatch,
   claimCalls,
   enterPendingExternal,
+  finishAndAppend,
+  type FinishAppendItem,
   finishCalls,
+  type Finished,
   liveCalls,
   requeueCalls,
   settleBatches,
@@ -47,7 +50,7 @@ function batchCompletedEvent(sessionId: string, batch: CompletedBatch): EventDra
     sessionId,
     type: 'ToolBatchCompleted',
     batchId: batch.batchId,
-    payload: { total: batch.callCount, succeeded: batch.succeeded, failed: batch.failed, cancelled: batch.cancelled, completedAt: batch.completedAt.toISOString() },
+    payload: batch.payload,
   };
 }
 
@@ -95,19 +98,36 @@ export interface FinishWrite {
   inLane: boolean;
 }
 
+/** The events of a finish that takes effect: ToolCallStarted first when unclaimed, then ToolCallCompleted. */
+function finishEvents(write: FinishWrite): EventDraft[] {
+  const { call } = write;
+  const events: EventDraft[] = [];
+  if (!write.claimed && write.ran) events.push(startedEvent(call, write.startedAt));
+  events.push(completedEvent(call, write.output, write.durationMs));
+  return events;
+}
+
 /** The attempt's outcome: terminal, ToolCallCompleted (after ToolCallStarted when unclaimed), batch settled. */
 export function writeFinish(scope: WriteScope, dispatcher: Dispatcher, write: FinishWrite, done: Done): void {
   const { call } = write;
   // The finish settles the batch too (one statement).
   scope.fold(finishCalls, { ...write, startedAt: write.ran ? write.startedAt : null }, ({ ok, completedBatch }) => {
     if (ok) {
-      if (!write.claimed && write.ran) scope.emit(startedEvent(call, write.startedAt));
-      scope.emit(completedEvent(call, write.output, write.durationMs));
+      for (const event of finishEvents(write)) scope.emit(event);
       if (completedBatch) scope.emit(batchCompletedEvent(call.sessionId, completedBatch));
       if (call.scheduling === 'SERIAL' && !write.inLane) wakeLane(scope, dispatcher, call);
     }
     done(ok);
   });
+}
+
+/**
+ * writeFinish as one statement with its events (finishAndAppend), for a call whose finish wakes no
+ * lane; null for the others.
+ */
+export function finishAlone(write: FinishWrite, done: Done): AloneForm<FinishAppendItem, Finished> | null {
+  if (write.call.scheduling === 'SERIAL' && !write.inLane) return null;
+  return { statement: finishAndAppend, item: { ...write, startedAt: write.ran ? write.startedAt : null, events: finishEvents(write) }, then: ({ ok }) => done(ok) };
 }
 
 export interface RequeueWrite {
