@@ -33,7 +33,9 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): P
 
 /**
  * Refuses request bodies over `maxBytes`: at once when the declared length says so, otherwise on
- * the bytes actually read (a chunked body has no declared length), before any of it is parsed.
+ * the bytes actually read (a chunked body has no declared length), before any of it is parsed. A
+ * body with a declared length is parsed as yoga reads it: Node's HTTP parser never reads past the
+ * declared length (and refuses a request that also says `Transfer-Encoding`), so it is within the limit.
  */
 export function useRequestSizeLimit(maxBytes: number): Plugin {
   return {
@@ -42,7 +44,7 @@ export function useRequestSizeLimit(maxBytes: number): Plugin {
       if (length > maxBytes) endResponse(tooLarge(maxBytes, fetchAPI.Response));
     },
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
-      if (!requestParser || !request.body) return;
+      if (!requestParser || !request.body || /^\d+$/.test(request.headers.get('content-length') ?? '')) return;
       const parse = requestParser;
       setRequestParser(async (incoming) => {
         if (!incoming.body) return parse(incoming);
