@@ -28,6 +28,16 @@ export interface Dispatcher {
   /** The deployment (REDIS_PREFIX) whose queues this process feeds. */
   readonly deployment: string;
   dispatch(jobs: CommittedJob[]): void;
+  /**
+   * Takes dispatched jobs whose work ended before they ran (a cancelled call's retry) off the queue
+   * and their tenant's backlog; a job already running is left to find its work ended.
+   */
+  discard(jobs: WithdrawnJob[]): void;
+}
+
+export interface WithdrawnJob {
+  jobId: string;
+  tenantId: string;
 }
 
 const INSERT = statement(
@@ -65,6 +75,17 @@ export function addJob(scope: WriteScope, dispatcher: Dispatcher, job: OutboxJob
   });
 }
 
+/**
+ * Withdraws jobs whose work ended before they ran: a row not dispatched yet goes with the write, the
+ * queued job once it committed (Dispatcher.discard).
+ */
+export async function withdrawJobs(scope: WriteScope, dispatcher: Dispatcher, jobs: WithdrawnJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await scope.sql.query(DELETE_UNSENT, [dispatcher.deployment, jobs.map((job) => job.jobId)]);
+  scope.afterCommit(() => dispatcher.discard(jobs));
+}
+
+const DELETE_UNSENT = statement('outbox_delete_jobs', 'DELETE FROM job_outbox WHERE deployment = $1 AND job_id = ANY($2::text[])');
 const DELETE = statement('outbox_delete', 'DELETE FROM job_outbox WHERE id = ANY($1::bigint[])');
 const LEFT_BEHIND = statement(
   'outbox_left_behind',

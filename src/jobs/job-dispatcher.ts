@@ -20,7 +20,7 @@
 // (idempotent or readonly) tool may briefly run on both workers before the loser is aborted.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type CommittedJob, deleteDispatched, type Dispatcher, type OutboxJob, takeLeftBehind } from '../domain/outbox.js';
+import { type CommittedJob, deleteDispatched, type Dispatcher, type OutboxJob, takeLeftBehind, type WithdrawnJob } from '../domain/outbox.js';
 import { EXPRESS_QUEUE, type QueueName } from './catalogue.js';
 import type { Logger } from '../logger.js';
 import type { Sql } from '../sql.js';
@@ -101,7 +101,22 @@ export class JobDispatcher implements Dispatcher {
   /** Takes a started job's calls off its tenant's backlog (once, however often the job starts). */
   started(jobId: string | undefined, tenantId: string | undefined): void {
     if (!tenantId || !jobId) return;
+    this.takeOffBacklog(jobId, tenantId);
+  }
+
+  private takeOffBacklog(jobId: string, tenantId: string): void {
     this.deps.redis.eval(TAKE_OFF_BACKLOG, 2, this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS, STARTED_MARK_TTL_SECONDS).catch(() => undefined);
+  }
+
+  /** Removes waiting or delayed jobs (from either calls queue) and takes them off their tenants' backlog. */
+  discard(jobs: WithdrawnJob[]): void {
+    for (const { jobId, tenantId } of jobs) {
+      const removals = [this.deps.queues.calls, this.deps.queues[EXPRESS_QUEUE]].map((queue) => queue.remove(jobId));
+      // A job that could not be removed (running, or Redis away) finds its call ended and does nothing.
+      void Promise.all(removals)
+        .then(() => this.takeOffBacklog(jobId, tenantId))
+        .catch((error: unknown) => this.deps.logger.debug({ err: error, jobId }, 'a withdrawn job stays queued'));
+    }
   }
 
   private markKey(jobId: string): string {

@@ -1,7 +1,7 @@
 // Tool batches through the public API (HTTP), against real PostgreSQL, Redis and workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from '../gql/graphql.js';
-import { createSession, outputOf, submit, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { createSession, newSession, outputOf, submit, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
 
@@ -241,6 +241,21 @@ describe('cancellation', () => {
     // Cancelling again is a no-op that returns the finished call.
     const again = await app.query(CancelToolCallDocument, { callId: 'long', sessionId });
     expect(again.cancelToolCall).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED' });
+  });
+
+  it('takes the delayed job of a call waiting out a retry’s backoff off the queue when the call is cancelled', async () => {
+    const { id: sessionId, rowId } = await newSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'backoff', tool: 'failing_tool', args: { class: 'EXTERNAL', retry: 'SAFE', retryAfterMs: 60_000 } }] });
+    await eventually(async () => {
+      const call = (await app.query(GetToolCallDocument, { callId: 'backoff', sessionId })).toolCall;
+      return call?.status === 'QUEUED' && call.attempt === 1;
+    });
+    const row = await app.services.db.toolCall.findFirstOrThrow({ where: { callId: 'backoff', sessionId: rowId }, select: { id: true } });
+    const retryJob = async () => (await Promise.all(Object.values(app.services.queues.all).map((queue) => queue.getJob(`run:${row.id}:2`)))).find(Boolean);
+    await eventually(async () => (await (await retryJob())?.isDelayed()) === true);
+    const cancelled = await app.query(CancelToolCallDocument, { callId: 'backoff', sessionId });
+    expect(cancelled.cancelToolCall).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED' });
+    await eventually(async () => (await retryJob()) === undefined);
   });
 
   it('cancels a whole batch, running and waiting calls alike', async () => {

@@ -157,7 +157,7 @@ describe('call folds', () => {
   it('writes a finish and its events in one statement as the general path does: fenced, numbered, the batch told after its last call', async () => {
     const [first, second, third] = await batchOf(3);
     const now = new Date();
-    const noJobs = { deployment: 'folds', dispatch: () => undefined };
+    const noJobs = { deployment: 'folds', dispatch: () => undefined, discard: () => undefined };
     const finish = (call: CallRef, claimed = false): FinishWrite => ({ call, workerId: 'w1', claimed, ran: true, output: success, startedAt: now, durationMs: 3, inLane: false });
     const heads = async () => Number((await sql.query<{ event_seq: string }>('SELECT event_seq FROM session WHERE id = $1', [sessionId]))[0]!.event_seq);
 

@@ -94,9 +94,14 @@ export function tagged(jobId: string, tag: string): string {
   return `${jobId}-${tag.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
+/** The id of the job that runs call row `callRowId` alone as `attempt` (runCallJob, untagged). */
+export function callJobId(callRowId: string, attempt: number): string {
+  return `run:${callRowId}:${attempt}`;
+}
+
 /** The job that runs one call as `call.attempt` (a retry, an approved call, a recovered one); `tag` dispatches it anew. */
 export function runCallJob(scope: BatchScope, call: CallDescriptor, delayMs = 0, tag?: string): OutboxJob {
-  const jobId = `run:${call.id}:${call.attempt}`;
+  const jobId = callJobId(call.id, call.attempt);
   return {
     jobId: tag ? tagged(jobId, tag) : jobId,
     queue: 'calls',

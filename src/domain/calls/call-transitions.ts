@@ -8,9 +8,9 @@ import { failure, outputs, type ToolCallOutput, type ToolFailure } from '../../m
 import { toStorableJson } from '../../model/storable-json.js';
 import { type Queryable, statement } from '../../sql.js';
 import type { WriteScope } from '../event-log.js';
-import { addJob, type Dispatcher } from '../outbox.js';
+import { addJob, type Dispatcher, withdrawJobs } from '../outbox.js';
 import { type CallRef, statusOf } from './call-folds.js';
-import { describeCall, runCallJob } from './call-jobs.js';
+import { callJobId, describeCall, runCallJob } from './call-jobs.js';
 import { completedEvent, settle, wakeLane } from './call-writes.js';
 
 export type CallStatus = ToolCall['status'];
@@ -96,6 +96,10 @@ export async function cancelCalls(scope: WriteScope, dispatcher: Dispatcher, cal
   if (callRowIds.length === 0) return [];
   const cancelled = await scope.sql.query<CallRecord>(CANCEL_WAITING, [callRowIds, toStorableJson(outputs.cancelled())]);
   for (const call of cancelled) endedWaiting(scope, dispatcher, call, outputs.cancelled());
+  // A parallel call that already ran waits out a retry's backoff in a delayed job of its own: the job
+  // goes too, so that the queues and the tenant's backlog show only work that remains.
+  const retries = cancelled.filter((call) => call.scheduling === 'PARALLEL' && call.attempt >= 1);
+  await withdrawJobs(scope, dispatcher, retries.map((call) => ({ jobId: callJobId(call.id, call.attempt + 1), tenantId: call.tenantId })));
   return scope.sql.query<CancelRequested>(REQUEST_CANCEL, [callRowIds]);
 }
 
