@@ -270,6 +270,24 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(JSON.stringify(outcome.data)).toContain('not this file');
   });
 
+  it('writes out bidirectional control characters in what a call or a title says, so an approver reads it as written', async () => {
+    await asOperator();
+    // U+202E would display `/tmp/gnp.exe` as `/tmp/exe.png`.
+    const session = await newSession('spoof \u202Egnp.exe');
+    await submit(session.sessionId, [{ id: 'spoofed', tool: 'delete_file', args: { path: '/tmp/\u202Egnp.exe' } }]);
+    await nav('Approvals').click();
+    const card = page.locator('.approval[data-call-id="spoofed"]');
+    await card.waitFor({ timeout: 15_000 });
+    const text = await card.innerText();
+    expect(text).toContain('\\u202Egnp.exe');
+    expect(text).not.toContain('\u202E');
+    await card.getByLabel('Reason').fill('spoofed');
+    await page.getByRole('button', { name: 'Reject spoofed' }).click();
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+    await openSession(session.sessionId);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('spoof \\u202Egnp.exe');
+  });
+
   it('lists every call waiting for approval past a page (the oldest too); a decision someone made first is refused where it shows', async () => {
     // A tenant of its own, so that only these calls wait.
     const tenant = `inbox-${cluster.id}`;

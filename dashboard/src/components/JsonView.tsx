@@ -1,12 +1,14 @@
 // A collapsible JSON tree: objects and arrays open two levels deep, keyboard operable (<details>).
+import { visibleText } from './visible-text.js';
+
 export function JsonView({ value, label, depth = 0 }: { value: unknown; label?: string; depth?: number }) {
-  const prefix = label === undefined ? null : <span className="json-key">{label}: </span>;
+  const prefix = label === undefined ? null : <span className="json-key">{visibleText(label)}: </span>;
   if (value === null || typeof value !== 'object') {
     const kind = value === null ? 'null' : typeof value;
     return (
       <div className="json-leaf">
         {prefix}
-        <span className={`json-${kind}`}>{JSON.stringify(value)}</span>
+        <span className={`json-${kind}`}>{visibleText(JSON.stringify(value) ?? String(value))}</span>
       </div>
     );
   }

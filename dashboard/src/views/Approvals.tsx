@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
+import { visibleText } from '../components/visible-text.js';
 import { time } from '../components/Status.js';
 import type { Link } from '../data/connection.js';
 import { navigate } from '../data/router.js';
@@ -178,7 +179,7 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
               navigate(`/sessions/${sessionId}?batch=${call.batchId}`);
             }}
           >
-            {call.session?.title || sessionId.slice(0, 8)}
+            {visibleText(call.session?.title || sessionId.slice(0, 8))}
           </a>
         ) : (
           '…'

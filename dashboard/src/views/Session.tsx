@@ -5,6 +5,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExterna
 import { useClient, useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
+import { visibleText } from '../components/visible-text.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
 import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
@@ -88,7 +89,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   ];
   return (
     <section aria-labelledby="session-title" className="session">
-      <h1 id="session-title">{session.title || '(untitled session)'}</h1>
+      <h1 id="session-title">{visibleText(session.title || '(untitled session)')}</h1>
       <p className="mono subtle">
         {session.sessionId} · created {new Date(session.createdAt).toLocaleString()}
       </p>
@@ -380,7 +381,7 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
               <span className="subtle">
                 {time(message.createdAt)} · {message.kind}
               </span>
-              <pre>{message.text}</pre>
+              <pre>{visibleText(message.text)}</pre>
             </li>
           ))}
         </ul>
@@ -393,10 +394,10 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
           {(files.data?.sessionFiles.nodes ?? []).map((entry) => (
             <li key={entry.path}>
               {entry.isDirectory ? (
-                <span className="mono">{entry.path}/</span>
+                <span className="mono">{visibleText(entry.path)}/</span>
               ) : (
                 <button type="button" className="link mono" aria-pressed={selected === entry.path} onClick={() => setSelected(entry.path)}>
-                  {entry.path} ({entry.size} B)
+                  {visibleText(entry.path)} ({entry.size} B)
                 </button>
               )}
             </li>
@@ -404,8 +405,8 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
         </ul>
         {file ? (
           <div className="file-view" aria-label={`Contents of ${file.path}`}>
-            <h3 className="mono">{file.path}</h3>
-            {file.path.endsWith('.json') && file.content ? <JsonOrText text={file.content} /> : <pre>{file.content ?? ''}</pre>}
+            <h3 className="mono">{visibleText(file.path)}</h3>
+            {file.path.endsWith('.json') && file.content ? <JsonOrText text={file.content} /> : <pre>{visibleText(file.content ?? '')}</pre>}
           </div>
         ) : null}
       </div>

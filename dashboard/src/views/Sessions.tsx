@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
+import { visibleText } from '../components/visible-text.js';
 import { age } from '../components/Status.js';
 import { type Link, rawIdOf } from '../data/connection.js';
 import { navigate } from '../data/router.js';
@@ -203,7 +204,7 @@ export function SessionsView({ link }: { link: Link }) {
                     navigate(`/sessions/${row.sessionId}`);
                   }}
                 >
-                  {row.title || '(untitled)'}
+                  {visibleText(row.title || '(untitled)')}
                 </a>
               </td>
               <td className="mono">{row.sessionId.slice(0, 8)}</td>

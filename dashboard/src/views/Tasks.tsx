@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
+import { visibleText } from '../components/visible-text.js';
 import { StatusBadge, age, time } from '../components/Status.js';
 import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import {
@@ -112,7 +113,7 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
   return (
     <li className="task" data-task-id={task.taskId} data-state={task.state}>
       <div className="task-head">
-        <strong>{task.title || task.tool || task.kind}</strong> <StatusBadge status={task.state} />
+        <strong>{visibleText(task.title || task.tool || task.kind)}</strong> <StatusBadge status={task.state} />
         <span className="subtle">
           {' '}
           heartbeat {age(task.heartbeatAt, now)} · started {time(task.startedAt)}
@@ -162,7 +163,7 @@ function ScheduleRow({ schedule, onChange }: { schedule: ScheduleRowData; onChan
   const name = schedule.title || schedule.tool;
   return (
     <tr data-schedule-id={schedule.id} data-status={schedule.status}>
-      <td>{schedule.title}</td>
+      <td>{schedule.title ? visibleText(schedule.title) : null}</td>
       <td>{schedule.tool}</td>
       <td className="mono">{schedule.cronExpression ?? (schedule.scheduledAt ? new Date(schedule.scheduledAt).toLocaleString() : '')}</td>
       <td>{time(schedule.nextTriggerAt)}</td>
