@@ -19,7 +19,7 @@
 // the copy that loses the claim records nothing (fenced by the attempt), but a rerunnable
 // (idempotent or readonly) tool may briefly run on both workers before the loser is aborted.
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
 import { type CommittedJob, deleteDispatched, type Dispatcher, type OutboxJob, takeLeftBehind, type WithdrawnJob } from '../domain/outbox.js';
 import { EXPRESS_QUEUE, type QueueName } from './catalogue.js';
 import type { Logger } from '../logger.js';
@@ -57,6 +57,14 @@ end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 0`;
 
+// The two scripts run as commands of their own (EVALSHA: the script's text is sent once per connection).
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    countIntoBacklog(backlogKey: string, markKey: string, tenantId: string, weight: number, markTtlSeconds: number): Result<number, Context>;
+    takeOffBacklog(backlogKey: string, markKey: string, tenantId: string, backlogTtlSeconds: number, startedMarkTtlSeconds: number): Result<number, Context>;
+  }
+}
+
 export interface JobDispatcherDeps {
   queues: Record<QueueName, Queue>;
   /** A calls job whose tenant has at most this many calls queued, its own included, goes to the express queue (0: none does). */
@@ -79,7 +87,11 @@ export class JobDispatcher implements Dispatcher {
   /** Each tenant's backlog as Redis last answered it, and when. */
   private readonly backlogs = new Map<string, { value: number; at: number }>();
 
-  constructor(private readonly deps: JobDispatcherDeps) {}
+  constructor(private readonly deps: JobDispatcherDeps) {
+    // Defining a command again (another dispatcher on the same connection) replaces it with the same.
+    deps.redis.defineCommand('countIntoBacklog', { numberOfKeys: 2, lua: COUNT_INTO_BACKLOG });
+    deps.redis.defineCommand('takeOffBacklog', { numberOfKeys: 2, lua: TAKE_OFF_BACKLOG });
+  }
 
   get deployment(): string {
     return this.deps.prefix;
@@ -105,7 +117,7 @@ export class JobDispatcher implements Dispatcher {
   }
 
   private takeOffBacklog(jobId: string, tenantId: string): void {
-    this.deps.redis.eval(TAKE_OFF_BACKLOG, 2, this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS, STARTED_MARK_TTL_SECONDS).catch(() => undefined);
+    this.deps.redis.takeOffBacklog(this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS, STARTED_MARK_TTL_SECONDS).catch(() => undefined);
   }
 
   /** Removes waiting or delayed jobs (from either calls queue) and takes them off their tenants' backlog. */
@@ -215,7 +227,7 @@ export class JobDispatcher implements Dispatcher {
       const backlog = (estimate.get(tenantId) ?? this.backlogs.get(tenantId)?.value ?? 0) + weight;
       estimate.set(tenantId, backlog);
       priorities[index] = Math.min(MAX_PRIORITY, Math.max(1, backlog));
-      pipeline.eval(COUNT_INTO_BACKLOG, 2, this.backlogKey, this.markKey(job.jobId), tenantId, weight, JOB_MARK_TTL_SECONDS);
+      pipeline.countIntoBacklog(this.backlogKey, this.markKey(job.jobId), tenantId, weight, JOB_MARK_TTL_SECONDS);
     }
     pipeline.expire(this.backlogKey, BACKLOG_TTL_SECONDS);
     const counted = pipeline.exec().then((results) => {
