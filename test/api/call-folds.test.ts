@@ -182,7 +182,7 @@ describe('call folds', () => {
     // statement that finishes the batch's last calls announces the batch after them.
     await log.write(sessionId, async (scope) => writeFinish(scope, noJobs, finish(second!), () => undefined));
     const outcomes: Finished[] = [];
-    const statementEvents = await finishAndAppend.run(sql, sessionId, [{ ...finish(third!), startedAt: now, events: [] }], new Date());
+    const statementEvents = await finishAndAppend.run(sql, sessionId, [{ ...finish(third!), startedAt: now, events: () => [] }], new Date());
     outcomes.push(statementEvents[0]!.result);
     expect(outcomes[0]).toMatchObject({ ok: true, completedBatch: { batchId: third!.batchId, payload: { total: 3, succeeded: 3, failed: 0, cancelled: 0 } } });
     expect(statementEvents[0]!.events.map((event) => event.type)).toEqual(['ToolBatchCompleted']);

@@ -241,7 +241,8 @@ const FINISH_APPEND = statement(
 
 /** A finish with the events that announce it when it takes effect (ToolBatchCompleted is the statement's). */
 export interface FinishAppendItem extends FinishItem {
-  events: EventDraft[];
+  /** Built when the statement runs (their times are the write's, not the queueing's). */
+  events(): EventDraft[];
 }
 
 type FinishAppendRow = {
@@ -263,6 +264,7 @@ export const finishAndAppend: AppendingStatement<FinishAppendItem, Finished> = {
   accepts: (items) => new Set(items.map((item) => item.call.id)).size === items.length,
   run: async (sql, sessionId, items, createdAt) => {
     const order = sortedBy(items, (item) => item.call.id);
+    const eventsOf = items.map((item) => item.events());
     const rows = await sql.query<FinishAppendRow>(FINISH_APPEND, [
       `[${order
         .map(
@@ -273,7 +275,7 @@ export const finishAndAppend: AppendingStatement<FinishAppendItem, Finished> = {
       order.map(({ item }) => item.call.id),
       `[${items
         .flatMap((item, index) =>
-          item.events.map(
+          eventsOf[index]!.map(
             (draft, k) =>
               `{"row_id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"item":${index},"k":${k},"type":${JSON.stringify(draft.type)},"batch_id":${JSON.stringify(draft.batchId ?? null)},"call_id":${JSON.stringify(draft.callId ?? null)},"payload":${toStorableJson(draft.payload)}}`,
           ),
@@ -286,10 +288,10 @@ export const finishAndAppend: AppendingStatement<FinishAppendItem, Finished> = {
     const first = rows.find((row) => row.sessionLast !== null);
     // The events as the statement numbered them: by item, then in each item's order.
     const drafts: Array<{ item: number; draft: EventDraft }> = [];
-    items.forEach((item, index) => {
+    eventsOf.forEach((itemEvents, index) => {
       const row = byItem.get(index);
       if (!row) return;
-      for (const draft of item.events) drafts.push({ item: index, draft });
+      for (const draft of itemEvents) drafts.push({ item: index, draft });
       if (row.completes) drafts.push({ item: index, draft: { sessionId, type: 'ToolBatchCompleted', batchId: row.batchId!, payload: row.completedPayload! } });
     });
     const at = createdAt.toISOString();

@@ -127,7 +127,7 @@ export function writeFinish(scope: WriteScope, dispatcher: Dispatcher, write: Fi
  */
 export function finishAlone(write: FinishWrite, done: Done): AloneForm<FinishAppendItem, Finished> | null {
   if (write.call.scheduling === 'SERIAL' && !write.inLane) return null;
-  return { statement: finishAndAppend, item: { ...write, startedAt: write.ran ? write.startedAt : null, events: finishEvents(write) }, then: ({ ok }) => done(ok) };
+  return { statement: finishAndAppend, item: { ...write, startedAt: write.ran ? write.startedAt : null, events: () => finishEvents(write) }, then: ({ ok }) => done(ok) };
 }
 
 export interface RequeueWrite {
