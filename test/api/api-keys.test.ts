@@ -166,7 +166,8 @@ describe('API keys', () => {
     const issued = await issue(['reader', 'approver']);
     const { client, closed } = await wsClient(issued.key);
     subscribe(client, EVENTS, { sessionId });
-    const rotated = (await toolrun.request(ROTATE, { id: issued.apiKey.id, overlap: 2 })).data as {
+    // By its prefix as keys are listed (`trk_abc…`), pasted with the ellipsis.
+    const rotated = (await toolrun.request(ROTATE, { id: `${issued.apiKey.prefix}…`, overlap: 2 })).data as {
       rotateApiKey: { key: string; apiKey: { id: string; name: string; roles: string[] }; previous: { id: string; expiresAt: string; active: boolean } };
     };
     const { key, apiKey, previous } = rotated.rotateApiKey;

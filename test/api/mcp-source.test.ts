@@ -55,6 +55,9 @@ describe('registration and discovery', () => {
       [{ name: 'wrong_scheme', url: 'ftp://example.com/mcp' }, 'url'],
       [{ name: 'no_token', bearerToken: null }, 'url'],
       [{ name: 'bad_headers', headers: { 'mcp-session-id': 'x' } }, 'headers'],
+      // Characters no HTTP header can carry are named as such, not found out when the URL is tried.
+      [{ name: 'ellipsis_token', bearerToken: 'ghp_…' }, 'bearerToken'],
+      [{ name: 'wide_header', headers: { 'X-Team': 'équipe ✓' } }, 'headers'],
       [{ name: 'bad_timeout', timeoutMs: 1 }, 'timeoutMs'],
     ];
     for (const [input, field] of cases) expect({ input, result: await register(input) }).toMatchObject({ input, result: { __typename: 'ValidationError', field } });

@@ -125,8 +125,9 @@ export class ApiKeyService {
     return rows.map(infoOf);
   }
 
-  /** A key of the tenant by its id or its prefix (`trk_…`, as listed). */
-  async findKey(tenantId: string, idOrPrefix: string): Promise<ApiKeyInfo> {
+  /** A key of the tenant by its id or its prefix (`trk_…`, as listed: pasted with its ellipsis too). */
+  async findKey(tenantId: string, given: string): Promise<ApiKeyInfo> {
+    const idOrPrefix = given.endsWith('…') ? given.slice(0, -1) : given;
     const where = UUID_PATTERN.test(idOrPrefix) ? { id: idOrPrefix.toLowerCase(), tenantId } : { prefix: idOrPrefix, tenantId };
     const rows = await this.db.apiKey.findMany({ where, take: 2 });
     if (rows.length !== 1) {

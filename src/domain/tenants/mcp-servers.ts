@@ -31,6 +31,10 @@ import type { SecretBox } from './secret-box.js';
 
 const MAX_HEADERS = 20;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
+/** What an HTTP header value may hold (RFC 9110 field-value: visible, space, tab, obs-text), as fetch sends it. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A bearer token as RFC 6750 allows it, loosely: visible ASCII. */
+const BEARER_TOKEN = /^[\x21-\x7e]+$/;
 /** Headers the transport sets itself. */
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'accept', 'host', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'connection']);
 
@@ -280,7 +284,9 @@ export class McpServerService {
 function credentialsOf(bearerToken: string | null, headers: unknown): McpCredentials | null {
   const credentials: McpCredentials = {};
   if (bearerToken) {
-    if (bearerToken.length > 4096 || /[\r\n]/.test(bearerToken)) throw new ValidationError('bearerToken must be one line of at most 4096 characters', 'bearerToken');
+    if (bearerToken.length > 4096 || !BEARER_TOKEN.test(bearerToken)) {
+      throw new ValidationError('bearerToken must be at most 4096 visible ASCII characters (no spaces, no `…`)', 'bearerToken');
+    }
     credentials.bearerToken = bearerToken;
   }
   if (headers !== null && headers !== undefined) {
@@ -293,8 +299,8 @@ function credentialsOf(bearerToken: string | null, headers: unknown): McpCredent
       const lower = name.toLowerCase();
       if (RESERVED_HEADERS.has(lower)) throw new ValidationError(`headers: \`${name}\` is set by the MCP transport itself`, 'headers');
       if (lower === 'authorization' && credentials.bearerToken) throw new ValidationError('headers: give either bearerToken or an Authorization header', 'headers');
-      if (typeof value !== 'string' || value.length > 4096 || /[\r\n\0]/.test(value)) {
-        throw new ValidationError(`headers: the value of \`${name}\` must be one line of at most 4096 characters`, 'headers');
+      if (typeof value !== 'string' || value.length > 4096 || !HEADER_VALUE.test(value)) {
+        throw new ValidationError(`headers: the value of \`${name}\` must be one line of at most 4096 characters that HTTP allows in a header (no control characters, none beyond U+00FF)`, 'headers');
       }
       checked[lower] = value;
     }
