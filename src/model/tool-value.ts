@@ -282,6 +282,8 @@ const U64_LIMIT = 2 ** 64;
  * reads `8`); a tool that means a float says so with `float()`.
  */
 export function formatNumber(value: number): string {
+  // A safe integer's shortest digits (String's) are its exact ones; larger ones need BigInt's.
+  if (Number.isSafeInteger(value)) return String(value);
   if (Number.isInteger(value) && value >= I64_MIN && value < U64_LIMIT) return BigInt(value).toString();
   return formatFloat(value);
 }
@@ -299,9 +301,54 @@ export function toolValueText(value: ToolValue, pretty = false): string {
  * written as it is, not escaped.
  */
 export function jsonText(json: unknown, pretty = false): string {
+  if (!pretty) {
+    const text = plainJsonText(json, 0);
+    if (text !== null) return text;
+  }
   const out: string[] = [];
   writeValue(toolValueOf(json), out, pretty ? '\n' : null, false);
   return out.join('');
+}
+
+/**
+ * jsonText's compact text of a value made only of what JSON.parse makes (null, booleans, finite
+ * numbers, strings, arrays, plain objects) — the batch id hashes every call's arguments this way —
+ * written directly; null for anything else (which the general path writes or refuses).
+ */
+function plainJsonText(value: unknown, depth: number): string | null {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? formatNumber(value) : null;
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth >= MAX_TOOL_VALUE_DEPTH) return null;
+      if (Array.isArray(value)) {
+        let text = '[';
+        for (let index = 0; index < value.length; index++) {
+          const entry = plainJsonText(value[index], depth + 1);
+          if (entry === null) return null;
+          text += index === 0 ? entry : `,${entry}`;
+        }
+        return `${text}]`;
+      }
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) return null;
+      const keys = Object.keys(value).sort(compareCodePoints);
+      let text = '{';
+      for (let index = 0; index < keys.length; index++) {
+        const entry = plainJsonText((value as Record<string, unknown>)[keys[index]!], depth + 1);
+        if (entry === null) return null;
+        text += `${index === 0 ? '' : ','}${JSON.stringify(keys[index])}:${entry}`;
+      }
+      return `${text}}`;
+    }
+    default:
+      return null;
+  }
 }
 
 /** `escape`: write a tool value's wire form (objects that use the reserved key escaped), else plain JSON. */
