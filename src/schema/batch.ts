@@ -181,7 +181,7 @@ ToolCallRef.implement({
     attempt: t.exposeInt('attempt', { description: 'The attempt running or last run, from 1 (0 before the first starts)' }),
     maxAttempts: t.exposeInt('maxAttempts', { description: 'How many attempts the call may have in all (retries of SAFE failures included)' }),
     timeoutMs: t.exposeInt('timeoutMs', { description: 'Deadline of each attempt, in milliseconds' }),
-    durationMs: t.exposeInt('durationMs', { description: 'How long the call ran, in milliseconds (0 when it ended without running); null until it is final', nullable: true }),
+    durationMs: t.exposeInt('durationMs', { description: 'How long its final attempt ran, in milliseconds (0 when it ended without running; earlier attempts are not counted: see startedAt); null until it is final', nullable: true }),
     queuedAt: t.expose('queuedAt', { description: 'When the call was submitted', type: 'DateTime' }),
     startedAt: t.expose('startedAt', { description: 'When its first attempt started; null when it never started', type: 'DateTime', nullable: true }),
     completedAt: t.expose('completedAt', { description: 'When the call became final; null until then', type: 'DateTime', nullable: true }),

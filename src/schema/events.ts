@@ -130,7 +130,7 @@ builder.objectRef<SessionEvent<'ToolCallCompleted'>>('ToolCallCompleted').implem
       resolve: (event) => seedOutcome(event.payload.output),
     }),
     attempt: t.int({ description: 'The attempt it ended in (0 when it never started)', resolve: (event) => event.payload.attempt }),
-    durationMs: t.int({ description: 'How long the call ran, in milliseconds', resolve: (event) => event.payload.durationMs }),
+    durationMs: t.int({ description: 'How long this final attempt ran, in milliseconds (0 when it ended without running)', resolve: (event) => event.payload.durationMs }),
   }),
 });
 
