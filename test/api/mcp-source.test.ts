@@ -265,8 +265,16 @@ describe('list changes, restarts and failures', () => {
     expect(mcp.calls.length).toBe(callsBefore);
   });
 
-  it('removes a server and its tools', async () => {
+  it('removes a server and its tools; a call already running on it finishes there', async () => {
+    const sessionId = await createSession(app);
+    const slowCalls = () => mcp.calls.filter((name) => name === 'slow').length;
+    const before = slowCalls();
+    const batch = await submitBatch(app, { sessionId, calls: [{ id: 'running-at-removal', tool: 'demo__slow', args: { ms: 1500 } }] });
+    await waitForStatus(app, 'running-at-removal', sessionId, 'RUNNING');
+    await eventually(async () => slowCalls() > before);
     expect((await app.query(RemoveMcpServerDocument, { name: 'demo' })).removeMcpServer).toMatchObject({ __typename: 'McpServer', name: 'demo' });
+    const done = await waitForBatch(app, sessionId, batch.batchId, 10_000);
+    expect(done.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1 });
     expect((await app.query(RemoveMcpServerDocument, { name: 'demo' })).removeMcpServer.__typename).toBe('NotFoundError');
     expect((await app.query(ToolNamesDocument, {})).tools.some((tool) => tool.name.startsWith('demo__'))).toBe(false);
     expect(outputOf((await runOne('demo__echo', { text: 'x' })).call)).toMatchObject({ class: 'UNAVAILABLE' });
