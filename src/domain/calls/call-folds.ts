@@ -135,21 +135,46 @@ export interface Finished {
   completedBatch: CompletedBatch | null;
 }
 
-const FINISH = statement(
-  'calls_finish',
-  `WITH f AS (
+/**
+ * The CTEs `f` (the fenced finish of the items of $1, a JSON array of finishRecords, whose ids $2
+ * repeats as an array) and `t` (what `f` ended, tallied per batch for settleUpdate).
+ */
+const FINISHED_CALLS = `f AS (
      UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
             started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
        FROM json_to_recordset($1::json)
-            AS d(id uuid, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
+            AS d(id uuid, item int, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
       WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
         AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
           OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
-     RETURNING c.id, c.attempt, c.batch_row_id, c.status),
+     RETURNING c.id, c.attempt, c.batch_row_id, c.status, d.item),
    t AS (
      SELECT batch_row_id AS id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'SUCCEEDED'))::int AS s,
             (count(*) FILTER (WHERE status = 'FAILED'))::int AS f, (count(*) FILTER (WHERE status = 'CANCELLED'))::int AS c
-       FROM f GROUP BY batch_row_id ORDER BY batch_row_id),
+       FROM f GROUP BY batch_row_id ORDER BY batch_row_id)`;
+
+/**
+ * The finish statements' parameters $1 and $2 for `items` in lock order (by call row id), each with
+ * its position in `items`. The outputs are embedded as they are (see eventRecords in event-log.ts);
+ * the ids go again as an array: the planner knows an array's length, not a JSON document's, and
+ * with the JSON's default estimate it may choose to scan the whole table.
+ */
+function finishRecords(items: FinishItem[]): [string, string[]] {
+  const order = sortedBy(items, (item) => item.call.id);
+  return [
+    `[${order
+      .map(
+        ({ item, index }) =>
+          `{"id":${JSON.stringify(item.call.id)},"item":${index},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
+      )
+      .join(',')}]`,
+    order.map(({ item }) => item.call.id),
+  ];
+}
+
+const FINISH = statement(
+  'calls_finish',
+  `WITH ${FINISHED_CALLS},
    b AS (${settleUpdate('t AS d')})
    SELECT f.id::text AS id, f.attempt, f.batch_row_id::text AS "batchRowId", b.id AS "completedBatch", b."sessionId", b."batchId",
           b."completedPayload"
@@ -162,19 +187,7 @@ export const finishCalls: Fold<FinishItem, Finished> = {
   name: 'finish',
   order: 30,
   run: async (sql, items) => {
-    const sorted = sortedBy(items, (item) => item.call.id).map((entry) => entry.item);
-    const rows = await sql.query<FinishRow>(FINISH, [
-      // One JSON parameter with the outputs embedded as they are (see eventRecords in event-log.ts).
-      `[${sorted
-        .map(
-          (item) =>
-            `{"id":${JSON.stringify(item.call.id)},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
-        )
-        .join(',')}]`,
-      // The ids again as an array: the planner knows an array's length, not a JSON document's, and
-      // with the JSON's default estimate it may choose to scan the whole table.
-      sorted.map((item) => item.call.id),
-    ]);
+    const rows = await sql.query<FinishRow>(FINISH, finishRecords(items));
     const rowOf = rowsOfItems(items, (item) => item.call, rows);
     // A completed batch is told to its last item here, so its completion follows every call's.
     const lastOfBatch = new Map<string, number>();
@@ -201,19 +214,7 @@ const BATCH_EVENT_ORDER = 1_000_000;
  */
 const FINISH_APPEND = statement(
   'calls_finish_append',
-  `WITH f AS (
-     UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
-            started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
-       FROM json_to_recordset($1::json)
-            AS d(id uuid, item int, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
-      WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
-        AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
-          OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
-     RETURNING c.id, c.attempt, c.batch_row_id, c.status, d.item),
-   t AS (
-     SELECT batch_row_id AS id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'SUCCEEDED'))::int AS s,
-            (count(*) FILTER (WHERE status = 'FAILED'))::int AS f, (count(*) FILTER (WHERE status = 'CANCELLED'))::int AS c
-       FROM f GROUP BY batch_row_id ORDER BY batch_row_id),
+  `WITH ${FINISHED_CALLS},
    b AS (${settleUpdate('t AS d')}),
    done AS (
      SELECT f.id, f.attempt, f.item, b.id AS "batchRowId", b."batchId", b."completedPayload",
@@ -263,16 +264,9 @@ export const finishAndAppend: AppendingStatement<FinishAppendItem, Finished> = {
   // One row changes once per statement: two items of one call (a job delivered twice) take the general path.
   accepts: (items) => new Set(items.map((item) => item.call.id)).size === items.length,
   run: async (sql, sessionId, items, createdAt) => {
-    const order = sortedBy(items, (item) => item.call.id);
     const eventsOf = items.map((item) => item.events());
     const rows = await sql.query<FinishAppendRow>(FINISH_APPEND, [
-      `[${order
-        .map(
-          ({ item, index }) =>
-            `{"id":${JSON.stringify(item.call.id)},"item":${index},"attempt":${item.call.attempt},"status":"${statusOf(item.output)}","claimed":${item.claimed},"started_at":${item.startedAt ? JSON.stringify(item.startedAt.toISOString()) : 'null'},"duration_ms":${Math.max(0, Math.round(item.durationMs))},"worker_id":${JSON.stringify(item.workerId)},"output":${toStorableJson(item.output)}}`,
-        )
-        .join(',')}]`,
-      order.map(({ item }) => item.call.id),
+      ...finishRecords(items),
       `[${items
         .flatMap((item, index) =>
           eventsOf[index]!.map(
