@@ -117,7 +117,8 @@ describe('ToolCallStarted', () => {
     await subscription.close();
     expectCompleteSequence(events);
     const [call] = (await waitForBatch(app, sessionId, batch.batchId)).calls.nodes;
-    expect(call).toMatchObject({ status: 'FAILED', startedAt: null, output: { code: 'tool_unavailable' } });
+    expect(call).toMatchObject({ status: 'FAILED', startedAt: null, attempt: 0, output: { code: 'tool_unavailable' } });
+    expect(events.find((event) => event.__typename === 'ToolCallCompleted')).toMatchObject({ attempt: 0 });
     expect(events.map((event) => event.__typename)).toEqual(['ToolCallAwaitingApproval', 'ToolCallApproved', 'ToolCallCompleted', 'ToolBatchCompleted']);
   });
 });

@@ -137,17 +137,19 @@ export interface Finished {
 
 /**
  * The CTEs `f` (the fenced finish of the items of $1, a JSON array of finishRecords, whose ids $2
- * repeats as an array) and `t` (what `f` ended, tallied per batch for settleUpdate).
+ * repeats as an array; each row with the item's attempt) and `t` (what `f` ended, tallied per batch
+ * for settleUpdate). A call that ends without having run (no start) keeps the attempt it had.
  */
 const FINISHED_CALLS = `f AS (
-     UPDATE tool_call c SET status = d.status::call_status, attempt = d.attempt, output = d.output, worker_id = NULL,
+     UPDATE tool_call c SET status = d.status::call_status, attempt = CASE WHEN d.started_at IS NULL THEN c.attempt ELSE d.attempt END,
+            output = d.output, worker_id = NULL,
             started_at = COALESCE(c.started_at, d.started_at), completed_at = now(), duration_ms = d.duration_ms
        FROM json_to_recordset($1::json)
             AS d(id uuid, item int, attempt int, status text, output jsonb, claimed bool, started_at timestamptz, duration_ms int, worker_id text)
       WHERE c.id = ANY($2::uuid[]) AND c.id = d.id
         AND ((d.claimed AND c.status = 'RUNNING' AND c.attempt = d.attempt AND c.worker_id = d.worker_id)
           OR (NOT d.claimed AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1))
-     RETURNING c.id, c.attempt, c.batch_row_id, c.status, d.item),
+     RETURNING c.id, d.attempt, c.batch_row_id, c.status, d.item),
    t AS (
      SELECT batch_row_id AS id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'SUCCEEDED'))::int AS s,
             (count(*) FILTER (WHERE status = 'FAILED'))::int AS f, (count(*) FILTER (WHERE status = 'CANCELLED'))::int AS c

@@ -103,7 +103,8 @@ function finishEvents(write: FinishWrite): EventDraft[] {
   const { call } = write;
   const events: EventDraft[] = [];
   if (!write.claimed && write.ran) events.push(startedEvent(call, write.startedAt));
-  events.push(completedEvent(call, write.output, write.durationMs));
+  // One that ends without having run ends in the attempt before (0 when none ran), as its record does.
+  events.push(completedEvent(write.ran ? call : { ...call, attempt: call.attempt - 1 }, write.output, write.durationMs));
   return events;
 }
 
