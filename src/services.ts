@@ -167,7 +167,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     sessions,
     calls,
     workers,
-    waitForEvent: (tenantId, sessionId, matches, timeoutMs, ready) => waitForSessionEvent(feed, tenantId, sessionId, matches, timeoutMs, ready),
+    waitForEvent: (tenantId, sessionId, matches, timeoutMs, start) => waitForSessionEvent(feed, tenantId, sessionId, matches, timeoutMs, start),
   });
   const callDecisions = new CallDecisionService({ db, eventLog, calls, registry, dispatcher, logger });
   // Background-run slots: every live worker takes BACKGROUND_RUNS_PER_WORKER runs at once.

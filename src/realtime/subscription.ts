@@ -91,10 +91,10 @@ function withExpiredEvents(
 }
 
 /**
- * Resolves with the first event of the session that `matches`, or with null once `ready` says the
- * wait is over or after `timeoutMs`. Race free: the session's head is read first, then `ready` is checked, then
- * events after that head are watched — whatever happened in between is either seen by `ready` or
- * delivered.
+ * Resolves with the first event of the session that `matches`, or with null when the wait is over
+ * already or after `timeoutMs`. `start` reads, in one snapshot, whether the wait is over (null) and
+ * otherwise the session's head: race free, since whatever committed after that snapshot comes after
+ * that head and is delivered.
  */
 export async function waitForSessionEvent(
   feed: EventFeed,
@@ -102,10 +102,10 @@ export async function waitForSessionEvent(
   sessionId: string,
   matches: (event: SessionEvent) => boolean,
   timeoutMs: number,
-  ready: () => Promise<boolean>,
+  start: () => Promise<number | null>,
 ): Promise<SessionEvent | null> {
-  const head = await feed.head('session', sessionId);
-  if (await ready()) return null;
+  const head = await start();
+  if (head === null) return null;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const stream = feed.session(tenantId, sessionId, { after: head, matches, until: matches, signal: controller.signal });

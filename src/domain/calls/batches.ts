@@ -63,8 +63,11 @@ export interface BatchServiceDeps {
   sessions: SessionService;
   calls: CallStore;
   workers: WorkerRegistry;
-  /** Waits (bounded) for an event of a session; resolves true when it came. */
-  waitForEvent(tenantId: string, sessionId: string, matches: (event: SessionEvent) => boolean, timeoutMs: number, ready: () => Promise<boolean>): Promise<SessionEvent | null>;
+  /**
+   * Waits (bounded) for an event of a session that `matches`; null when it did not come. `start`
+   * reads in one snapshot the session's event head, or null when the wait is over already.
+   */
+  waitForEvent(tenantId: string, sessionId: string, matches: (event: SessionEvent) => boolean, timeoutMs: number, start: () => Promise<number | null>): Promise<SessionEvent | null>;
 }
 
 /** The batch as written, and the events its submission announced (to watch from). */
@@ -319,21 +322,19 @@ export class BatchService {
   /** Waits (bounded) until the batch completes; returns the batch as it is then. */
   async waitForBatch(tenantId: string, batch: ToolBatch, waitMs: number): Promise<ToolBatch> {
     if (batch.status === 'COMPLETED' || waitMs <= 0) return batch;
-    const { db } = this.deps;
-    const completed = async () => (await db.toolBatch.findUnique({ where: { id: batch.id }, select: { status: true } }))?.status === 'COMPLETED';
     const event = await this.deps.waitForEvent(
       tenantId,
       batch.sessionId,
       (event) => event.type === 'ToolBatchCompleted' && event.batchId === batch.batchId,
       Math.min(waitMs, this.deps.config.MAX_BATCH_WAIT_MS),
-      completed,
+      () => this.deps.calls.waitStart(batch.id),
     );
     if (event?.type === 'ToolBatchCompleted') {
       // The event was written with the batch's last change: the row as it now is, without reading it.
       const { succeeded, failed, cancelled, completedAt } = event.payload;
       return { ...batch, status: 'COMPLETED', pendingCount: 0, succeededCount: succeeded, failedCount: failed, cancelledCount: cancelled, completedAt: new Date(completedAt) };
     }
-    return (await db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
+    return (await this.deps.db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
   }
 }
 

@@ -18,11 +18,22 @@ const CALL_PAGES = statement(
     ORDER BY c.batch_row_id, c.position`,
 );
 
+const WAIT_START = statement(
+  'batch_wait_start',
+  `SELECT s.event_seq::text AS head, b.status::text AS status FROM tool_batch b JOIN session s ON s.id = b.session_id WHERE b.id = $1::uuid`,
+);
+
 export class CallStore {
   constructor(
     private readonly db: Db,
     private readonly sql: Queryable,
   ) {}
+
+  /** Where a wait for the batch's completion starts: its session's event head, or null when it is complete (or gone). */
+  async waitStart(batchRowId: string): Promise<number | null> {
+    const [row] = await this.sql.query<{ head: string; status: string }>(WAIT_START, [batchRowId]);
+    return row && row.status !== 'COMPLETED' ? Number(row.head) : null;
+  }
 
   async loadBatches(tenantId: string, ids: readonly string[]): Promise<Array<ToolBatch | NotFoundError>> {
     const rows = await this.db.toolBatch.findMany({ where: { id: { in: [...ids] }, session: { tenantId } } });
