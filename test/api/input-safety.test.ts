@@ -108,6 +108,29 @@ describe('input safety', () => {
     expect(ok.data?.createSession.__typename).toBe('Session');
   });
 
+  it('refuses a number too large to represent (1e400) anywhere in input, args included, naming the field; nothing of the batch is kept', async () => {
+    // JSON.stringify cannot write such a number: the body is sent as text.
+    const raw = async (query: string, variablesJson: string) => {
+      const response = await toolrun.endpoint.fetch(toolrun.endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${toolrun.apiKey}` },
+        body: `{"query":${JSON.stringify(query)},"variables":${variablesJson}}`,
+      });
+      return { status: response.status, ...((await response.json()) as { errors?: Array<{ extensions?: Record<string, unknown> }> }) };
+    };
+    const refused = async (query: string, variablesJson: string, field: string) => {
+      const result = await raw(query, variablesJson);
+      expect(result.status).toBeLessThan(500);
+      expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+    };
+    await refused(EXECUTE, `{"s":${JSON.stringify(sessionId)},"c":[{"id":"fine","tool":"add","args":{"a":1,"b":2}},{"id":"huge","tool":"echo","args":{"message":"x","n":1e400}}]}`, '$c[1].args.n');
+    await refused(EXECUTE, `{"s":${JSON.stringify(sessionId)},"c":[{"id":"neg","tool":"echo","args":{"list":[-1e400]}}]}`, '$c[0].args.list[0]');
+    await refused(CREATE_SESSION, '{"m":{"x":1e400}}', '$m.x');
+    await expectRefused('mutation($s: ID!) { executeToolBatch(sessionId: $s, calls: [{tool: "add", args: {a: 1e400, b: 1}}]) { __typename } }', { s: sessionId }, 'executeToolBatch(calls:)[0].args.a');
+    const kept = await toolrun.request<{ toolCall: unknown }, unknown>('query($s: ID!) { toolCall(sessionId: $s, callId: "fine") { callId } }', { s: sessionId });
+    expect(kept.data?.toolCall).toBeNull();
+  });
+
   it('refuses JSON nested deeper than the limit, 10,000 deep included, without a stack overflow', async () => {
     const deep = (n: number) => `${'['.repeat(n)}1${']'.repeat(n)}`;
     for (const n of [65, 10_000]) {

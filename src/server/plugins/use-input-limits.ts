@@ -2,7 +2,7 @@
 // (variables and literals) nested at most `maxJsonDepth` levels, no string or key PostgreSQL
 // cannot hold as text (U+0000, a lone UTF-16 surrogate) — except inside a tool call's `args`,
 // which are stored losslessly (model/storable-json.ts) and reach the tool exactly —, no
-// `__proto__` key, and at most
+// `__proto__` key, no number a double cannot hold (1e400: it would overflow to infinity), and at most
 // `maxCallsPerRequest` tool calls across every `executeToolBatch` of the request (aliases
 // included). The walk uses its own stack, so a value nested 10,000 deep is refused, not a stack
 // overflow. Refusals are GraphQL errors with `extensions.code` and the offending `field`.
@@ -32,6 +32,9 @@ export interface InputLimits {
 export const BAD_USER_INPUT = 'BAD_USER_INPUT';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A number past what a double holds (1e400): JSON has no infinity, and no store or tool could take it. */
+const NOT_FINITE = 'is a number too large to represent (it overflows to infinity)';
 
 /** Why a string cannot be accepted as input, or null. */
 export function unacceptableText(text: string): string | null {
@@ -71,6 +74,7 @@ export function checkJsonInput(value: unknown, field: string, maxDepth: number, 
       if (why) return refuse(path, why);
       continue;
     }
+    if (typeof current === 'number' && !Number.isFinite(current)) return refuse(path, NOT_FINITE);
     if (current === null || typeof current !== 'object') continue;
     if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
     if (Array.isArray(current)) {
@@ -124,6 +128,8 @@ export function checkDocumentInput(document: DocumentNode, maxDepth: number, too
     else if (node.kind === Kind.STRING || node.kind === Kind.ENUM) {
       const why = anyText ? null : unacceptableText(node.value);
       if (why) return refuse(path, why);
+    } else if ((node.kind === Kind.FLOAT || node.kind === Kind.INT) && !Number.isFinite(Number(node.value))) {
+      return refuse(path, NOT_FINITE);
     } else if (node.kind === Kind.LIST || node.kind === Kind.OBJECT) {
       if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
       if (node.kind === Kind.LIST) node.values.forEach((value, index) => stack.push({ node: value, path: fieldPath(path, index), depth: depth + 1, anyText, call: calls && value.kind === Kind.OBJECT }));
