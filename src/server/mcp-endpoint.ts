@@ -44,6 +44,7 @@ import type { SessionEvent } from '../model/events.js';
 import { formatOutputText, successValue, type ToolCallOutput } from '../model/outcome.js';
 import { encodeToolValue, isJsonObject } from '../model/tool-value.js';
 import { sessionEvents } from '../realtime/subscription.js';
+import { checkJsonInput, unacceptableText } from './plugins/use-input-limits.js';
 import type { Services } from '../services.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { BackgroundRunTasks, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
@@ -193,6 +194,11 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const viewer = viewerOf(extra);
       if (!viewer.roles.includes('submitter')) throw new McpError(ErrorCode.InvalidRequest, 'This API key lacks the submitter role needed to call tools');
+      // What GraphQL's input limits refuse is refused here too (the arguments may hold any text, as a call's args).
+      const badName = unacceptableText(request.params.name);
+      if (badName) throw new McpError(ErrorCode.InvalidParams, `params.name ${badName}`);
+      const badArguments = checkJsonInput(request.params.arguments ?? {}, 'params.arguments', services.config.MAX_JSON_DEPTH, false, true);
+      if (badArguments) throw new McpError(ErrorCode.InvalidParams, badArguments.message);
       if (request.params.task) return { task: await extra.taskStore!.createTask(request.params.task) };
       const callId = mcpCallId(extra.requestId);
       const head = await services.feed.head('session', sessionId);

@@ -154,6 +154,11 @@ describe('toolrun at /mcp', () => {
       code: -32602,
       message: 'Invalid tasks/get params: `taskId` (expected string, received number)',
     });
+    // What GraphQL's input limits refuse: a name PostgreSQL cannot hold, arguments nested too deep.
+    expect((await rpc(client, { id: 'nul-name', method: 'tools/call', params: { name: 'ec\u0000ho', arguments: {} } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('params.name contains U+0000') });
+    let deep: unknown = 1;
+    for (let level = 0; level < 100; level++) deep = [deep];
+    expect((await rpc(client, { id: 'deep', method: 'tools/call', params: { name: 'echo', arguments: { deep } } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('nested deeper than') });
     expect(await app.services.db.toolCall.count({ where: { sessionId } })).toBe(0);
   });
 
