@@ -4,6 +4,7 @@
 // and glob run on RE2 (linear time).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { RE2JS } from 're2js';
 import { compileLinearRegExp } from './linear-regexp.js';
 import { fileError, type GrepMatch, type GrepResult } from './session-files.js';
 
@@ -58,6 +59,15 @@ for (const file of files) {
 }
 parentPort.postMessage({ matches, truncated, filesSearched });
 `;
+
+/** Throws INVALID_REQUEST `invalid_pattern` for a glob whose RE2 source (as the search thread compiles it) RE2 cannot run. */
+export function checkGlobSource(glob: string, source: string): void {
+  try {
+    RE2JS.compile(source);
+  } catch (error) {
+    throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
+  }
+}
 
 /** Throws INVALID_REQUEST `invalid_pattern` for a pattern RE2 cannot run, before any thread starts. */
 export function checkGrepPattern(pattern: string, ignoreCase: boolean): void {

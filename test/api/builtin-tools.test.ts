@@ -255,6 +255,11 @@ describe('PrismaSessionFiles', () => {
     expect(limited.truncated).toBe(true);
 
     expect(await failureOf(session.grep('('))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_pattern' });
+    // Globs the search thread's RE2 could not compile are refused as such, not failed as internal errors.
+    for (const glob of ['[!]', '[^]', '*.[!]txt', '[z-a]']) expect(await failureOf(session.grep('x', { glob }))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_pattern' });
+    // `[` inside a class is itself, and the first `]` closes it (RE2 would take `[:alpha:]` for a POSIX class).
+    await session.writeFile('/:]a', 'x');
+    expect((await session.grep('x', { glob: '[[:alpha:]]a' })).matches.map((match) => match.path)).toEqual(['/:]a']);
     expect(await failureOf(session.grep('x', { path: '/missing' }))).toMatchObject({ code: 'file_not_found' });
   });
 

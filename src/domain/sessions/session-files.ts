@@ -32,7 +32,7 @@ import {
   UNPAIRED_SURROGATE,
   type WriteFileResult,
 } from '../../tools/session-files.js';
-import { checkGrepPattern, grepInWorker } from '../../tools/grep-search.js';
+import { checkGlobSource, checkGrepPattern, grepInWorker } from '../../tools/grep-search.js';
 
 const GREP_DEFAULT_MATCHES = 100;
 const GREP_MAX_MATCHES = 1000;
@@ -92,12 +92,16 @@ export function globToRegExp(glob: string): RegExp {
         let body = glob.slice(i + 1, end);
         const negate = body.startsWith('!') || body.startsWith('^');
         if (negate) body = body.slice(1);
-        source += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, (c) => `\\${c}`)}]`;
+        if (body === '') throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}: an empty character class`);
+        // `[` escaped too: RE2 would read `[:alpha:]` inside a class as a POSIX class.
+        source += `[${negate ? '^' : ''}${body.replace(/[\\\]^[]/g, (c) => `\\${c}`)}]`;
         i = end;
       }
     } else source += char.replace(/[.+^${}()|[\]\\]/g, (c) => `\\${c}`);
   }
   if (braceDepth > 0) throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}: unclosed {`);
+  // The search thread runs it on RE2: what RE2 cannot compile is refused here, as JavaScript's is below.
+  checkGlobSource(glob, `^${source}$`);
   try {
     return new RegExp(`^${source}$`);
   } catch {
