@@ -133,7 +133,15 @@ export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'paramete
   } catch (error) {
     return { ok: false, message: `the parameters schema of tool \`${definition.name}\` is invalid: ${(error as Error).message}` };
   }
-  if (entry.validate(args)) return { ok: true };
+  let valid: boolean;
+  try {
+    valid = entry.validate(args) as boolean;
+  } catch (error) {
+    // A schema that refers to itself without consuming the value (`$ref: "#"` beside `type`) recurses without end.
+    if (!(error instanceof RangeError)) throw error;
+    return { ok: false, message: `the parameters schema of tool \`${definition.name}\` cannot be evaluated for these args: it refers to itself without end` };
+  }
+  if (valid) return { ok: true };
   return { ok: false, message: formatErrors(entry.validate.errors) };
 }
 
@@ -147,9 +155,13 @@ export function compileSchemaOrError(schema: unknown): string | null {
   const ajv = ajvFor(schema);
   const copy = withoutId(schema);
   try {
-    ajv.compile(copy);
+    const validate = ajv.compile(copy);
+    // The empty object is the least any call may send: a schema that cannot even evaluate it (it
+    // refers to itself without end) would refuse every call.
+    validate({});
     return null;
   } catch (error) {
+    if (error instanceof RangeError) return 'the parameters schema refers to itself without end (a `$ref` that never consumes the value)';
     return (error as Error).message;
   } finally {
     ajv.removeSchema(copy);

@@ -395,6 +395,15 @@ describe('built-in tool definitions', () => {
 });
 
 describe('validateArgs', () => {
+  it('refuses a schema that refers to itself without end: at registration, and for the args it loops on', () => {
+    expect(compileSchemaOrError({ type: 'object', $ref: '#' })).toMatch(/refers to itself without end/);
+    // This one evaluates `{}` but loops on any `a`: those calls are refused with a reason, not a crash.
+    const looping = { name: 'looping', parametersSchema: { type: 'object', if: { required: ['a'] }, then: { $ref: '#' } } };
+    expect(compileSchemaOrError(looping.parametersSchema)).toBeNull();
+    expect(validateArgs(looping, {})).toEqual({ ok: true });
+    expect(validateArgs(looping, { a: 1 })).toEqual({ ok: false, message: expect.stringMatching(/refers to itself without end/) });
+  });
+
   it('accepts valid args and explains invalid ones', () => {
     const add = tool('add').definition;
     expect(validateArgs(add, { a: 1, b: 2 })).toEqual({ ok: true });

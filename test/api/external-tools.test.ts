@@ -44,6 +44,16 @@ async function lastSeq(sessionId: string) {
 }
 
 describe('external tools', () => {
+  it('refuses a parameters schema that refers to itself without end; a call of a tool whose schema loops on its args fails alone', async () => {
+    const refused = await app.query(RegisterExternalToolDocument, { input: { name: 'self_ref', description: 'x', parametersSchema: { type: 'object', $ref: '#' } } });
+    expect(refused.registerExternalTool).toMatchObject({ __typename: 'ValidationError', field: 'parametersSchema' });
+    await register({ name: 'loops_on_a', parametersSchema: { type: 'object', if: { required: ['a'] }, then: { $ref: '#' } } });
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'fine', tool: 'add', args: { a: 1, b: 2 } }, { id: 'loops', tool: 'loops_on_a', args: { a: 1 } }] });
+    expect(batch.status).toBe('COMPLETED');
+    expect(batch.calls.nodes.map((call) => [call.callId, call.status])).toEqual([['fine', 'SUCCEEDED'], ['loops', 'FAILED']]);
+  });
+
   it('wait in PENDING_EXTERNAL without blocking their batch, announce what to do, and complete one at a time in any order', async () => {
     const sessionId = await createSession(app);
     const rawSessionId = localId(sessionId, 'Session');
