@@ -148,6 +148,11 @@ const ConfigSchema = z.object({
   /** Subscriptions (WebSocket and SSE) one API key may have open at once on one API process. */
   MAX_SUBSCRIPTIONS_PER_KEY: int(1, 1_000_000).default(500),
   /**
+   * How far (in %) an API process's heap may grow past what its last full garbage collection kept
+   * before the next one (V8's --heap-growing-percent; 0: V8's own factor, up to 4×).
+   */
+  API_HEAP_GROWING_PERCENT: int(0, 1000).default(25),
+  /**
    * Keys that encrypt HTTP tools' signing secrets at rest: `<id>:<base64 of 32 bytes>`, comma-separated,
    * the first one encrypts, any one decrypts. Unset: a key generated once in TOOLRUN_DATA_DIR/secret-keys.
    */
