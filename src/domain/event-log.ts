@@ -1,5 +1,6 @@
 // The event log: every durable state change is written in a transaction that also appends the events
-// announcing it, then the events are published.
+// announcing it (or, for a change that has one, in a single statement that does both: AppendingStatement),
+// then the events are published.
 //
 // Ordering: each event gets a dense per-session `seq` and a dense per-tenant `tenantSeq`, both handed
 // out by counters on the session and tenant rows in the transaction's last statement (rows locked in
@@ -36,7 +37,7 @@ export interface Fold<I, R> {
 
 /**
  * A statement that changes rows and appends the events the change calls for, all at once: no
- * transaction, one round trip. A unit that can be written so (`write`'s `alone`) is, when its group
+ * transaction, one round trip. A unit that can be written so (`writeAlone`) is, when its group
  * holds only such units of this statement and of one session; otherwise its general form runs.
  */
 export interface AppendingStatement<I, R> {
