@@ -469,19 +469,29 @@ async function append(connection: Queryable, drafts: EventDraft[]): Promise<Comm
     const tenant = tenants.get(session.tenantId)!;
     const tenantOrdinal = (tenantIndex.get(session.tenantId) ?? 0) + 1;
     tenantIndex.set(session.tenantId, tenantOrdinal);
-    return {
+    return committedEvent(draft, {
       tenantId: session.tenantId,
-      sessionId: draft.sessionId,
       seq: session.last - perSession.get(draft.sessionId)! + sessionIndex[index]!,
       tenantSeq: tenant.last - tenantCounts.get(session.tenantId)! + tenantOrdinal,
-      type: draft.type,
-      batchId: draft.batchId ?? null,
-      callId: draft.callId ?? null,
-      taskId: draft.taskId ?? null,
-      payload: draft.payload,
       createdAt: at,
-    } as CommittedEvent;
+    });
   });
+}
+
+/** A draft as committed, at the sequences the append gave it. */
+export function committedEvent(draft: EventDraft, at: { tenantId: string; seq: number; tenantSeq: number; createdAt: string }): CommittedEvent {
+  return {
+    tenantId: at.tenantId,
+    sessionId: draft.sessionId,
+    seq: at.seq,
+    tenantSeq: at.tenantSeq,
+    type: draft.type,
+    batchId: draft.batchId ?? null,
+    callId: draft.callId ?? null,
+    taskId: draft.taskId ?? null,
+    payload: draft.payload,
+    createdAt: at.createdAt,
+  } as CommittedEvent;
 }
 
 const PRUNE = statement(

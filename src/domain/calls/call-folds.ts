@@ -9,7 +9,7 @@ import { toStorableJson } from '../../model/storable-json.js';
 import type { EventDraft, EventPayloads } from '../../model/events.js';
 import type { ToolCallOutput } from '../../model/outcome.js';
 import { type SqlConnection, statement } from '../../sql.js';
-import type { AppendingStatement, CommittedEvent, Fold } from '../event-log.js';
+import { type AppendingStatement, type CommittedEvent, committedEvent, type Fold } from '../event-log.js';
 
 export type CallStatus = 'QUEUED' | 'AWAITING_APPROVAL' | 'RUNNING' | 'PENDING_EXTERNAL' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 export type TerminalStatus = 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -293,18 +293,14 @@ export const finishAndAppend: AppendingStatement<FinishAppendItem, Finished> = {
     const at = createdAt.toISOString();
     const events: CommittedEvent[][] = items.map(() => []);
     drafts.forEach(({ item, draft }, position) => {
-      events[item]!.push({
-        tenantId: first!.tenantId!,
-        sessionId,
-        seq: Number(first!.sessionLast) - drafts.length + position + 1,
-        tenantSeq: Number(first!.tenantLast) - drafts.length + position + 1,
-        type: draft.type,
-        batchId: draft.batchId ?? null,
-        callId: draft.callId ?? null,
-        taskId: null,
-        payload: draft.payload,
-        createdAt: at,
-      } as CommittedEvent);
+      events[item]!.push(
+        committedEvent(draft, {
+          tenantId: first!.tenantId!,
+          seq: Number(first!.sessionLast) - drafts.length + position + 1,
+          tenantSeq: Number(first!.tenantLast) - drafts.length + position + 1,
+          createdAt: at,
+        }),
+      );
     });
     return items.map((_, index) => {
       const row = byItem.get(index);

@@ -14,6 +14,7 @@ import {
   type FinishAppendItem,
   finishCalls,
   type Finished,
+  type FinishItem,
   liveCalls,
   requeueCalls,
   settleBatches,
@@ -112,7 +113,7 @@ function finishEvents(write: FinishWrite): EventDraft[] {
 export function writeFinish(scope: WriteScope, dispatcher: Dispatcher, write: FinishWrite, done: Done): void {
   const { call } = write;
   // The finish settles the batch too (one statement).
-  scope.fold(finishCalls, { ...write, startedAt: write.ran ? write.startedAt : null }, ({ ok, completedBatch }) => {
+  scope.fold(finishCalls, finishItemOf(write), ({ ok, completedBatch }) => {
     if (ok) {
       for (const event of finishEvents(write)) scope.emit(event);
       if (completedBatch) scope.emit(batchCompletedEvent(call.sessionId, completedBatch));
@@ -128,7 +129,12 @@ export function writeFinish(scope: WriteScope, dispatcher: Dispatcher, write: Fi
  */
 export function finishAlone(write: FinishWrite, done: Done): AloneForm<FinishAppendItem, Finished> | null {
   if (write.call.scheduling === 'SERIAL' && !write.inLane) return null;
-  return { statement: finishAndAppend, item: { ...write, startedAt: write.ran ? write.startedAt : null, events: () => finishEvents(write) }, then: ({ ok }) => done(ok) };
+  return { statement: finishAndAppend, item: { ...finishItemOf(write), events: () => finishEvents(write) }, then: ({ ok }) => done(ok) };
+}
+
+/** The finish fold's item: a call that ends without having run keeps no start. */
+function finishItemOf(write: FinishWrite): FinishItem {
+  return { ...write, startedAt: write.ran ? write.startedAt : null };
 }
 
 export interface RequeueWrite {

@@ -61,10 +61,11 @@ function descendantsPattern(dir: string): string {
 }
 
 /**
- * Compiles a glob: `*` and `?` stay within a path segment, `**` crosses segments (`**\/`
- * also matches no directory), `{a,b}` alternatives, `[abc]`/`[!abc]` character classes.
+ * A glob as the RE2 source the search thread runs: `*` and `?` stay within a path segment, `**`
+ * crosses segments (`**\/` also matches no directory), `{a,b}` alternatives, `[abc]`/`[!abc]`
+ * character classes. What RE2 cannot compile is refused here (invalid_pattern).
  */
-export function globToRegExp(glob: string): RegExp {
+function globSource(glob: string): string {
   let source = '';
   let braceDepth = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -100,13 +101,8 @@ export function globToRegExp(glob: string): RegExp {
     } else source += char.replace(/[.+^${}()|[\]\\]/g, (c) => `\\${c}`);
   }
   if (braceDepth > 0) throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}: unclosed {`);
-  // The search thread runs it on RE2: what RE2 cannot compile is refused here, as JavaScript's is below.
   checkGlobSource(glob, `^${source}$`);
-  try {
-    return new RegExp(`^${source}$`);
-  } catch {
-    throw fileError('INVALID_REQUEST', 'invalid_pattern', `Invalid glob ${JSON.stringify(glob)}`);
-  }
+  return `^${source}$`;
 }
 
 /** Lines with their line endings, so a slice joins back to the exact text. */
@@ -389,7 +385,7 @@ export class PrismaSessionFiles implements SessionFiles {
     const ignoreCase = options.ignoreCase ?? false;
     checkGrepPattern(pattern, ignoreCase);
     const base = normalizePath(options.path ?? '/');
-    const glob = options.glob ? globToRegExp(options.glob) : null;
+    const glob = options.glob ? globSource(options.glob) : null;
     const maxMatches = Math.min(GREP_MAX_MATCHES, Math.max(1, Math.floor(options.maxMatches ?? GREP_DEFAULT_MATCHES)));
     // One query: the base itself (to tell a missing path from an empty one) and every file below.
     const rows = await this.db.$queryRaw<Array<{ path: string; is_directory: boolean; content: string | null }>>`
@@ -404,8 +400,8 @@ export class PrismaSessionFiles implements SessionFiles {
       {
         pattern,
         ignoreCase,
-        glob: glob && {
-          source: glob.source,
+        glob: glob === null ? null : {
+          source: glob,
           onName: !options.glob!.includes('/'),
           relativeTo: base === '/' ? '/' : `${base}/`,
           absolute: options.glob!.startsWith('/'),
