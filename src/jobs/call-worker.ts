@@ -7,6 +7,7 @@
 // all busy with a heavy tenant's jobs. A tenant with a limit on running calls (running-calls.ts)
 // runs a job's calls on the permits it got; a job that got none goes back to its queue for a while.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -25,6 +26,9 @@ import type { JobDispatcher } from './job-dispatcher.js';
 import { EXPRESS_QUEUE } from './catalogue.js';
 import { createQueueWorker, type JobHandlers, type JobResult } from './queue-worker.js';
 import type { Release, RunningCallPermits } from './running-calls.js';
+
+/** Pauses before a failed on-demand check-in is tried again. */
+const CHECK_IN_RETRY_PAUSES_MS = [250, 1000];
 
 export interface CallWorkerDeps {
   config: Config;
@@ -156,9 +160,19 @@ export class CallWorker {
   private async declaredDeadSince(startedAs: string, results: readonly RunResult[]): Promise<boolean> {
     if (this.deps.identity.current() !== startedAs) return true;
     if (!results.includes('skipped')) return false;
-    // A beat that fails says nothing either way: the incarnation decides.
-    await this.deps.identity.checkIn().catch(() => undefined);
-    return this.deps.identity.current() !== startedAs;
+    // A beat that fails (a loaded database) says nothing either way: it is tried again, and when it
+    // never answers the calls are handed back all the same, since waiting for the next beat would
+    // leave them queued without a job until then (a second job for a call is fenced by its attempt).
+    for (const pauseMs of [0, ...CHECK_IN_RETRY_PAUSES_MS]) {
+      if (pauseMs > 0) await sleep(pauseMs);
+      try {
+        await this.deps.identity.checkIn();
+        return this.deps.identity.current() !== startedAs;
+      } catch {
+        // tried again below
+      }
+    }
+    return true;
   }
 
   /**
