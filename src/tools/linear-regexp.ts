@@ -6,12 +6,15 @@ import { RE2JS } from 're2js';
 
 export interface LinearRegExp {
   test(text: string): boolean;
+  /** The pattern and its flags: Ajv caches compiled patterns under this text, so it must tell them apart. */
+  toString(): string;
 }
 
 /** Compiles a JavaScript-syntax pattern to RE2; throws (with RE2's reason) what RE2 cannot run. */
 export function compileLinearRegExp(pattern: string, options: { ignoreCase?: boolean } = {}): LinearRegExp {
   const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
-  return { test: (text) => compiled.test(text) };
+  const text = `re2:${options.ignoreCase ? 'i' : ''}:${pattern}`;
+  return { test: (input) => compiled.test(input), toString: () => text };
 }
 
 /** Ajv's `code.regExp`: JSON Schema `pattern` and `patternProperties` evaluated on RE2. */

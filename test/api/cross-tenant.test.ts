@@ -83,6 +83,33 @@ describe('one tenant cannot hurt another', () => {
     }
   };
 
+  it("checks each tool schema's patterns on their own: another tenant's pattern, compiled first, never stands in for them", async () => {
+    const REGISTER = `mutation($input: RegisterExternalToolInput!) { registerExternalTool(input: $input) { __typename ... on Error { message } } }`;
+    const register = async (name: string, pattern: string, key?: string) => {
+      const input = { name, description: 'd', parametersSchema: { type: 'object', properties: { code: { type: 'string', pattern } }, patternProperties: { [`^${name}_`]: { type: 'string', pattern } } } };
+      const result = await toolrun.request<{ registerExternalTool: { __typename: string } }, unknown>(REGISTER, { input }, key);
+      expect(result.data?.registerExternalTool.__typename, JSON.stringify(result)).toBe('ToolDefinition');
+    };
+    await register('only_never', '^never$', await toolrun.newKey(undefined, ['admin']));
+    await register('digits', '^[0-9]+$');
+    const batch = await submit(sessionA, [
+      { id: 'p-digits', tool: 'digits', args: { code: '123' } },
+      { id: 'p-letters', tool: 'digits', args: { code: 'abc' } },
+      { id: 'p-never', tool: 'digits', args: { code: 'never' } },
+      { id: 'p-property', tool: 'digits', args: { digits_x: 'abc' } },
+      { id: 'p-builtin', tool: 'failing_tool', args: { code: 'valid_code' } },
+    ]);
+    const status = Object.fromEntries(batch.calls.nodes.map((call) => [call.callId, [call.status, call.output?.code ?? null]]));
+    // Arguments are checked at submission: a refused call is FAILED at once, an accepted one is not.
+    expect(status['p-digits']![0]).not.toBe('FAILED');
+    expect(status).toMatchObject({
+      'p-letters': ['FAILED', 'invalid_arguments'],
+      'p-never': ['FAILED', 'invalid_arguments'],
+      'p-property': ['FAILED', 'invalid_arguments'],
+    });
+    expect(status['p-builtin']![1]).not.toBe('invalid_arguments');
+  });
+
   it('keeps tenant B whole while tenant A stores binary output, runs a catastrophic pattern, a grep past its deadline and a flood', async () => {
     // Tenant A's file store: a line that makes a backtracking engine take seconds, and 8 MB to grep.
     const filesA = toolrun.services.sessions.files(rawId(sessionA));
