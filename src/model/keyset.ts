@@ -31,11 +31,18 @@ export function encodeKeysetCursor(list: string, position: KeysetPosition): stri
   return Buffer.from(JSON.stringify(['k2', list, position.key, position.id])).toString('base64url');
 }
 
+/** Every listed row's id is a UUID. */
+const ROW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A time (checked where it is used) or a position (a 32-bit integer, as the columns hold). */
+const isOrderKey = (key: unknown): key is string | number =>
+  typeof key === 'string' || (typeof key === 'number' && Number.isInteger(key) && key >= -(2 ** 31) && key < 2 ** 31);
+
 /** The position a cursor of `list` names; anything else (another list's cursor, a malformed one) is refused. */
 export function decodeKeysetCursor(cursor: string, list: string, argument = 'after'): KeysetPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (Array.isArray(value) && value.length === 4 && value[0] === 'k2' && value[1] === list && (typeof value[2] === 'string' || typeof value[2] === 'number') && typeof value[3] === 'string') {
+    if (Array.isArray(value) && value.length === 4 && value[0] === 'k2' && value[1] === list && isOrderKey(value[2]) && typeof value[3] === 'string' && ROW_ID.test(value[3])) {
       return { key: value[2], id: value[3] };
     }
   } catch {
@@ -62,6 +69,9 @@ export function toPage<T>(rows: T[], request: PageRequest): Page<T> {
 /** A keyset position whose key is a time (the list is ordered by a timestamp, then id). */
 export function keysetTime(position: KeysetPosition): { key: Date; id: string } {
   const key = new Date(position.key);
-  if (typeof position.key !== 'string' || Number.isNaN(key.getTime())) throw new ValidationError('`after` is not a cursor of this list', 'after');
+  // A year PostgreSQL cannot hold (before 1) names no row either.
+  if (typeof position.key !== 'string' || Number.isNaN(key.getTime()) || key.getUTCFullYear() < 1 || key.getUTCFullYear() > 9999) {
+    throw new ValidationError('`after` is not a cursor of this list', 'after');
+  }
   return { key, id: position.id };
 }

@@ -43,19 +43,22 @@ builder.queryFields((t) => ({
     description:
       `The file or directory at \`path\` (default \`/\`) and everything below it, sorted by path, in pages (default 50, at most ${MAX_FILES_PAGE} entries); contents longer than SESSION_FILES_MAX_CONTENT_CHARS are cut (\`contentTruncated\`), \`sessionFile\` reads one whole`,
     args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), path: t.arg.string({ description: 'The directory or file to list (default `/`)' }) },
-    resolve: (_root, args, { services, viewer }) => {
+    resolve: async (_root, args, { services, viewer }) => {
       // Checked here: the connection helper would cap an oversized page silently and refuse a negative one without a code.
       for (const field of ['first', 'last'] as const) {
         const size = args[field];
         if (size != null && (size < 0 || size > MAX_FILES_PAGE)) throw new ValidationError(`\`${field}\` must be between 0 and ${MAX_FILES_PAGE}`, field);
       }
-      return resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: MAX_FILES_PAGE, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
+      const connection = await resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: MAX_FILES_PAGE, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
         services.sessions.listFiles(viewer.tenantId, localId(args.sessionId, 'Session'), args.path, {
           ...page,
           after: page.after === undefined ? null : pathOfCursor(page.after, 'after'),
           before: page.before === undefined ? null : pathOfCursor(page.before, 'before'),
         }),
       );
+      // An empty page has no cursors (the helper gives "" for them, which no argument accepts), as every other list.
+      if (connection.edges.length > 0) return connection;
+      return { ...connection, pageInfo: { ...connection.pageInfo, startCursor: null, endCursor: null } };
     },
   }),
   sessionFile: t.field({

@@ -1,4 +1,4 @@
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
 
@@ -9,10 +9,18 @@ builder.addScalarType('JSON', JSONResolver);
 // graphql-scalars' DateTime, except that a time already in ISO form is written as it is: its own
 // serialize checks and parses the string into a Date, which JSON turns back into the same string
 // (a few µs for every time of every event sent to a subscriber).
+// A time before year 1 (`0000-…`, which it accepts) is refused: PostgreSQL has no year 0.
+const withinYears = (date: Date): Date => {
+  if (date.getUTCFullYear() < 1) throw new GraphQLError(`DateTime must be in year 0001 or later, got ${date.toISOString()}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  return date;
+};
+const config = DateTimeResolver.toConfig();
 builder.addScalarType(
   'DateTime',
   new GraphQLScalarType({
-    ...DateTimeResolver.toConfig(),
+    ...config,
     serialize: (value: unknown) => (typeof value === 'string' && ISO_INSTANT.test(value) ? value : DateTimeResolver.serialize(value)),
+    parseValue: (value: unknown) => withinYears(DateTimeResolver.parseValue(value) as Date),
+    parseLiteral: (ast, variables) => withinYears(DateTimeResolver.parseLiteral(ast, variables) as Date),
   }),
 );

@@ -86,6 +86,39 @@ describe('toolCalls', () => {
     const backward = await app.request('{ toolCalls(last: 2) { totalCount } }', {}, key);
     expect(backward.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
+
+  it('refuses a cursor edited to name what no row has (an id that is no UUID, a year before 1, a position past 32 bits), and times before year 1 in filters', async () => {
+    await freshTenant();
+    const sessionId = await createSession(app, key);
+    const batch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'e1', tool: 'echo', args: { message: '1' } }, { id: 'e2', tool: 'echo', args: { message: '2' } }] }, key);
+    const page = await app.query(ListToolCallsDocument, { first: 1 }, key);
+    const [marker, list, time, id] = JSON.parse(Buffer.from(page.toolCalls.pageInfo.endCursor!, 'base64url').toString()) as [string, string, string, string];
+    const edited = (value: unknown[]) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const after of [edited([marker, list, time, 'zzz']), edited([marker, list, '0000-01-01T00:00:00.000Z', id]), edited([marker, list, time, `${id} OR 1=1`])]) {
+      const response = await app.request(ListToolCallsDocument, { after }, key);
+      expect(response.errors?.[0]?.extensions?.code, JSON.stringify(response)).toBe('VALIDATION_FAILED');
+    }
+    const calls = await app.query(BatchCallsPageDocument, { sessionId, batchId: batch.batchId, first: 1 }, key);
+    const [callMarker, callList, , callId] = JSON.parse(Buffer.from(calls.toolBatch!.calls.pageInfo.endCursor!, 'base64url').toString()) as [string, string, number, string];
+    for (const position of [2 ** 31, 1.5, -(2 ** 40)]) {
+      const response = await app.request(BatchCallsPageDocument, { sessionId, batchId: batch.batchId, first: 1, after: edited([callMarker, callList, position, callId]) }, key);
+      expect(response.errors?.[0]?.extensions?.code, JSON.stringify(response)).toBe('VALIDATION_FAILED');
+    }
+    for (const query of [
+      '{ toolCalls(filter: { queuedAfter: "0000-01-01T00:00:00Z" }) { totalCount } }',
+      'query($t: DateTime) { toolCalls(filter: { queuedBefore: $t }) { totalCount } }',
+      '{ sessions(filter: { createdAfter: "0000-06-01T00:00:00Z" }) { totalCount } }',
+    ]) {
+      const response = await app.request(query, { t: '0000-01-01T00:00:00Z' }, key);
+      expect(response.errors?.[0]?.message, JSON.stringify(response)).toMatch(/year 0001 or later/);
+      expect(response.errors?.[0]?.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
+    }
+    // An empty page has no cursors, as in every list (not "", which no argument takes).
+    const files = await app.request('query($s: ID!) { sessionFiles(sessionId: $s, first: 0) { pageInfo { startCursor endCursor } } }', { s: sessionId }, key);
+    expect(files.data).toEqual({ sessionFiles: { pageInfo: { startCursor: null, endCursor: null } } });
+    // The first day of year 1 is a time like any other.
+    expect((await app.request('{ toolCalls(filter: { queuedAfter: "0001-01-01T00:00:00Z" }) { totalCount } }', {}, key)).errors).toBeUndefined();
+  });
 });
 
 describe('sessions', () => {
