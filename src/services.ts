@@ -49,6 +49,8 @@ export interface Services {
   redis: { command: Redis; subscriber: Redis; bullmq: Redis; producer: Redis };
   bus: EventBus;
   feed: EventFeed;
+  /** Reads of the event log (history; live streams go through `feed`). */
+  events: EventReader;
   /** The API's writes: a group holds one session's units (a write blocked on one session never delays another's). */
   eventLog: EventLog;
   /** The worker's writes: groups span sessions (one transaction for many calls). */
@@ -106,7 +108,8 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     });
   }
   const bus = new EventBus(redis.command, redis.subscriber, config.REDIS_PREFIX, logger);
-  const feed = new EventFeed(bus, new EventReader(sql), logger, {
+  const events = new EventReader(sql);
+  const feed = new EventFeed(bus, events, logger, {
     ringSize: config.EVENT_RING_SIZE,
     subscriberQueue: config.SUBSCRIBER_QUEUE_EVENTS,
     freshnessIntervalMs: 15_000,
@@ -199,6 +202,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     redis,
     bus,
     feed,
+    events,
     eventLog,
     workerEventLog,
     dispatcher,

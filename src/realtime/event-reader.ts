@@ -15,6 +15,13 @@ const TENANT_EVENTS = statement(
   'events_of_tenant',
   `SELECT ${COLUMNS} FROM event WHERE tenant_id = $1::uuid AND tenant_seq > $2::bigint AND tenant_seq <= $3::bigint ORDER BY tenant_seq LIMIT $4`,
 );
+const NEWEST_OF_SESSIONS = statement(
+  'events_newest_of_sessions',
+  `SELECT e.* FROM unnest($1::uuid[]) AS s(id)
+     CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM event WHERE session_id = s.id AND ($3::text[] IS NULL OR type = ANY($3::text[]))
+                          ORDER BY seq DESC LIMIT $2) e
+    ORDER BY e."sessionId", e.seq`,
+);
 const SESSION_HEADS = statement(
   'event_heads_of_sessions',
   `SELECT id::text AS id, event_seq::text AS head, (SELECT min(seq) FROM event e WHERE e.session_id = s.id)::text AS oldest
@@ -45,6 +52,14 @@ export class EventReader {
   async read(key: StreamKey, after: number, upTo: number, limit = PAGE_SIZE): Promise<CommittedEvent[]> {
     const rows = await this.sql.query<Row>(key.kind === 'session' ? SESSION_EVENTS : TENANT_EVENTS, [key.id, after, upTo, limit]);
     return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }) as CommittedEvent);
+  }
+
+  /** The newest `count` events (of `types`, when given) of each session, oldest first. */
+  async newest(sessionIds: readonly string[], count: number, types: readonly string[] | null): Promise<CommittedEvent[][]> {
+    const rows = await this.sql.query<Row>(NEWEST_OF_SESSIONS, [sessionIds, count, types]);
+    const bySession = new Map<string, CommittedEvent[]>(sessionIds.map((id) => [id, []]));
+    for (const row of rows) bySession.get(row.sessionId)?.push({ ...row, createdAt: row.createdAt.toISOString() } as CommittedEvent);
+    return sessionIds.map((id) => bySession.get(id)!);
   }
 
   /** The heads of several streams of one kind; a missing entry means the stream does not exist. */

@@ -1,4 +1,4 @@
-import { orNull } from '../model/errors.js';
+import { orNull, ValidationError } from '../model/errors.js';
 import { CALL_EVENT_TYPES, type CallEventType, type EventType, SESSION_EVENT_TYPES, type SessionEvent, TASK_EVENT_TYPES, type ToolProgress } from '../model/events.js';
 import { seedOutcome } from '../model/outcome.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
@@ -6,6 +6,7 @@ import { encodeEventCursor, encodeTenantEventCursor } from '../realtime/cursors.
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
 import { outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
+import { requestLoader } from './connections.js';
 import { SessionRef } from './session.js';
 
 const STORED_EVENT_TYPES = [...SESSION_EVENT_TYPES, ...CALL_EVENT_TYPES, ...TASK_EVENT_TYPES];
@@ -192,3 +193,25 @@ builder.objectRef<SessionEvent<'CursorExpired'>>('CursorExpired').implement({
     oldestCursor: t.string({ description: 'The oldest cursor still retained; events before it are gone', resolve: (event) => event.payload.oldestCursor }),
   }),
 });
+
+/** The most `Session.recentEvents` returns at once. */
+const MAX_RECENT_EVENTS = 1000;
+
+builder.objectFields(SessionRef, (t) => ({
+  recentEvents: t.field({
+    type: [SessionEventRef],
+    description: `The session's newest events (of \`types\`, when given), oldest first: what happened lately, e.g. to show before the live stream. \`count\` up to ${MAX_RECENT_EVENTS}; older ones are replayed by \`toolCallEvents\` / \`taskEvents\` from an earlier cursor, while they are retained.`,
+    args: {
+      count: t.arg.int({ defaultValue: 50, description: `How many (0 to ${MAX_RECENT_EVENTS})` }),
+      types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types (at least one)' }),
+    },
+    resolve: (session, args, context) => {
+      const count = args.count ?? 50;
+      if (!Number.isInteger(count) || count < 0 || count > MAX_RECENT_EVENTS) throw new ValidationError(`count must be between 0 and ${MAX_RECENT_EVENTS}`, 'count');
+      if (args.types?.length === 0) throw new ValidationError('types must name at least one event type (leave it out for every type)', 'types');
+      const types = args.types ? [...new Set(args.types)].sort() : null;
+      const loader = requestLoader<SessionEvent[]>(context, `recent-events:${count}:${types?.join(',') ?? '*'}`, (ids) => context.services.events.newest(ids, count, types));
+      return loader.load(session.id);
+    },
+  }),
+}));

@@ -6,9 +6,20 @@ import { EventFeed } from '../../src/realtime/event-feed.js';
 import { EventReader } from '../../src/realtime/event-reader.js';
 import { sessionEvents } from '../../src/realtime/subscription.js';
 import type { Queryable } from '../../src/sql.js';
-import { BatchEventsUntilDoneDocument, CreatedSessionsDocument, CreateSessionDocument, GetSessionDocument, TenantCursorDocument, TenantEventsDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import {
+  BatchEventsUntilDoneDocument,
+  CreatedSessionsDocument,
+  CreateSessionDocument,
+  type EventType,
+  GetSessionDocument,
+  RecentEventsDocument,
+  RecentEventsOfSessionsDocument,
+  TenantCursorDocument,
+  TenantEventsDocument,
+  ToolCallEventsDocument,
+} from '../gql/graphql.js';
 import { batchCompleted, eventsOf, expectCompleteSequence, readEvents } from '../support/events.js';
-import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
+import { createSession, fromStart, newSession, submitBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -247,5 +258,54 @@ describe('SessionCreated', () => {
     const callEvents = eventsOf(await calls.until(batchCompleted(batch.batchId)));
     await calls.close();
     expect(callEvents[0]!.seq).toBe(2);
+  });
+});
+
+describe('Session.recentEvents', () => {
+  it('are the newest events (of some types), oldest first, with cursors a stream resumes after; bad counts and types are refused by name', async () => {
+    const { id, rowId } = await newSession(app);
+    const batch = await submitBatch(app, {
+      sessionId: id,
+      calls: [
+        { id: 'r1', tool: 'add', args: { a: 1, b: 2 } },
+        { id: 'r2', tool: 'add', args: { a: 3, b: 4 } },
+      ],
+      waitMs: 10_000,
+    });
+    expect(batch.status).toBe('COMPLETED');
+    const stored = await readEvents(app.services, rowId);
+    const recent = async (variables: { count?: number; types?: Array<'ToolCallCompleted' | 'ToolBatchCompleted'> }) => (await app.query(RecentEventsDocument, { id, ...variables })).session!.recentEvents;
+
+    const all = await recent({ count: 1000 });
+    expect(all.map((event) => [event.seq, event.__typename])).toEqual(stored.map((event) => [event.seq, event.type]));
+    expect((await recent({})).length).toBe(stored.length);
+    const newestTwo = await recent({ count: 2 });
+    expect(newestTwo.map((event) => event.seq)).toEqual(stored.slice(-2).map((event) => event.seq));
+    expect(newestTwo.at(-1)!.__typename).toBe('ToolBatchCompleted');
+    const completed = await recent({ types: ['ToolCallCompleted'] });
+    expect(completed.map((event) => (event.__typename === 'ToolCallCompleted' ? event.callId : null)).sort()).toEqual(['r1', 'r2']);
+    expect(await recent({ count: 0 })).toEqual([]);
+    // Its cursors are session cursors: a stream after the next-to-last event delivers the last.
+    const stream = app.ws(ToolCallEventsDocument, { sessionId: id, after: newestTwo[0]!.cursor });
+    expect((await stream.next()).data!.toolCallEvents.seq).toBe(newestTwo[1]!.seq);
+    await stream.close();
+
+    const refused: Array<[{ count?: number; types?: EventType[] }, string]> = [
+      [{ count: -1 }, 'count'],
+      [{ count: 1001 }, 'count'],
+      [{ types: [] }, 'types'],
+    ];
+    for (const [variables, field] of refused) {
+      const response = await app.request(RecentEventsDocument, { id, ...variables });
+      expect(response.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field });
+    }
+  });
+
+  it('of a page of sessions cost one query, whatever the page size', async () => {
+    for (let i = 0; i < 3; i++) await newSession(app);
+    app.resetQueries();
+    const { sessions } = await app.query(RecentEventsOfSessionsDocument, { first: 3 });
+    expect(sessions.nodes.every((node) => node.recentEvents.length >= 1)).toBe(true);
+    expect(app.queries.filter((sql) => sql.includes('FROM event')).length).toBe(1);
   });
 });

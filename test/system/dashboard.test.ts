@@ -573,6 +573,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await schedule.getByRole('button').count()).toBe(0);
   });
 
+  it('shows in the Events tab what happened before the page opened, then what happens while it is open, each once, in order', async () => {
+    await asOperator();
+    const session = await newSession('history');
+    const first = await submit(session.sessionId, [
+      { id: 'h1', tool: 'add', args: { a: 1, b: 2 } },
+      { id: 'h2', tool: 'echo', args: { text: 'hi' } },
+    ]);
+    const storedCallEvents = async () =>
+      (await cluster.db.event.findMany({ where: { sessionId: session.sessionId, type: { in: [...CALL_EVENT_TYPES] } }, orderBy: { seq: 'asc' }, select: { seq: true } })).map((event) => Number(event.seq));
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: first.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the first batch completed');
+    await openSession(session.sessionId);
+    await page.getByRole('tab', { name: /^Events/ }).click();
+    const seqs = async () => ((await page.locator('.activity').getAttribute('data-event-seqs')) ?? '').split(',').filter(Boolean).map(Number);
+    await expect.poll(seqs, { timeout: 10_000 }).toEqual(await storedCallEvents());
+    expect(await page.locator('.activity').textContent()).toContain('ToolBatchCompleted');
+    const live = await submit(session.sessionId, [{ id: 'h3', tool: 'add', args: { a: 3, b: 4 } }]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: live.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the second batch completed');
+    const all = await storedCallEvents();
+    expect(all.length).toBeGreaterThan(5);
+    await expect.poll(seqs, { timeout: 15_000 }).toEqual(all);
+  });
+
   it('catches up after the API restarts mid-stream: no row missing, none twice', async () => {
     await asOperator();
     const session = await newSession('restart');

@@ -3,7 +3,7 @@
 // whether or not its calls are loaded; its calls are read only when it is opened, and events that
 // arrive while they load are kept and applied after the read. A finished call never goes back to an
 // earlier state.
-import type { BatchSummaryFragment, CallRowFragment, ToolCallEventsSubscription } from '../gql/graphql.js';
+import type { ActivityEventFragment, BatchSummaryFragment, CallRowFragment, ToolCallEventsSubscription } from '../gql/graphql.js';
 
 export type CallEvent = ToolCallEventsSubscription['toolCallEvents'];
 export type CallState = CallRowFragment & { progress?: { current?: number | null; total?: number | null } | null };
@@ -33,10 +33,26 @@ function merged(known: BatchSummaryFragment | undefined, read: BatchSummaryFragm
 
 const FINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
+export interface ActivityRow {
+  seq: number;
+  type: string;
+  /** The call id, or the batch id of a batch's event. */
+  subject: string;
+  at: string;
+}
+
+const activityRow = (event: { seq: number; type: string; at: string; callId?: string; batchId?: string }): ActivityRow => ({
+  seq: event.seq,
+  type: event.type,
+  subject: event.callId ?? event.batchId ?? '',
+  at: event.at,
+});
+
 export class SessionStore {
   readonly batches = new Map<string, BatchState>();
-  /** Every event the view received, in order (the activity list). */
-  readonly activity: Array<{ seq: number; type: string; subject: string; at: string }> = [];
+  /** The session's recent events, then every event the view received, in order, each once (the activity list). */
+  activity: ActivityRow[] = [];
+  private readonly activitySeqs = new Set<number>();
   version = 0;
   private readonly listeners = new Set<() => void>();
 
@@ -97,11 +113,23 @@ export class SessionStore {
     this.changed();
   }
 
+  /** The events the session had when the view read it (some may arrive again on the stream). */
+  recent(events: ActivityEventFragment[]): void {
+    const fresh = events.filter((event) => !this.activitySeqs.has(event.seq));
+    if (fresh.length === 0) return;
+    for (const event of fresh) this.activitySeqs.add(event.seq);
+    this.activity = [...this.activity, ...fresh.map(activityRow)].sort((a, b) => a.seq - b.seq);
+    this.changed();
+  }
+
   /** Applies events in order; returns the ids of batches that were not known (the view reads their summaries). */
   apply(events: CallEvent[]): string[] {
     const unknown: string[] = [];
     for (const event of events) {
-      this.activity.push({ seq: event.seq, type: event.type, subject: 'callId' in event ? event.callId : 'batchId' in event ? event.batchId : '', at: event.at });
+      if (!this.activitySeqs.has(event.seq)) {
+        this.activitySeqs.add(event.seq);
+        this.activity.push(activityRow(event));
+      }
       const batchId = 'batchId' in event ? event.batchId : null;
       if (!batchId) continue;
       let batch = this.batches.get(batchId);

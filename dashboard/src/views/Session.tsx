@@ -54,6 +54,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   useEffect(() => {
     if (!session) return;
     store.setBatches(session.batches.nodes);
+    store.recent(session.recentEvents);
     const newest = [...session.batches.nodes].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
     if (!focusBatch && newest) setExpanded((open) => (open.size === 0 ? new Set([newest.batchId]) : open));
     return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? sessionStartCursor(sessionId) }, {
@@ -428,7 +429,7 @@ function ActivityPanel({ store }: { store: SessionStore; version: number }) {
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 24, overscan: 10 });
   return (
     <>
-      <p className="subtle">{rows.length === 0 ? 'No tool call event since this page opened.' : 'Tool call events since this page opened, as they arrived.'}</p>
+      <p className="subtle">{rows.length === 0 ? 'No tool call event yet.' : 'The session’s latest tool call events (up to 200 from before this page opened), then each as it arrives.'}</p>
       <div ref={parent} className="activity" role="list" aria-label="Tool call events" data-event-count={rows.length} data-event-seqs={rows.map((row) => row.seq).join(',')}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
