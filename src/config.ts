@@ -62,8 +62,12 @@ const ConfigSchema = z.object({
    * express queue, which workers take apart from the main one (default: CALLS_PER_JOB; 0: no express queue).
    */
   CALLS_EXPRESS_BACKLOG: int(0, 1_000_000).optional(),
-  /** Express jobs one worker runs at once, besides its jobs from the main calls queue. */
-  CALLS_EXPRESS_CONCURRENCY: int(1, 1000).default(4),
+  /**
+   * Express jobs one worker runs at once, besides its jobs from the main calls queue. Express jobs
+   * are small (their tenant has few calls queued): often one call each, as agents send them, so
+   * their slots are many, or such calls would run a few at a time with call slots free.
+   */
+  CALLS_EXPRESS_CONCURRENCY: int(1, 1000).default(16),
   /** Every database connection's limits: no stuck process holds a lock for longer. */
   DB_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(2000),
   DB_LOCK_TIMEOUT_MS: int(100, 600_000).default(2000),

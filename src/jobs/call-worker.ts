@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { callRefOf, type RunCallsJob, type RunLaneJob, runCallJob } from '../domain/calls/call-jobs.js';
+import { callRefOf, type RunCallsJob, type RunLaneJob, runCallsAgainJob } from '../domain/calls/call-jobs.js';
 import { nextSerialCall } from '../domain/calls/lane.js';
 import { rescueCalls } from '../domain/calls/redispatch.js';
 import type { EventLog } from '../domain/event-log.js';
@@ -117,7 +117,7 @@ export class CallWorker {
     const stopped = job.calls.filter((_, index) => results[index] === 'stopped');
     if (stopped.length > 0) {
       await this.deps.eventLog.write(job.sessionId, async (scope) => {
-        for (const call of stopped) addJob(scope, this.deps.dispatcher, runCallJob(job, call, 0, `handback-${this.deps.workerId}`));
+        addJob(scope, this.deps.dispatcher, runCallsAgainJob(job, stopped, `handback-${this.deps.workerId}`));
       });
     }
     return undefined;

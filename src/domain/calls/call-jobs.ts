@@ -111,6 +111,21 @@ export function runCallJob(scope: BatchScope, call: CallDescriptor, delayMs = 0,
   };
 }
 
+/**
+ * One job for calls of one batch that run again together (handed back by a stopping worker, rescued
+ * from a lost one): as many calls as they were in one job before, so they run side by side again
+ * rather than one job slot each.
+ */
+export function runCallsAgainJob(scope: BatchScope, calls: CallDescriptor[], tag: string): OutboxJob {
+  const first = calls[0]!;
+  return {
+    jobId: tagged(callJobId(first.id, first.attempt), tag),
+    queue: 'calls',
+    name: 'run-calls',
+    data: { ...scope, weight: calls.length, calls, ...activeTrace() } satisfies RunCallsJob,
+  };
+}
+
 /** The job that runs a batch's serial calls from where they stand; `gen` makes each wake-up a new job. */
 export function runLaneJob(scope: BatchScope, gen: number, delayMs = 0): OutboxJob {
   return {

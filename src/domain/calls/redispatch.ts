@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Queryable, statement } from '../../sql.js';
 import type { EventLog } from '../event-log.js';
 import { addJob, type Dispatcher } from '../outbox.js';
-import { type BatchScope, type CallDescriptor, describeCall, runCallJob, runCallsJobs, runLaneJob, tagged } from './call-jobs.js';
+import { type BatchScope, type CallDescriptor, describeCall, runCallsAgainJob, runCallsJobs, runLaneJob, tagged } from './call-jobs.js';
 
 const QUEUED = statement(
   'calls_queued_everywhere',
@@ -73,7 +73,7 @@ export async function rescueCalls(sql: Queryable, eventLog: EventLog, dispatcher
     rescued += calls.length;
     const scope: BatchScope = { tenantId: job.tenantId, sessionId: job.sessionId, batchRowId: job.batchRowId, batchId: job.batchId };
     await eventLog.write(scope.sessionId, async (write) => {
-      for (const call of calls) addJob(write, dispatcher, runCallJob(scope, call, 0, tag));
+      addJob(write, dispatcher, runCallsAgainJob(scope, calls, tag));
     });
   }
   return rescued;
