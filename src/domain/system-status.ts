@@ -2,6 +2,7 @@
 // as totals: jobs and workers serve every tenant), the delivery lag of events to this API process,
 // and the viewer's tenant's own call counts. Nothing here names another tenant's work.
 import type { CallStatus } from '../generated/prisma/client.js';
+import { UNFINISHED_CALL_STATUSES } from './calls/call-folds.js';
 import type { CallStore } from './calls/store.js';
 import type { WorkerRegistry } from './workers.js';
 
@@ -39,7 +40,7 @@ export interface SystemStatus {
   tenantId: string;
 }
 
-const UNFINISHED: readonly CallStatus[] = ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'];
+const UNFINISHED: readonly CallStatus[] = UNFINISHED_CALL_STATUSES;
 
 export class SystemStatusService {
   constructor(

@@ -6,8 +6,9 @@ import { encodeEventCursor } from '../realtime/cursors.js';
 import { builder } from './builder.js';
 import { byTime, type KeysetConnection, keysetConnection, requestLoader } from './connections.js';
 import type { ToolStats } from '../domain/calls/store.js';
+import { UNFINISHED_CALL_STATUSES } from '../domain/calls/call-folds.js';
 import { FailureClassEnum, ModelReturnRef, outputMember, ToolCallOutputUnion } from './outcome.js';
-import { SessionRef } from './session.js';
+import { SessionRef, SessionStatusEnum } from './session.js';
 import { ToolSchedulingEnum } from './tool.js';
 
 /** A page of a batch's calls may hold a whole batch. */
@@ -46,7 +47,7 @@ export const CallStatusCountsRef = builder.objectRef<StatusCounts>('ToolCallStat
     cancelled: t.int({ description: 'CANCELLED calls', resolve: (counts) => counts.get('CANCELLED') ?? 0 }),
     unfinished: t.int({
       description: 'Calls not final yet (queued, awaiting approval, running or pending external)',
-      resolve: (counts) => ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'].reduce((sum, status) => sum + (counts.get(status as CallStatus) ?? 0), 0),
+      resolve: (counts) => UNFINISHED_CALL_STATUSES.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0),
     }),
   }),
 });
@@ -223,15 +224,10 @@ builder.objectFields(SessionRef, (t) => ({
     description: 'ACTIVE while a call of the session is not final, else IDLE',
     resolve: async (session, _args, context) => {
       const counts = await statusCountsOf(context, 'session', session.id);
-      return ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'].some((status) => (counts.get(status as CallStatus) ?? 0) > 0) ? 'ACTIVE' : 'IDLE';
+      return UNFINISHED_CALL_STATUSES.some((status) => (counts.get(status) ?? 0) > 0) ? 'ACTIVE' : 'IDLE';
     },
   }),
 }));
-
-export const SessionStatusEnum = builder.enumType('SessionStatus', {
-  description: 'Whether a session has work under way',
-  values: { ACTIVE: { description: 'A call is not final yet' }, IDLE: { description: 'Every call is final (or there is none)' } } as const,
-});
 
 function statusCountsOf(context: Parameters<typeof requestLoader>[0], scope: 'session' | 'batch', id: string): Promise<StatusCounts> {
   return requestLoader<StatusCounts>(context, `status-counts:${scope}`, (ids) => context.services.calls.statusCountsOf(scope, ids)).load(id);

@@ -70,6 +70,11 @@ export const SessionOrderEnum = builder.enumType('SessionOrder', {
   } as const,
 });
 
+export const SessionStatusEnum = builder.enumType('SessionStatus', {
+  description: 'Whether a session has work under way',
+  values: { ACTIVE: { description: 'A call is not final yet' }, IDLE: { description: 'Every call is final (or there is none)' } } as const,
+});
+
 export const SessionFilterInput = builder.inputType('SessionFilter', {
   description: 'Sessions that match every given condition',
   fields: (t) => ({
@@ -79,6 +84,7 @@ export const SessionFilterInput = builder.inputType('SessionFilter', {
     createdBefore: t.field({ type: 'DateTime', description: 'Created before this time' }),
     activeAfter: t.field({ type: 'DateTime', description: 'With an event after this time' }),
     hasPendingApprovals: t.boolean({ description: 'With (true) or without (false) calls awaiting approval' }),
+    status: t.field({ type: SessionStatusEnum, description: 'ACTIVE: with a call that is not final yet; IDLE: without' }),
   }),
 });
 

@@ -122,7 +122,7 @@ describe('toolCalls', () => {
 });
 
 describe('sessions', () => {
-  it('filters by title, metadata, pending approvals and orders by last activity', async () => {
+  it('filters by title, metadata, pending approvals, status and orders by last activity', async () => {
     await freshTenant();
     const red = await session('Red team run', { team: 'red', env: { region: 'eu' } });
     const blue = await session('blue team run', { team: 'blue' });
@@ -135,6 +135,9 @@ describe('sessions', () => {
     expect(await titles({ filter: { metadataContains: { env: { region: 'eu' } } } })).toEqual(['Red team run']);
     expect(await titles({ filter: { hasPendingApprovals: true } })).toEqual(['Red team run']);
     expect(await titles({ filter: { hasPendingApprovals: false } })).toEqual(['idle', 'blue team run']);
+    // A call awaiting approval is not final: the session is ACTIVE; the others have none.
+    expect(await titles({ filter: { status: 'ACTIVE' } })).toEqual(['Red team run']);
+    expect(await titles({ filter: { status: 'IDLE' } })).toEqual(['idle', 'blue team run']);
     expect(await titles({ orderBy: 'LAST_ACTIVITY' })).toEqual(['Red team run', 'idle', 'blue team run']);
     const page = await app.query(FilterSessionsDocument, { first: 1, filter: { titleContains: 'run' } }, key);
     expect(page.sessions).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true } });

@@ -250,6 +250,8 @@ export type SessionFilter = {
   hasPendingApprovals?: boolean | null | undefined;
   /** A JSON object the metadata contains (nested objects match key by key) */
   metadataContains?: unknown;
+  /** ACTIVE: with a call that is not final yet; IDLE: without */
+  status?: SessionStatus | null | undefined;
   /** Case-insensitive substring of the title */
   titleContains?: string | null | undefined;
 };

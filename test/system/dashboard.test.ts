@@ -391,20 +391,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     // re-read, then 4 s that must be empty): still longer than the old refresh interval.
     await noQueryFor(4000);
 
-    // A new session appears from its SessionCreated alone, without a read, where the search lets it.
+    // While a search is set, the server says what matches: a new session that does shows, one that does not stays out.
     const search = page.getByLabel('Search');
     await search.fill('live list');
-    const queries = recordQueries();
     const unsearched = await newSession('not searched for');
     const session = await newSession('live list');
     const listRow = page.locator(`tr[data-session-id="${session.sessionId}"]`);
     const unsearchedRow = page.locator(`tr[data-session-id="${unsearched.sessionId}"]`);
     await listRow.waitFor({ timeout: 15_000 });
     expect(await listRow.getAttribute('data-calls')).toBe('0');
-    // Tenant order: the other session's SessionCreated came first; the search hides its row, clearing it shows the row.
-    expect(await unsearchedRow.count()).toBe(0);
+    await expect.poll(() => unsearchedRow.count(), { timeout: 10_000 }).toBe(0);
     await search.fill('');
     await unsearchedRow.waitFor({ timeout: 5_000 });
+    // Without one, a new session appears from its SessionCreated alone, without a read.
+    const queries = recordQueries();
+    const unread = await newSession('appears unread');
+    await page.locator(`tr[data-session-id="${unread.sessionId}"]`).waitFor({ timeout: 15_000 });
     expect(queries.sent).toEqual([]);
     // Its counts follow the events.
     await submit(session.sessionId, [1, 2, 3].map((n) => ({ id: `e${n}`, tool: 'echo', args: { message: `${n}` } })));
@@ -440,6 +442,33 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
     await card('gate-2').waitFor({ state: 'detached', timeout: 15_000 });
     await page.getByText('Nothing waits for approval.').waitFor();
+  });
+
+  it('finds sessions past the first page by title and by what they wait for; a whole session id opens it', async () => {
+    await asOperator();
+    await nav('Sessions').click();
+    const needle = await newSession('needle in the list');
+    await submit(needle.sessionId, [{ id: 'gate', tool: 'delete_file', args: { path: '/needle.txt' } }]);
+    for (let i = 0; i < 26; i++) await newSession(`hay ${i}`);
+    const needleRow = page.locator(`tr[data-session-id="${needle.sessionId}"]`);
+    await page.locator('tr[data-session-id]').nth(24).waitFor({ timeout: 15_000 });
+    await expect.poll(() => needleRow.count(), { timeout: 10_000 }).toBe(0);
+    await page.getByLabel('Search').fill('NEEDLE');
+    await needleRow.waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator('tr[data-session-id]').count()).toBe(1);
+    await page.getByLabel('Search').fill('');
+    await expect.poll(() => needleRow.count(), { timeout: 10_000 }).toBe(0);
+    await page.getByLabel('Show').selectOption('approvals');
+    await needleRow.waitFor({ timeout: 10_000 });
+    await page.getByLabel('Show').selectOption('running');
+    await needleRow.waitFor({ timeout: 10_000 });
+    await page.getByLabel('Show').selectOption('all');
+    await page.getByLabel('Search').fill(needle.sessionId);
+    await page.getByRole('link', { name: `Open session ${needle.sessionId}` }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('needle in the list');
+    // Nothing left waiting for the scenarios after this one.
+    const rejected = await api.query(RejectToolCallDocument, { sessionId: needle.id, callId: 'gate', reason: 'done looking' }, operatorKey);
+    expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
   });
 
   it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {

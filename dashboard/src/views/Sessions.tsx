@@ -1,7 +1,9 @@
 // The tenant's sessions, newest first, kept live by the tenant's events (no polling): a row is
 // read again when an event of its session arrives, and a new session's row is built from its
 // SessionCreated alone and takes its place on the first page. Paging keeps a stack of cursors so
-// "Previous" returns to the same page.
+// "Previous" returns to the same page. Search and "Show" ask the server (`sessions(filter)`), so
+// they find sessions on any page; while one is set, events make the page be read again (whether a
+// row still matches is the server's to say).
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
@@ -10,7 +12,7 @@ import { age } from '../components/Status.js';
 import { type Link, rawIdOf } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { coalesced, followTenant, type TenantEvent } from '../data/tenant-feed.js';
-import { CreateSessionDocument, type EventType, SessionRowsDocument, type SessionRowFragment, SessionsDocument } from '../gql/graphql.js';
+import { CreateSessionDocument, type EventType, type SessionFilter, SessionRowsDocument, type SessionRowFragment, SessionsDocument } from '../gql/graphql.js';
 
 const PAGE_SIZE = 25;
 /** Events that change a row's counts or announce a session (progress, output and heartbeats only move its last activity). */
@@ -27,6 +29,8 @@ const ROW_EVENTS: EventType[] = [
   'TaskFinished',
 ];
 const RELOAD_DELAY_MS = 200;
+const SEARCH_DELAY_MS = 250;
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Filter = 'all' | 'running' | 'approvals';
 /** A row with its list cursor (null for a row built from its SessionCreated: the list never handed one out). */
@@ -66,6 +70,21 @@ export function SessionsView({ link }: { link: Link }) {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
+  // The search the server is asked for: the typed text once typing pauses.
+  const [searched, setSearched] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearched(search.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const serverFilter = useMemo((): SessionFilter | null => {
+    const chosen: SessionFilter = {};
+    if (searched) chosen.titleContains = searched;
+    if (filter === 'running') chosen.status = 'ACTIVE';
+    if (filter === 'approvals') chosen.hasPendingApprovals = true;
+    return Object.keys(chosen).length > 0 ? chosen : null;
+  }, [searched, filter]);
+  // Another filter starts again from the first page.
+  useEffect(() => setCursors([null]), [serverFilter]);
   const [now, setNow] = useState(Date.now());
   const [page, setPage] = useState<SessionPage | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +109,7 @@ export function SessionsView({ link }: { link: Link }) {
       setPage(next);
     };
     const readPage = async () => {
-      const answer = await link.urql.query(SessionsDocument, { first: PAGE_SIZE, after }, { requestPolicy: 'network-only' }).toPromise();
+      const answer = await link.urql.query(SessionsDocument, { first: PAGE_SIZE, after, filter: serverFilter }, { requestPolicy: 'network-only' }).toPromise();
       if (!answer.data) {
         setError(answer.error?.message ?? 'toolrun did not answer');
         return;
@@ -117,6 +136,11 @@ export function SessionsView({ link }: { link: Link }) {
     const stop = followTenant(link, ROW_EVENTS, {
       load: readPage,
       onEvents: (events) => {
+        if (serverFilter) {
+          readAgain = true;
+          reload.request();
+          return;
+        }
         const created: SessionRowFragment[] = [];
         for (const event of events) {
           if (shown.has(event.sessionId) || created.some((row) => row.id === event.sessionId)) {
@@ -138,21 +162,21 @@ export function SessionsView({ link }: { link: Link }) {
       stop();
       reload.stop();
     };
-  }, [link, after]);
+  }, [link, after, serverFilter]);
 
-  const rows = useMemo(() => {
-    const text = search.trim().toLowerCase();
-    return (page?.edges ?? [])
-      .map(({ node }) => ({
+  const rows = useMemo(
+    () =>
+      (page?.edges ?? []).map(({ node }) => ({
         ...node,
         batchCount: node.batches.totalCount,
         callCount: node.callCounts.total,
         pending: node.callCounts.unfinished,
         awaitingApproval: node.callCounts.awaitingApproval,
-      }))
-      .filter((row) => !text || (row.title ?? '').toLowerCase().includes(text) || row.sessionId.includes(text))
-      .filter((row) => filter === 'all' || (filter === 'running' ? row.pending > 0 : row.awaitingApproval > 0));
-  }, [page, search, filter]);
+      })),
+    [page],
+  );
+  // A session id typed in full opens that session (titles are what the search matches).
+  const typedId = SESSION_ID.test(search.trim().toLowerCase()) ? search.trim().toLowerCase() : null;
   const fetching = page === null;
 
   const newSession = async () => {
@@ -166,7 +190,7 @@ export function SessionsView({ link }: { link: Link }) {
       <div className="toolbar">
         <h1 id="sessions-title">Sessions</h1>
         <label>
-          Search <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="title or id" />
+          Search <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="title, or a session id" />
         </label>
         <label>
           Show{' '}
@@ -181,6 +205,19 @@ export function SessionsView({ link }: { link: Link }) {
         </RoleButton>
       </div>
       {error ? <p role="alert">{error}</p> : null}
+      {typedId ? (
+        <p>
+          <a
+            href={`/sessions/${typedId}`}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(`/sessions/${typedId}`);
+            }}
+          >
+            Open session {typedId}
+          </a>
+        </p>
+      ) : null}
       <table className="grid" aria-busy={fetching}>
         <thead>
           <tr>

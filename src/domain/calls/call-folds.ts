@@ -13,6 +13,8 @@ import { type AppendingStatement, type CommittedEvent, committedEvent, type Fold
 
 export type CallStatus = 'QUEUED' | 'AWAITING_APPROVAL' | 'RUNNING' | 'PENDING_EXTERNAL' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 export type TerminalStatus = 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+/** The statuses of a call that is not final yet. */
+export const UNFINISHED_CALL_STATUSES = ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'] as const satisfies readonly CallStatus[];
 
 /** What a worker knows of a call it runs: everything comes with the job, nothing is read back. */
 export interface CallRef {

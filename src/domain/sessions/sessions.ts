@@ -7,6 +7,7 @@ import { Prisma, type Session, type SessionFile, type SessionMessage } from '../
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
+import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
@@ -220,6 +221,8 @@ export interface SessionFilter {
   activeAfter?: Date | null;
   /** Only sessions with (or without) calls awaiting approval. */
   hasPendingApprovals?: boolean | null;
+  /** ACTIVE: with a call not final yet; IDLE: without. */
+  status?: 'ACTIVE' | 'IDLE' | null;
 }
 
 /** The leaf values of nested objects with their paths: `{a: {b: 1}}` contains what has a.b = 1. */
@@ -245,6 +248,10 @@ function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWh
   if (typeof filter.hasPendingApprovals === 'boolean') {
     const pending: Prisma.SessionWhereInput = { calls: { some: { status: 'AWAITING_APPROVAL' } } };
     and.push(filter.hasPendingApprovals ? pending : { NOT: pending });
+  }
+  if (filter.status) {
+    const active: Prisma.SessionWhereInput = { calls: { some: { status: { in: [...UNFINISHED_CALL_STATUSES] } } } };
+    and.push(filter.status === 'ACTIVE' ? active : { NOT: active });
   }
   return { AND: and };
 }
