@@ -471,6 +471,18 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
   });
 
+  it("shows a session's older batches past the first 50 on demand", async () => {
+    await asOperator();
+    const session = await newSession('many batches');
+    for (let i = 0; i < 53; i++) await submit(session.sessionId, [{ id: `b${i}`, tool: 'echo', args: { message: `${i}` } }]);
+    await openSession(session.sessionId);
+    await expect.poll(() => page.getByRole('tab', { name: /^Batches/ }).textContent(), { timeout: 10_000 }).toBe('Batches (50 of 53)');
+    await page.getByRole('button', { name: 'Show older batches' }).click();
+    await expect.poll(() => page.locator('.batch[data-batch-id]').count(), { timeout: 10_000 }).toBe(53);
+    expect(await page.getByRole('tab', { name: /^Batches/ }).textContent()).toBe('Batches (53)');
+    expect(await page.getByRole('button', { name: 'Show older batches' }).count()).toBe(0);
+  });
+
   it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {
     await asOperator();
     await nav('Health').click();

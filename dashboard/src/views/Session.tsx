@@ -9,7 +9,18 @@ import { visibleText } from '../components/visible-text.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
 import { type Link, sessionStartCursor, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
-import { BatchCallsDocument, BatchHeadDocument, CallDetailDocument, CancelBatchDocument, CancelCallDocument, SessionFilesDocument, SessionMessagesDocument, SessionViewDocument, ToolCallEventsDocument } from '../gql/graphql.js';
+import {
+  BatchCallsDocument,
+  BatchHeadDocument,
+  CallDetailDocument,
+  CancelBatchDocument,
+  CancelCallDocument,
+  OlderBatchesDocument,
+  SessionFilesDocument,
+  SessionMessagesDocument,
+  SessionViewDocument,
+  ToolCallEventsDocument,
+} from '../gql/graphql.js';
 import { TasksPanel } from './Tasks.js';
 
 type Tab = 'batches' | 'tasks' | 'files' | 'activity';
@@ -23,6 +34,8 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   const [tab, setTab] = useState<Tab>('batches');
   const [expanded, setExpanded] = useState<Set<string>>(new Set(focusBatch ? [focusBatch] : []));
   const [drawer, setDrawer] = useState<string | null>(null);
+  // Where older batches than those read start (null: none left), and how many the session has.
+  const [older, setOlder] = useState<{ after: string | null; total: number; loading: boolean } | null>(null);
   useSyncExternalStore(store.subscribe, store.getVersion);
 
   const load = useCallback(
@@ -55,6 +68,8 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     if (!session) return;
     store.setBatches(session.batches.nodes);
     store.recent(session.recentEvents);
+    const { pageInfo, totalCount } = session.batches;
+    setOlder({ after: pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null, total: totalCount, loading: false });
     const newest = [...session.batches.nodes].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
     if (!focusBatch && newest) setExpanded((open) => (open.size === 0 ? new Set([newest.batchId]) : open));
     return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? sessionStartCursor(sessionId) }, {
@@ -78,12 +93,26 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     for (const batchId of expanded) if (store.batches.has(batchId)) load(batchId);
   });
 
+  const showOlder = () => {
+    if (!older?.after || older.loading) return;
+    setOlder({ ...older, loading: true });
+    void client
+      .query(OlderBatchesDocument, { id: sessionId, after: older.after }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((result) => {
+        const page = result.data?.session?.batches;
+        if (!page) return setOlder({ ...older, loading: false });
+        store.setBatches(page.nodes);
+        setOlder({ after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, total: page.totalCount, loading: false });
+      });
+  };
+
   if (error) return <p role="alert">{error.message}</p>;
   if (data && !session) return <p role="alert">No session {sessionId}</p>;
   if (!session) return <p>Loading…</p>;
   const batches = [...store.batches.values()].sort((a, b) => b.summary.createdAt.localeCompare(a.summary.createdAt));
   const tabs: Array<[Tab, string]> = [
-    ['batches', `Batches (${batches.length})`],
+    ['batches', `Batches (${older && older.total > batches.length ? `${batches.length} of ${older.total}` : batches.length})`],
     ['tasks', 'Background tasks'],
     ['files', 'Messages & files'],
     ['activity', `Events (${store.activity.length})`],
@@ -104,9 +133,12 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'batches' ? (
           batches.length === 0 ? (
-            <p>No batches yet. Run one from Tools → Try it.</p>
+            <p>
+              No batches yet: submit one with <code>executeToolBatch</code> or <code>toolrun run &lt;tool&gt; --session {session.sessionId}</code>.
+            </p>
           ) : (
-            batches.map((batch) => (
+            [
+            ...batches.map((batch) => (
               <BatchPanel
                 key={batch.summary.batchId}
                 batch={batch}
@@ -122,7 +154,13 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
                 onOpenCall={setDrawer}
                 sessionId={sessionId}
               />
-            ))
+            )),
+            older?.after ? (
+              <button key="older" type="button" className="older-batches" disabled={older.loading} onClick={showOlder}>
+                {older.loading ? 'Loading…' : 'Show older batches'}
+              </button>
+            ) : null,
+            ]
           )
         ) : tab === 'tasks' ? (
           <TasksPanel link={link} sessionId={sessionId} after={session.lastEventCursor ?? null} />
