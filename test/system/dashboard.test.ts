@@ -483,6 +483,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.getByRole('button', { name: 'Show older batches' }).count()).toBe(0);
   });
 
+  it("pages through a session's files and opens a file whole, past what a listing carries", async () => {
+    await asOperator();
+    const session = await newSession('many files');
+    const big = 'x'.repeat(69_999) + 'END';
+    const batch = await submit(session.sessionId, [
+      ...Array.from({ length: 204 }, (_, i) => ({ id: `f${i}`, tool: 'write_file', args: { path: `/files/f${String(i).padStart(3, '0')}.txt`, content: `${i}` } })),
+      { id: 'big', tool: 'write_file', args: { path: '/big.txt', content: big } },
+    ]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId })).toolBatch?.status === 'COMPLETED', 60_000, 200, 'the files written');
+    await openSession(session.sessionId);
+    await page.getByRole('tab', { name: 'Messages & files' }).click();
+    const list = page.getByRole('list', { name: 'Session files' });
+    // 204 files, their directory and /big.txt: 206 entries, 200 to a page.
+    await expect.poll(() => list.getAttribute('data-entry-count'), { timeout: 10_000 }).toBe('200');
+    await page.getByRole('button', { name: 'Show more files' }).click();
+    await expect.poll(() => list.getAttribute('data-entry-count'), { timeout: 10_000 }).toBe('206');
+    await page.getByRole('button', { name: /^\/big\.txt/ }).click();
+    const view = page.getByLabel('Contents of /big.txt');
+    await expect.poll(async () => ((await view.locator('pre').textContent()) ?? '').length, { timeout: 10_000 }).toBe(70_002);
+    expect((await view.locator('pre').textContent())!.endsWith('END')).toBe(true);
+  });
+
   it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {
     await asOperator();
     await nav('Health').click();

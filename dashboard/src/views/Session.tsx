@@ -16,7 +16,9 @@ import {
   CancelBatchDocument,
   CancelCallDocument,
   OlderBatchesDocument,
+  SessionFileContentDocument,
   SessionFilesDocument,
+  type SessionFilesQuery,
   SessionMessagesDocument,
   SessionViewDocument,
   ToolCallEventsDocument,
@@ -397,17 +399,34 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
 }
 
 function FilesPanel({ sessionId }: { sessionId: string }) {
+  const client = useClient();
   const [messages, refetchMessages] = useQuery({ query: SessionMessagesDocument, variables: { sessionId }, requestPolicy: 'network-only' });
-  const [files, refetchFiles] = useQuery({ query: SessionFilesDocument, variables: { sessionId }, requestPolicy: 'network-only' });
+  // Pages of entries read so far (200 each), and where the next starts.
+  const [listing, setListing] = useState<{ entries: SessionFilesQuery['sessionFiles']['nodes']; after: string | null; loading: boolean }>({ entries: [], after: null, loading: true });
   const [selected, setSelected] = useState<string | null>(null);
-  const file = files.data?.sessionFiles.nodes.find((entry) => entry.path === selected);
+  const [content] = useQuery({ query: SessionFileContentDocument, variables: { sessionId, path: selected ?? '/' }, pause: selected === null, requestPolicy: 'network-only' });
+  const readFiles = useCallback(
+    (after: string | null, entries: SessionFilesQuery['sessionFiles']['nodes']) => {
+      setListing({ entries, after, loading: true });
+      void client
+        .query(SessionFilesDocument, { sessionId, after }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .then((result) => {
+          const page = result.data?.sessionFiles;
+          setListing({ entries: [...entries, ...(page?.nodes ?? [])], after: page?.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false });
+        });
+    },
+    [client, sessionId],
+  );
+  useEffect(() => readFiles(null, []), [readFiles]);
+  const file = selected !== null && content.data?.sessionFile?.path === selected ? content.data.sessionFile : null;
   return (
     <div className="files">
       <button
         type="button"
         onClick={() => {
           refetchMessages({ requestPolicy: 'network-only' });
-          refetchFiles({ requestPolicy: 'network-only' });
+          readFiles(null, []);
         }}
       >
         Refresh
@@ -429,23 +448,36 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
       )}
       <h2>Files</h2>
       <div className="file-browser">
-        <ul aria-label="Session files">
-          {(files.data?.sessionFiles.nodes ?? []).map((entry) => (
-            <li key={entry.path}>
-              {entry.isDirectory ? (
-                <span className="mono">{visibleText(entry.path)}/</span>
-              ) : (
-                <button type="button" className="link mono" aria-pressed={selected === entry.path} onClick={() => setSelected(entry.path)}>
-                  {visibleText(entry.path)} ({entry.size} B)
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-        {file ? (
-          <div className="file-view" aria-label={`Contents of ${file.path}`}>
-            <h3 className="mono">{visibleText(file.path)}</h3>
-            {file.path.endsWith('.json') && file.content ? <JsonOrText text={file.content} /> : <pre>{visibleText(file.content ?? '')}</pre>}
+        <div>
+          <ul aria-label="Session files" data-entry-count={listing.entries.length}>
+            {listing.entries.map((entry) => (
+              <li key={entry.path}>
+                {entry.isDirectory ? (
+                  <span className="mono">{visibleText(entry.path)}/</span>
+                ) : (
+                  <button type="button" className="link mono" aria-pressed={selected === entry.path} onClick={() => setSelected(entry.path)}>
+                    {visibleText(entry.path)} ({entry.size} B)
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {listing.after ? (
+            <button type="button" disabled={listing.loading} onClick={() => readFiles(listing.after, listing.entries)}>
+              {listing.loading ? 'Loading…' : 'Show more files'}
+            </button>
+          ) : null}
+        </div>
+        {selected !== null ? (
+          <div className="file-view" aria-label={`Contents of ${selected}`}>
+            <h3 className="mono">{visibleText(selected)}</h3>
+            {!file ? (
+              <p>{content.fetching ? 'Loading…' : 'This file is gone.'}</p>
+            ) : file.path.endsWith('.json') && file.content ? (
+              <JsonOrText text={file.content} />
+            ) : (
+              <pre>{visibleText(file.content ?? '')}</pre>
+            )}
           </div>
         ) : null}
       </div>
