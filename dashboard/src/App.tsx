@@ -11,6 +11,8 @@ import { SessionView } from './views/Session.js';
 import { SessionsView } from './views/Sessions.js';
 import { ToolsView } from './views/Tools.js';
 
+const SIGN_IN_RETRY_MS = 2000;
+
 export function App() {
   const [apiKey, setApiKey] = useState(storedKey);
   const [viewer, setViewer] = useState<ViewerInfo | null>(null);
@@ -30,9 +32,12 @@ export function App() {
   useEffect(() => () => link?.dispose(), [link]);
   useEffect(() => link?.toolrun.onLinkState((state) => state === 'refused' && refused()), [link, refused]);
 
+  // A sign-in that found toolrun away is tried again until it answers (or another key is chosen).
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (!link) return;
     let cancelled = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     void link.urql
       .query(ViewerDocument, {}, { requestPolicy: 'network-only' })
       .toPromise()
@@ -47,13 +52,18 @@ export function App() {
             forgetKey();
             setApiKey(null);
           }
-          setError(unauthenticated ? 'That API key was not accepted.' : (result.error?.message ?? 'toolrun did not answer'));
+          if (unauthenticated) setError('That API key was not accepted.');
+          else {
+            setError(`toolrun does not answer (${result.error?.message ?? 'no answer'}); trying again…`);
+            retry = setTimeout(() => setAttempt((n) => n + 1), SIGN_IN_RETRY_MS);
+          }
         }
       });
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
-  }, [link]);
+  }, [link, attempt]);
 
   if (!link || !apiKey) {
     return (
@@ -67,7 +77,23 @@ export function App() {
       />
     );
   }
-  if (!viewer) return <main className="signin">{error ? <p role="alert">{error}</p> : <p>Signing in…</p>}</main>;
+  if (!viewer) {
+    return (
+      <main className="signin">
+        {error ? <p role="alert">{error}</p> : <p>Signing in…</p>}
+        <button
+          type="button"
+          onClick={() => {
+            forgetKey();
+            setApiKey(null);
+            setError(null);
+          }}
+        >
+          Use another key
+        </button>
+      </main>
+    );
+  }
   return (
     <Provider value={link.urql}>
       <ViewerContext.Provider value={viewer}>

@@ -658,6 +658,20 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(seqs, { timeout: 15_000 }).toEqual(all);
   });
 
+  it('signs in once toolrun answers again when it was away at sign-in, saying so meanwhile', async () => {
+    await page.goto(base);
+    await page.evaluate(() => sessionStorage.removeItem('toolrun.apiKey'));
+    await page.reload();
+    await page.getByLabel('API key').waitFor();
+    await api.child.stop();
+    await page.getByLabel('API key').fill(operatorKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toMatch(/does not answer.*trying again/);
+    expect(await page.getByRole('button', { name: 'Use another key' }).count()).toBe(1);
+    api = await cluster.startApi('api-back', { PORT: String(api.port) });
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
+  });
+
   it('catches up after the API restarts mid-stream: no row missing, none twice', async () => {
     await asOperator();
     const session = await newSession('restart');
