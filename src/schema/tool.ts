@@ -78,7 +78,10 @@ export const ToolDefinitionRef = builder.objectRef<ToolDefinition>('ToolDefiniti
     hints: t.expose('hints', { description: 'What the tool says about its effects', type: ToolHintsRef }),
     policy: t.expose('policy', { description: 'Whether calls wait for an approver', type: ToolPolicyEnum }),
     scheduling: t.expose('scheduling', { description: 'Whether calls of a batch run concurrently or in turn', type: ToolSchedulingEnum }),
-    timeoutMs: t.exposeInt('timeoutMs', { description: 'Default deadline of each attempt (external tools: of the wait for a completion), in milliseconds' }),
+    timeoutMs: t.int({
+      description: 'Default deadline of each attempt (external tools: of the wait for a completion), in milliseconds, at most the deployment’s MAX_CALL_TIMEOUT_MS (what a call gets)',
+      resolve: (tool, _args, { services }) => Math.min(tool.timeoutMs, services.config.MAX_CALL_TIMEOUT_MS),
+    }),
     retry: t.expose('retry', { description: 'How failed calls safe to retry run again', type: RetryPolicyRef }),
     url: t.string({ nullable: true, description: 'HTTP tools: the endpoint each call is POSTed to', resolve: (tool) => tool.url ?? null }),
     mcpServer: t.string({ nullable: true, description: 'MCP tools: the name of the MCP server that provides the tool', resolve: (tool) => tool.mcpServer ?? null }),

@@ -22,6 +22,8 @@ describe('tools', () => {
     expect(sleep.kind).toBe('BUILTIN');
     expect(sleep.hints.supportsBackground).toBe(true);
     expect(sleep.parametersSchema).toMatchObject({ type: 'object' });
+    // Its own default (an hour) is more than a call may get: the catalogue says what a call gets.
+    expect(sleep.timeoutMs).toBe(app.services.config.MAX_CALL_TIMEOUT_MS);
     expect(tools.find((tool) => tool.name === 'write_file')!.scheduling).toBe('SERIAL');
   });
 });

@@ -591,6 +591,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect([...seenPercents].filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(2);
     expect([...seenLines].filter((n) => n > 0 && n < 10).length).toBeGreaterThanOrEqual(2);
     await expect.poll(() => task.locator('.log-tail').getAttribute('data-lines')).toBe('10');
+    // The newest line is in view: the box follows the end of the log.
+    expect(await task.locator('.log-tail').evaluate((box) => box.scrollTop + box.clientHeight >= box.scrollHeight - 4)).toBe(true);
   });
 
   it('pauses, resumes, runs now and cancels a schedule from the Tasks view; a reader sees those buttons disabled', async () => {

@@ -1,7 +1,7 @@
 // Background tasks of a session (progress, status text, log tail, heartbeat age, cancel) and its
 // schedules (pause, resume, run now, cancel). Task events move progress and status at once and reload the rows (their log tail is
 // the server's, so no output line is shown twice).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
@@ -138,11 +138,33 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
       {task.stateDetail ? <p className="task-status">{task.stateDetail}</p> : null}
       {task.summary ? <p>{task.summary}</p> : null}
       {task.error ? <p role="alert">{task.error}</p> : null}
-      <pre className="log-tail" aria-label="Log tail" data-lines={task.outputTail.split('\n').filter(Boolean).length}>
-        {task.outputTruncated ? '… (log truncated)\n' : ''}
-        {task.outputTail}
-      </pre>
+      <LogTail text={task.outputTail} truncated={task.outputTruncated} />
     </li>
+  );
+}
+
+/** The end of a run's log, kept scrolled to its newest line unless the reader scrolled up. */
+function LogTail({ text, truncated }: { text: string; truncated: boolean }) {
+  const box = useRef<HTMLPreElement>(null);
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    if (following.current && box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [text]);
+  if (!text && !truncated) return null;
+  return (
+    <pre
+      ref={box}
+      className="log-tail"
+      aria-label="Log tail"
+      data-lines={text.split('\n').filter(Boolean).length}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        following.current = element.scrollTop + element.clientHeight >= element.scrollHeight - 4;
+      }}
+    >
+      {truncated ? '… (log truncated)\n' : ''}
+      {text}
+    </pre>
   );
 }
 

@@ -72,7 +72,9 @@ function ToolDetail({ tool }: { tool: Tool }) {
 
 function TryIt({ tool }: { tool: Tool }) {
   const [args, setArgs] = useState<Record<string, unknown>>({});
-  const [count, setCount] = useState(1);
+  // What is typed, as typed; the batch size is it clamped to 1..1000 (when the field is left, and at submission).
+  const [countText, setCountText] = useState('1');
+  const count = Math.max(1, Math.min(1000, Math.floor(Number(countText)) || 1));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [, createSession] = useMutation(CreateSessionDocument);
@@ -99,7 +101,7 @@ function TryIt({ tool }: { tool: Tool }) {
       <SchemaForm schema={tool.parametersSchema as JsonSchema} value={args} onChange={setArgs} />
       <div className="field">
         <label htmlFor="try-count">Calls in the batch</label>
-        <input id="try-count" type="number" min={1} max={1000} value={count} onChange={(event) => setCount(Math.max(1, Math.min(1000, Number(event.target.value) || 1)))} />
+        <input id="try-count" type="number" min={1} max={1000} value={countText} onChange={(event) => setCountText(event.target.value)} onBlur={() => setCountText(String(count))} />
       </div>
       <RoleButton role="SUBMITTER" type="submit" disabled={busy}>
         Run batch
