@@ -130,7 +130,14 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           } catch (error) {
             return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
           }
-          const errors = validate(schema, document);
+          let errors;
+          try {
+            errors = validate(schema, document);
+          } catch (error) {
+            // The limit rules (depth, aliases, directives) refuse by throwing: that operation fails, not the socket.
+            if (error instanceof GraphQLError) return [error];
+            throw error;
+          }
           if (errors.length > 0) return errors;
           const refused = countSubscription(ctx, id, document, params.operationName, services.config.MAX_SUBSCRIPTIONS_PER_SOCKET);
           if (refused) return [refused];

@@ -3,6 +3,7 @@
 // bytes read (chunked HTTP, WebSocket), calls per request are capped across aliases, the address
 // guard sees IPv4 inside IPv6, introspection is a setting, and user patterns run in linear time.
 import { request as httpRequest } from 'node:http';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createLogger } from '../../src/logger.js';
@@ -47,6 +48,33 @@ describe('query limits', () => {
     expect(await codeOf(`{ __typename ${'@skip(if: false) '.repeat(51)}}`)).toEqual(['QUERY_TOO_MANY_DIRECTIVES']);
     expect(await codeOf(`{ ${'__typename '.repeat(450)}}`)).toEqual(['QUERY_TOO_LONG']);
     expect((await toolrun.request('{ __typename }', {})).errors).toBeUndefined();
+  });
+
+  it("refuses them over graphql-ws as that operation's error, the socket going on", async () => {
+    const client = createClient({ url: await toolrun.endpoint.wsUrl(), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${toolrun.apiKey}` }, retryAttempts: 0 });
+    let closed = 0;
+    client.on('closed', () => closed++);
+    const outcome = (query: string) =>
+      new Promise<{ errors?: Array<{ extensions?: Record<string, unknown> }>; data?: unknown }>((resolve) => {
+        let data: unknown;
+        client.subscribe({ query }, { next: (value) => (data = value.data), error: (errors) => resolve({ errors: errors as never }), complete: () => resolve({ data }) });
+      });
+    try {
+      const taskEvents = (selection: string) => `subscription { taskEvents(sessionId: "00000000-0000-4000-8000-000000000000") ${selection} }`;
+      for (const [query, code] of [
+        [`{ ${['a', 'b', 'c', 'd'].map((alias) => `${alias}: tools { name }`).join(' ')} }`, 'QUERY_TOO_MANY_ALIASES'],
+        ['{ sessions { nodes { batches { nodes { calls { nodes { callId } } } } } } }', 'QUERY_TOO_DEEP'],
+        [taskEvents(`{ __typename ${'@skip(if: false) '.repeat(51)}}`), 'QUERY_TOO_MANY_DIRECTIVES'],
+      ] as const) {
+        const result = await outcome(query);
+        expect(result.errors?.map((error) => error.extensions?.code), query).toEqual([code]);
+      }
+      // The same socket answers the next operation.
+      expect(await outcome('{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+      expect(closed).toBe(0);
+    } finally {
+      await client.dispose();
+    }
   });
 });
 
