@@ -61,12 +61,15 @@ function sendError(res: ServerResponse, status: number, code: number, message: s
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** A body past the size limit: answered 413, and the connection closed (the rest of the body is never read). */
+class BodyTooLarge extends Error {}
+
 async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > maxBytes) throw new McpError(ErrorCode.InvalidRequest, `request body larger than ${maxBytes} bytes`);
+    if (bytes > maxBytes) throw new BodyTooLarge(`request body larger than ${maxBytes} bytes`);
     chunks.push(chunk);
   }
   try {
@@ -283,10 +286,19 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
         }
         if (req.method !== 'POST') return sendError(res, 400, -32000, 'Bad Request: no mcp-session-id header');
         const body = await readJson(req, services.config.MAX_REQUEST_BYTES);
-        if (!isInitializeRequest(body)) return sendError(res, 400, -32000, 'Bad Request: a request without mcp-session-id must be initialize');
+        if (!isInitializeRequest(body)) {
+          if ((body as { method?: unknown } | null)?.method === 'initialize') {
+            return sendError(res, 400, ErrorCode.InvalidParams, 'Invalid params: initialize needs params {protocolVersion: string, capabilities: object, clientInfo: {name: string, version: string}}');
+          }
+          return sendError(res, 400, -32000, 'Bad Request: a request without mcp-session-id must be initialize');
+        }
+        // The client's name is kept with the session: what GraphQL's input limits refuse is refused here too.
+        const badParams = checkJsonInput(body.params, 'params', services.config.MAX_JSON_DEPTH);
+        if (badParams) return sendError(res, 400, ErrorCode.InvalidParams, badParams.message);
         const session = await services.sessions.openMcpSession(viewer.tenantId, body.params.clientInfo?.name ?? null);
         await serve(req, res, new StreamableHTTPServerTransport({ sessionIdGenerator: () => session.id }), buildServer(viewer, session.id), body);
       } catch (error) {
+        if (error instanceof BodyTooLarge) return sendError(res, 413, ErrorCode.InvalidRequest, error.message, { connection: 'close' });
         if (error instanceof McpError) return sendError(res, 400, error.code, error.message);
         logger.error({ err: error }, 'MCP request failed');
         if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');

@@ -162,6 +162,44 @@ describe('toolrun at /mcp', () => {
     expect(await app.services.db.toolCall.count({ where: { sessionId } })).toBe(0);
   });
 
+  it('refuses an initialize whose params do not fit, or hold what PostgreSQL cannot, with -32602 (no session opened)', async () => {
+    const initialize = (params: unknown) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }),
+      });
+    const sessions = await app.services.db.session.count();
+    const valid = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } };
+    for (const [params, message] of [
+      [{ ...valid, clientInfo: { name: 'a\u0000b', version: '1' } }, 'contains U+0000'],
+      [{ ...valid, clientInfo: { name: 'a\ud800b', version: '1' } }, 'lone UTF-16 surrogate'],
+      [{ ...valid, protocolVersion: 5 }, 'initialize needs params'],
+      [undefined, 'initialize needs params'],
+    ] as const) {
+      const response = await initialize(params);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -32602, message: expect.stringContaining(message) });
+    }
+    expect(await app.services.db.session.count()).toBe(sessions);
+  });
+
+  it('answers a body over the size limit 413 and closes that connection (the rest is never read)', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(`${base}/mcp`);
+    const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+      });
+      req.on('error', reject);
+      req.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"');
+      req.write('x'.repeat(app.services.config.MAX_REQUEST_BYTES + 1024));
+      req.end('"}}');
+    });
+    expect(answer).toEqual({ status: 413, connection: 'close' });
+  });
+
   it('streams progress notifications', async () => {
     const client = await connect();
     const progress: Array<{ progress: number; total?: number }> = [];
