@@ -50,9 +50,10 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
     screen.write(USAGE);
     return values.help ? 0 : 2;
   }
-  const apiKey = values.key ?? env.TOOLRUN_API_KEY;
+  // An empty variable is as good as none.
+  const apiKey = values.key || env.TOOLRUN_API_KEY || undefined;
   if (!apiKey) throw new UsageError('no API key: set TOOLRUN_API_KEY or pass --key');
-  const api = httpTransport({ url: values.url ?? env.TOOLRUN_URL ?? 'http://127.0.0.1:4000/graphql', apiKey });
+  const api = httpTransport({ url: values.url || env.TOOLRUN_URL || 'http://127.0.0.1:4000/graphql', apiKey });
   try {
     return await apiCommand(api, screen, command, sub, rest, values);
   } finally {
@@ -74,13 +75,13 @@ async function apiCommand(
       if (sub === 'create') return (await keysCommand(api, screen, { action: 'create', name: values.name, roles: values.roles, expiresIn: values['expires-in'] }), 0);
       if (sub === 'revoke' || sub === 'rotate') {
         const [key] = rest;
-        if (!key) throw new UsageError(`toolrun keys ${sub}: expected a key id or prefix`);
+        if (!key) throw new UsageError(`keys ${sub}: expected a key id or prefix`);
         return (await keysCommand(api, screen, sub === 'revoke' ? { action: 'revoke', key } : { action: 'rotate', key, overlap: values.overlap }), 0);
       }
       throw new UsageError(`unknown keys command ${sub ?? ''}`);
     }
     case 'run': {
-      if (!sub) throw new UsageError('toolrun run: expected a tool name');
+      if (!sub) throw new UsageError('run: expected a tool name');
       let args: unknown = {};
       if (values.args !== undefined) {
         try {
@@ -88,26 +89,27 @@ async function apiCommand(
         } catch (error) {
           throw new UsageError(`--args is not JSON: ${(error as Error).message}`);
         }
+        if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('--args must be a JSON object, e.g. \'{"a": 1}\'');
       }
       return runTool(api, screen, { tool: sub, args, sessionId: values.session });
     }
     case 'watch': {
-      if (!sub) throw new UsageError('toolrun watch: expected a session id');
+      if (!sub) throw new UsageError('watch: expected a session id');
       await watchSession(api, screen, sub);
       return 0;
     }
     case 'calls': {
       const [session, callId] = rest;
-      if (!session) throw new UsageError(`toolrun calls ${sub ?? ''}: expected a session id`);
+      if (!session) throw new UsageError(`calls ${sub ?? ''}: expected a session id`);
       if (sub === 'list') return (await listCalls(api, screen, session), 0);
-      if (!callId) throw new UsageError(`toolrun calls ${sub ?? ''}: expected a session id and a call id`);
+      if (!callId) throw new UsageError(`calls ${sub ?? ''}: expected a session id and a call id`);
       if (sub === 'cancel') return (await cancelCall(api, screen, session, callId), 0);
       if (sub === 'approve') return (await approveCall(api, screen, session, callId), 0);
       throw new UsageError(`unknown calls command ${sub ?? ''}`);
     }
     case 'tasks': {
       const [id] = rest;
-      if (!id) throw new UsageError(`toolrun tasks ${sub ?? ''}: expected ${sub === 'cancel' ? 'a task id' : 'a session id'}`);
+      if (!id) throw new UsageError(`tasks ${sub ?? ''}: expected ${sub === 'cancel' ? 'a task id' : 'a session id'}`);
       if (sub === 'list') return (await listTasks(api, screen, id), 0);
       if (sub === 'cancel') return (await cancelTask(api, screen, id), 0);
       throw new UsageError(`unknown tasks command ${sub ?? ''}`);

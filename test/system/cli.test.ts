@@ -59,6 +59,13 @@ describe('toolrun run', () => {
     expect(usage.exit.code).toBe(2);
     expect(usage.text).toContain('--args is not JSON');
     expect(usage.text).toContain('usage: toolrun <command>');
+    // Arguments that are JSON but no object are refused before anything is sent.
+    const notObject = await finished(['run', 'add', '--args', '[1,2]']);
+    expect(notObject.exit.code).toBe(2);
+    expect(notObject.text).toContain('toolrun: --args must be a JSON object');
+    const noTool = await finished(['run']);
+    expect(noTool.exit.code).toBe(2);
+    expect(noTool.lines[0]).toBe('toolrun: run: expected a tool name');
   });
 
   it('says in one line when the key is refused or the API cannot be reached', { timeout: 120_000 }, async () => {
