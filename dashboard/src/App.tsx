@@ -155,6 +155,9 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
   const section = path.startsWith('/sessions/') ? '/' : path;
   return (
     <div className="shell">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <header>
         <strong className="brand">toolrun</strong>
         <nav aria-label="Main">
@@ -182,7 +185,7 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
           Sign out
         </button>
       </header>
-      <main>
+      <main id="content" tabIndex={-1}>
         {path.startsWith('/sessions/') ? (
           <SessionView key={path} link={link} sessionId={decodeURIComponent(path.slice('/sessions/'.length))} focusBatch={params.get('batch')} />
         ) : path === '/approvals' ? (

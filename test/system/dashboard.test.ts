@@ -177,6 +177,26 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await drawer.waitFor({ state: 'detached' });
     // Focus goes back to the row that opened it.
     expect(await page.evaluate(() => document.activeElement?.classList.contains('call-name') ?? false)).toBe(true);
+    // Escape closes it also when the focus has left it.
+    await page.locator('.call-name').nth(1).click();
+    await drawer.waitFor();
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    // The tabs: one tab stop, arrow keys (and Home, End) move between them.
+    const selectedTab = () => page.evaluate(() => [document.activeElement?.textContent ?? '', document.querySelector('[role=tab][aria-selected=true]')?.textContent ?? '']);
+    await page.getByRole('tab', { name: /^Batches/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await selectedTab()).toEqual(['Background tasks', 'Background tasks']);
+    await page.keyboard.press('End');
+    expect((await selectedTab())[1]).toMatch(/^Events/);
+    await page.keyboard.press('ArrowRight');
+    expect((await selectedTab())[1]).toMatch(/^Batches/);
+    // The first keyboard stop of a page skips to its content.
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
   });
 
   it('cancels a running sleep from its row', async () => {

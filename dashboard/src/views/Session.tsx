@@ -126,8 +126,26 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
         {session.sessionId} · created {new Date(session.createdAt).toLocaleString()}
       </p>
       <div role="tablist" aria-label="Session views" className="tabs">
-        {tabs.map(([id, label]) => (
-          <button key={id} role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => setTab(id)} type="button">
+        {tabs.map(([id, label], index) => (
+          <button
+            key={id}
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            // One tab stop for the list; arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern).
+            tabIndex={tab === id ? 0 : -1}
+            onClick={() => setTab(id)}
+            onKeyDown={(event) => {
+              const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
+              if (next === undefined) return;
+              event.preventDefault();
+              const [target] = tabs[(next + tabs.length) % tabs.length]!;
+              setTab(target);
+              document.getElementById(`tab-${target}`)?.focus();
+            }}
+            type="button"
+          >
             {label}
           </button>
         ))}
@@ -321,10 +339,16 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
       if (opener?.isConnected) opener.focus();
     };
   }, []);
+  // Escape closes it wherever the focus is.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   const call = data?.toolCall;
   const output = call?.output;
   return (
-    <aside className="drawer" role="dialog" aria-modal="false" aria-label={`Call ${callId}`} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <aside className="drawer" role="dialog" aria-modal="false" aria-label={`Call ${callId}`}>
       <div className="drawer-head">
         <h2>Call {callId}</h2>
         <button ref={closeRef} type="button" onClick={onClose} aria-label="Close call details">

@@ -135,7 +135,7 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
           </label>
         </div>
       ) : null}
-      {task.stateDetail ? <p className="task-status">{task.stateDetail}</p> : null}
+      {task.stateDetail && task.stateDetail !== task.error ? <p className="task-status">{task.stateDetail}</p> : null}
       {task.summary ? <p>{task.summary}</p> : null}
       {task.error ? <p role="alert">{task.error}</p> : null}
       <LogTail text={task.outputTail} truncated={task.outputTruncated} />
