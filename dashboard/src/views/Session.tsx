@@ -370,11 +370,11 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
             <dd>
               {call.attempt} of {call.maxAttempts}
             </dd>
-            <dt>Queued / started / done</dt>
+            <dt>Queued / first started / done</dt>
             <dd>
               {time(call.queuedAt)} / {time(call.startedAt)} / {time(call.completedAt)}
             </dd>
-            <dt>Duration</dt>
+            <dt>{call.attempt > 1 ? 'Duration of the final attempt' : 'Duration'}</dt>
             <dd>{call.durationMs ?? '—'} ms (timeout {call.timeoutMs} ms)</dd>
             <dt>Scheduling</dt>
             <dd>{call.scheduling.toLowerCase()}</dd>
