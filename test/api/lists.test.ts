@@ -206,6 +206,10 @@ describe('sessions', () => {
     expect(abusive.errors?.[0]?.message).not.toMatch(/syntax/i);
     const page = await app.request(DashboardDocument, { first: 50, batches: 20, calls: 20 }, key);
     expect(page.errors).toBeUndefined();
+    // A session's recent events count by how many are asked for, as a page does.
+    const recent = (count: number) => app.request('query($c: Int) { sessions(first: 100) { nodes { recentEvents(count: $c) { seq } } } }', { c: count }, key);
+    expect((await recent(1000)).errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
+    expect((await recent(200)).errors).toBeUndefined();
   });
 });
 

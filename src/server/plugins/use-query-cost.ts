@@ -19,6 +19,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../model/keyset.js';
 
 export const QUERY_TOO_COSTLY = 'QUERY_TOO_COSTLY';
+const PAGE_SIZE_ARGUMENTS = new Set(['first', 'count']);
 
 export function useQueryCost(maxCost: number): Plugin {
   const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) => {
@@ -58,14 +59,17 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
         if (!field) continue;
         const { named, isList } = unwrap(field.type);
         if (!isComposite(named)) continue;
-        const first = selection.arguments?.find((argument) => argument.name.value === 'first');
-        const firstValue = first ? Number(valueFromASTUntyped(first.value, variables)) : null;
-        const isPaged = field.args.some((argument) => argument.name === 'first');
+        // `first` sizes a page; `count` a list of the newest (Session.recentEvents), whose default is its own.
+        const sizeArgument = field.args.find((argument) => PAGE_SIZE_ARGUMENTS.has(argument.name));
+        const first = sizeArgument && selection.arguments?.find((argument) => argument.name.value === sizeArgument.name);
+        const firstValue = first ? Number(valueFromASTUntyped(first.value, variables)) : typeof sizeArgument?.defaultValue === 'number' ? sizeArgument.defaultValue : null;
+        const isPaged = sizeArgument !== undefined;
         const multiplier = isPaged ? (Number.isFinite(firstValue) && firstValue !== null ? Math.max(firstValue, 1) : DEFAULT_PAGE_SIZE) : 1;
         const childCost = costOf(named, selection.selectionSet, depth + 1);
         // Lists of a connection (edges, nodes) are its page; other lists without `first` count as a default page.
         const listSize = isList && !type.name.endsWith('Connection') ? DEFAULT_PAGE_SIZE : 1;
-        total += isPaged ? 1 + multiplier * childCost : 1 + listSize * childCost;
+        // A paged plain list (not a connection) returns `multiplier` objects of its own.
+        total += isPaged ? 1 + multiplier * (isList ? 1 + childCost : childCost) : 1 + listSize * childCost;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const on = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) as Composite | undefined) : type;
         if (on) total += costOf(on, selection.selectionSet, depth + 1);
