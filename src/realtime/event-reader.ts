@@ -22,6 +22,12 @@ const NEWEST_OF_SESSIONS = statement(
                           ORDER BY seq DESC LIMIT $2) e
     ORDER BY e."sessionId", e.seq`,
 );
+const OF_CALLS = statement(
+  'events_of_calls',
+  `SELECT ${COLUMNS} FROM event
+    WHERE (session_id, call_id) IN (SELECT * FROM unnest($1::uuid[], $2::text[])) AND type = ANY($3::text[])
+    ORDER BY session_id, seq`,
+);
 const SESSION_HEADS = statement(
   'event_heads_of_sessions',
   `SELECT id::text AS id, event_seq::text AS head, (SELECT min(seq) FROM event e WHERE e.session_id = s.id)::text AS oldest
@@ -60,6 +66,15 @@ export class EventReader {
     const bySession = new Map<string, CommittedEvent[]>(sessionIds.map((id) => [id, []]));
     for (const row of rows) bySession.get(row.sessionId)?.push({ ...row, createdAt: row.createdAt.toISOString() } as CommittedEvent);
     return sessionIds.map((id) => bySession.get(id)!);
+  }
+
+  /** The retained events (of `types`) of each call, in order; a call is its session and call id. */
+  async ofCalls(calls: ReadonlyArray<{ sessionId: string; callId: string }>, types: readonly string[]): Promise<CommittedEvent[][]> {
+    const rows = await this.sql.query<Row>(OF_CALLS, [calls.map((call) => call.sessionId), calls.map((call) => call.callId), types]);
+    const key = (sessionId: string, callId: string) => `${sessionId}\n${callId}`;
+    const byCall = new Map<string, CommittedEvent[]>(calls.map((call) => [key(call.sessionId, call.callId), []]));
+    for (const row of rows) byCall.get(key(row.sessionId, row.callId!))?.push({ ...row, createdAt: row.createdAt.toISOString() } as CommittedEvent);
+    return calls.map((call) => byCall.get(key(call.sessionId, call.callId))!);
   }
 
   /** The heads of several streams of one kind; a missing entry means the stream does not exist. */

@@ -7,7 +7,8 @@ import { builder } from './builder.js';
 import { byTime, type KeysetConnection, keysetConnection, requestLoader } from './connections.js';
 import type { ToolStats } from '../domain/calls/store.js';
 import { UNFINISHED_CALL_STATUSES } from '../domain/calls/call-folds.js';
-import { FailureClassEnum, ModelReturnRef, outputMember, ToolCallOutputUnion } from './outcome.js';
+import { ATTEMPT_EVENT_TYPES, attemptsOf, type CallAttempt } from '../model/call-attempts.js';
+import { FailureClassEnum, ModelReturnRef, outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
 import { SessionRef, SessionStatusEnum } from './session.js';
 import { ToolSchedulingEnum } from './tool.js';
 
@@ -126,9 +127,43 @@ ToolBatchRef.implement({
   }),
 });
 
+const AttemptEndEnum = builder.enumType('AttemptEnd', {
+  description: 'How an attempt of a call ended',
+  values: {
+    RUNNING: { description: 'It has not ended yet' },
+    RETRIED: { description: 'It failed with a retryable failure; a next attempt followed' },
+    SUCCEEDED: { description: 'The call succeeded with it' },
+    FAILED: { description: 'The call failed with it' },
+    CANCELLED: { description: 'The call was cancelled during it' },
+  } as const,
+});
+
+const ToolCallAttemptRef = builder.objectRef<CallAttempt>('ToolCallAttempt').implement({
+  description: 'One attempt of a call, as its events tell it',
+  fields: (t) => ({
+    attempt: t.exposeInt('attempt', { description: 'Its number, from 1' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true, description: 'When it started' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true, description: 'When it ended; null while it runs' }),
+    durationMs: t.exposeInt('durationMs', { nullable: true, description: 'How long it ran, in milliseconds; null while it runs' }),
+    end: t.expose('end', { type: AttemptEndEnum, description: 'How it ended' }),
+    failure: t.expose('failure', { type: ToolFailureRef, nullable: true, description: 'Why it failed (a retried attempt, or the failure the call ended with)' }),
+  }),
+});
+
 ToolCallRef.implement({
   description: 'One tool call and, once finished, its outcome.',
   fields: (t) => ({
+    attempts: t.field({
+      type: [ToolCallAttemptRef],
+      description: 'Its attempts, oldest first, read from its events (while they are retained: see EVENT_RETENTION_HOURS); none for a call that ended without running',
+      resolve: async (call, _args, context) => {
+        const loader = requestLoader<CallAttempt[]>(context, 'call-attempts', async (keys) => {
+          const calls = keys.map((key) => ({ sessionId: key.slice(0, key.indexOf('\n')), callId: key.slice(key.indexOf('\n') + 1) }));
+          return (await context.services.events.ofCalls(calls, ATTEMPT_EVENT_TYPES)).map(attemptsOf);
+        });
+        return loader.load(`${call.sessionId}\n${call.callId}`);
+      },
+    }),
     callId: t.exposeString('callId', { description: 'The call id, unique in its session (the client’s, or one the server assigned)' }),
     tool: t.exposeString('tool', { description: 'Name of the tool called' }),
     args: t.expose('args', { description: 'The arguments object as submitted', type: 'JSON' }),

@@ -1,6 +1,6 @@
 // Tool batches through the public API (HTTP), against real PostgreSQL, Redis and workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from '../gql/graphql.js';
+import { CallAttemptsDocument, CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from '../gql/graphql.js';
 import { createSession, newSession, outputOf, submit, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
@@ -133,6 +133,8 @@ describe('executeToolBatch', () => {
       ],
     });
     const [unknown, invalid, notObject, ok] = batch.calls.nodes;
+    // Ended without running: no attempt.
+    expect((await app.query(CallAttemptsDocument, { sessionId, callId: 'u' })).toolCall!.attempts).toEqual([]);
     expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool id `no_such_tool` is unavailable in this session' });
     expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');
     expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
@@ -187,6 +189,24 @@ describe('executeToolBatch', () => {
     expect(outputOf(never)).toMatchObject({ code: 'nope', message: 'no retry', retry: { kind: 'NEVER' }, source: 'TOOL' });
     const retrying = await app.services.db.event.findMany({ where: { batchId: batch.batchId, callId: 'always', type: 'ToolCallRetrying' }, orderBy: { seq: 'asc' } });
     expect(retrying.map((event) => (event.payload as { delayMs: number }).delayMs)).toEqual([30, 30]);
+
+    // Each call's attempts, as its events tell them: how each ended, how long it ran.
+    const attempts = async (callId: string) => (await app.query(CallAttemptsDocument, { sessionId, callId })).toolCall!.attempts;
+    const ended = (list: Awaited<ReturnType<typeof attempts>>) => list.map((attempt) => [attempt.attempt, attempt.end, attempt.failure?.retry.kind ?? null]);
+    expect(ended(await attempts('always'))).toEqual([
+      [1, 'RETRIED', 'SAFE'],
+      [2, 'RETRIED', 'SAFE'],
+      [3, 'FAILED', 'EXHAUSTED'],
+    ]);
+    expect(ended(await attempts('second'))).toEqual([
+      [1, 'RETRIED', 'SAFE'],
+      [2, 'SUCCEEDED', null],
+    ]);
+    expect(ended(await attempts('never'))).toEqual([[1, 'FAILED', 'NEVER']]);
+    for (const attempt of await attempts('always')) {
+      expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(attempt.endedAt!)).toBeGreaterThanOrEqual(Date.parse(attempt.startedAt!));
+    }
   });
 
   it('fails a call past its deadline with TIMEOUT', async () => {

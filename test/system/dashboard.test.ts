@@ -199,6 +199,19 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
   });
 
+  it("lists a retried call's attempts in its drawer", async () => {
+    await asOperator();
+    const session = await newSession('attempts');
+    const batch = await submit(session.sessionId, [{ id: 'flaky', tool: 'failing_tool', args: { retry: 'SAFE', succeedOnAttempt: 2, code: 'flaked' } }]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the call retried and done');
+    await openSession(session.sessionId);
+    await page.locator('.call[data-call-id="flaky"] .call-name').click();
+    const attempts = page.getByRole('list', { name: 'Attempts' }).getByRole('listitem');
+    await expect.poll(() => attempts.evaluateAll((items) => items.map((item) => item.getAttribute('data-end'))), { timeout: 10_000 }).toEqual(['RETRIED', 'SUCCEEDED']);
+    expect(await attempts.first().textContent()).toContain('flaked');
+    await page.keyboard.press('Escape');
+  });
+
   it('cancels a running sleep from its row', async () => {
     await asOperator();
     const session = await newSession('cancel a sleep');

@@ -376,6 +376,21 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
             </dd>
             <dt>{call.attempt > 1 ? 'Duration of the final attempt' : 'Duration'}</dt>
             <dd>{call.durationMs ?? '—'} ms (timeout {call.timeoutMs} ms)</dd>
+            {call.attempts.length > 1 ? (
+              <>
+                <dt>Attempts</dt>
+                <dd>
+                  <ol className="attempts" aria-label="Attempts">
+                    {call.attempts.map((attempt) => (
+                      <li key={attempt.attempt} data-end={attempt.end}>
+                        #{attempt.attempt} {time(attempt.startedAt)} · {attempt.durationMs ?? '—'} ms · {attempt.end.toLowerCase()}
+                        {attempt.failure ? ` (${attempt.failure.code}: ${visibleText(attempt.failure.message)})` : ''}
+                      </li>
+                    ))}
+                  </ol>
+                </dd>
+              </>
+            ) : null}
             <dt>Scheduling</dt>
             <dd>{call.scheduling.toLowerCase()}</dd>
             {call.deadlineAt ? (
