@@ -40,8 +40,6 @@ export interface SystemStatus {
   tenantId: string;
 }
 
-const UNFINISHED: readonly CallStatus[] = UNFINISHED_CALL_STATUSES;
-
 export class SystemStatusService {
   constructor(
     private readonly deps: {
@@ -59,6 +57,6 @@ export class SystemStatusService {
 
   /** The tenant's calls not final yet, by status (the tenant of the status read, never another). */
   tenantUnfinishedCalls(status: SystemStatus) {
-    return this.deps.calls.statusCounts(status.tenantId, { status: [...UNFINISHED] });
+    return this.deps.calls.statusCounts(status.tenantId, { status: [...UNFINISHED_CALL_STATUSES] });
   }
 }
