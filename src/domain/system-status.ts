@@ -1,7 +1,6 @@
 // What the Health page shows: the job queues' depths and the workers alive (deployment-wide, only
 // as totals: jobs and workers serve every tenant), the delivery lag of events to this API process,
 // and the viewer's tenant's own call counts. Nothing here names another tenant's work.
-import type { CallStatus } from '../generated/prisma/client.js';
 import { UNFINISHED_CALL_STATUSES } from './calls/call-folds.js';
 import type { CallStore } from './calls/store.js';
 import type { WorkerRegistry } from './workers.js';
