@@ -33,7 +33,7 @@ import { waitForSessionEvent } from './realtime/subscription.js';
 import { createRedis } from './redis.js';
 import { KeyRateLimiter } from './server/rate-limit.js';
 import { createPool, Sql } from './sql.js';
-import { countCompletions, metricSources, recentDeliveryLag } from './telemetry/metrics.js';
+import { countCompletions, metricSources, OTHER_TOOLS_LABEL, recentDeliveryLag } from './telemetry/metrics.js';
 import { builtinTools } from './tools/builtin/index.js';
 import { McpConnections } from './tools/mcp-client.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -115,7 +115,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     freshnessIntervalMs: 15_000,
   });
   const publish = (tenantId: string, events: Parameters<EventFeed['publish']>[1]) => {
-    countCompletions(events);
+    countCompletions(events, (tool) => (registry.isBuiltin(tool) ? tool : OTHER_TOOLS_LABEL));
     return feed.publish(tenantId, events);
   };
   const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));

@@ -85,11 +85,19 @@ export const eventDeliveryLag = new Histogram({
   registers: [metricsRegistry],
 });
 
-/** Counts the calls that the committed events complete (every process counts the events it commits). */
-export function countCompletions(events: readonly SessionEvent[]): void {
+/** The `tool` label of calls of tools that are not built in (their names are tenants' and unbounded). */
+export const OTHER_TOOLS_LABEL = 'other';
+
+/**
+ * Counts the calls that the committed events complete (every process counts the events it commits).
+ * `toolLabel` names a call's tool in the metrics: /metrics is unauthenticated and its series live as
+ * long as the process, so names a tenant chooses (its tools', unknown ones) must not become labels.
+ */
+export function countCompletions(events: readonly SessionEvent[], toolLabel: (tool: string) => string): void {
   for (const event of events) {
     if (event.type !== 'ToolCallCompleted') continue;
-    const { tool, status, output, durationMs } = event.payload;
+    const { status, output, durationMs } = event.payload;
+    const tool = toolLabel(event.payload.tool);
     const failureClass = output.status === 'FAILURE' ? output.failure.class : '';
     callsCompleted.inc({ tool, status, failure_class: failureClass });
     callDuration.observe({ tool, status }, durationMs / 1000);
