@@ -268,6 +268,12 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       try {
         const viewer = await services.apiKeys.authenticate(bearerToken(req.headers.authorization ?? null));
         if (!viewer) return sendError(res, 401, -32001, 'Missing or invalid API key: send `Authorization: Bearer <key>`', { 'www-authenticate': 'Bearer' });
+        // Every request with a valid key counts against its rate limit, as on /graphql.
+        const refusal = await services.rateLimiter.take(viewer);
+        if (refusal) {
+          const { retryAfterMs } = refusal.extensions as { retryAfterMs: number };
+          return sendError(res, 429, -32000, refusal.message, { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) });
+        }
         (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: 'api-key', clientId: viewer.apiKeyId, scopes: viewer.roles, extra: { viewer } };
         const mcpSessionId = req.headers['mcp-session-id'];
         if (typeof mcpSessionId === 'string') {

@@ -61,6 +61,16 @@ describe('per-key rate limits', () => {
     const session = await newSession(app, other);
     const first = app.ws(ToolCallEventsDocument, { sessionId: session.id }, key);
     await expect(first.until(() => false, 5000)).rejects.toThrow(/"code":"RATE_LIMITED","retryAfterMs":\d+/);
+
+    // The MCP endpoint spends the same budget: the spent key is refused there too, before any work.
+    const mcp = await fetch(`${await app.baseUrl()}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } }),
+    });
+    expect(mcp.status).toBe(429);
+    expect(Number(mcp.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await mcp.json()) as { error: { message: string } }).error.message).toMatch(/Rate limit exceeded/);
   });
 });
 
