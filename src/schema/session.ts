@@ -17,7 +17,7 @@ SessionRef.implement({
     sessionId: t.exposeString('id', { description: 'The raw session id (the `id` field is its Relay global id)' }),
     title: t.exposeString('title', { nullable: true, description: 'Title given at creation' }),
     metadata: t.expose('metadata', { type: 'JSON', nullable: true, description: 'JSON object given at creation' }),
-    todos: t.expose('todos', { type: 'JSON', description: 'The todo list the `todo_write` tool keeps' }),
+    todos: t.expose('todos', { type: 'JSON', description: 'The todo list the `write_todos` tool keeps' }),
     createdAt: t.expose('createdAt', { description: 'When the session was created', type: 'DateTime' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'DateTime', description: 'Time of the newest event of the session (its creation time until it has one)' }),
     lastEventCursor: t.string({

@@ -44,6 +44,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   const sockets = new Set<Socket>();
   const dashboard = dashboardHandler();
   const apiPaths = new Set([yoga.graphqlEndpoint, '/health', '/ready']);
+  const READ_ONLY_PATHS = new Set(['/health', '/ready', '/metrics']);
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdOf(req);
@@ -52,6 +53,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
   });
   const route = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // Probes and the scrape are read-only.
+    if (READ_ONLY_PATHS.has(path) && req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end(`${req.method} is not allowed on ${path}: use GET\n`);
+      return;
+    }
     if (path === '/metrics') return void serveMetrics(res);
     if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`)) {
       if (services.config.BULL_BOARD_ENABLED) return serveLoaded(req, res, async () => (await queueBoardHandler())(req, res));

@@ -171,6 +171,15 @@ describe('http surface', () => {
     const ready = await app.fetch('/ready');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ database: 'ok', redis: 'ok' });
+    // Probes and the metrics scrape are read-only: other methods are refused, saying which are allowed.
+    const base = await app.baseUrl();
+    for (const path of ['/health', '/ready', '/metrics']) {
+      expect((await fetch(`${base}${path}`)).status).toBe(200);
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const refused = await fetch(`${base}${path}`, { method });
+        expect([path, method, refused.status, refused.headers.get('allow')]).toEqual([path, method, 405, 'GET, HEAD']);
+      }
+    }
   });
 
   it('turns readiness to 503 as soon as the API process starts to shut down, while it stays live', async () => {
