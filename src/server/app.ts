@@ -122,7 +122,11 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
           const viewer = (ctx.extra as Extra).viewer;
           // Over its rate, the operation fails alone; the socket stays open.
           const refusal = viewer ? await services.rateLimiter.take(viewer) : null;
-          if (refusal) return [refusal];
+          if (refusal) {
+            // What only HTTP uses (its status and Retry-After) stays out of a WebSocket error.
+            const { http: _http, ...extensions } = refusal.extensions;
+            return [new GraphQLError(refusal.message, { extensions })];
+          }
           const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
             ...ctx,
             req: (ctx.extra as Extra).request,

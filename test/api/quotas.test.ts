@@ -60,7 +60,7 @@ describe('per-key rate limits', () => {
     // Over WebSocket: the operation gets the error (an `error` message for its id).
     const session = await newSession(app, other);
     const first = app.ws(ToolCallEventsDocument, { sessionId: session.id }, key);
-    await expect(first.until(() => false, 5000)).rejects.toThrow(/"code":"RATE_LIMITED","retryAfterMs":\d+/);
+    await expect(first.until(() => false, 5000)).rejects.toThrow(/"extensions":\{"code":"RATE_LIMITED","retryAfterMs":\d+\}\}/);
 
     // The MCP endpoint spends the same budget: the spent key is refused there too, before any work.
     const mcp = await fetch(`${await app.baseUrl()}/mcp`, {
