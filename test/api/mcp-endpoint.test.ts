@@ -169,7 +169,9 @@ describe('toolrun at /mcp', () => {
         headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }),
       });
-    const sessions = await app.services.db.session.count();
+    // This tenant's (other test files share the database and create sessions meanwhile).
+    const ownSessions = () => app.services.db.session.count({ where: { tenantId: app.tenantId } });
+    const sessions = await ownSessions();
     const valid = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } };
     for (const [params, message] of [
       [{ ...valid, clientInfo: { name: 'a\u0000b', version: '1' } }, 'contains U+0000'],
@@ -181,7 +183,7 @@ describe('toolrun at /mcp', () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -32602, message: expect.stringContaining(message) });
     }
-    expect(await app.services.db.session.count()).toBe(sessions);
+    expect(await ownSessions()).toBe(sessions);
   });
 
   it('answers a body over the size limit 413 and closes that connection (the rest is never read)', async () => {
