@@ -66,7 +66,7 @@ it('hands them back even when the check-in that would tell it fails (a loaded da
       { id: 'b', tool: 'remote_op', args: {} },
     ];
     const batch = await submitBatch(app, { sessionId, calls });
-    setTimeout(() => void holder.query('ROLLBACK'), 1200);
+    setTimeout(() => void holder.query('ROLLBACK'), 800);
     const done = await waitForBatch(app, sessionId, batch.batchId, 20_000);
     expect(done.calls.nodes.map((call) => [call.callId, call.status])).toEqual(calls.map((call) => [call.id, 'SUCCEEDED']));
     expect(worker.workerId()).not.toBe(declared);
