@@ -43,6 +43,15 @@ interface Row extends Omit<CommittedEvent, 'createdAt'> {
   createdAt: Date;
 }
 
+const eventOf = (row: Row): CommittedEvent => ({ ...row, createdAt: row.createdAt.toISOString() }) as CommittedEvent;
+
+/** The events of `rows` under each of `keys` (in the rows' order), one list per key, in the keys' order. */
+function groupedBy(keys: readonly string[], rows: Row[], keyOf: (row: Row) => string): CommittedEvent[][] {
+  const groups = new Map<string, CommittedEvent[]>(keys.map((key) => [key, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(eventOf(row));
+  return keys.map((key) => groups.get(key)!);
+}
+
 /** Where a stream stands: its last sequence number, and the oldest still retained (head + 1 when none is). */
 export interface Head {
   head: number;
@@ -51,30 +60,29 @@ export interface Head {
 
 export const PAGE_SIZE = 1000;
 
+/** A call as `ofCalls` takes it: its session and its call id (which holds no newline). */
+export const callKey = (sessionId: string, callId: string): string => `${sessionId}\n${callId}`;
+
 export class EventReader {
   constructor(private readonly sql: Queryable) {}
 
   /** Events of the stream with position in (after, upTo], oldest first, at most `limit`. */
   async read(key: StreamKey, after: number, upTo: number, limit = PAGE_SIZE): Promise<CommittedEvent[]> {
     const rows = await this.sql.query<Row>(key.kind === 'session' ? SESSION_EVENTS : TENANT_EVENTS, [key.id, after, upTo, limit]);
-    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }) as CommittedEvent);
+    return rows.map(eventOf);
   }
 
   /** The newest `count` events (of `types`, when given) of each session, oldest first. */
   async newest(sessionIds: readonly string[], count: number, types: readonly string[] | null): Promise<CommittedEvent[][]> {
     const rows = await this.sql.query<Row>(NEWEST_OF_SESSIONS, [sessionIds, count, types]);
-    const bySession = new Map<string, CommittedEvent[]>(sessionIds.map((id) => [id, []]));
-    for (const row of rows) bySession.get(row.sessionId)?.push({ ...row, createdAt: row.createdAt.toISOString() } as CommittedEvent);
-    return sessionIds.map((id) => bySession.get(id)!);
+    return groupedBy(sessionIds, rows, (row) => row.sessionId);
   }
 
-  /** The retained events (of `types`) of each call, in order; a call is its session and call id. */
-  async ofCalls(calls: ReadonlyArray<{ sessionId: string; callId: string }>, types: readonly string[]): Promise<CommittedEvent[][]> {
-    const rows = await this.sql.query<Row>(OF_CALLS, [calls.map((call) => call.sessionId), calls.map((call) => call.callId), types]);
-    const key = (sessionId: string, callId: string) => `${sessionId}\n${callId}`;
-    const byCall = new Map<string, CommittedEvent[]>(calls.map((call) => [key(call.sessionId, call.callId), []]));
-    for (const row of rows) byCall.get(key(row.sessionId, row.callId!))?.push({ ...row, createdAt: row.createdAt.toISOString() } as CommittedEvent);
-    return calls.map((call) => byCall.get(key(call.sessionId, call.callId))!);
+  /** The retained events (of `types`) of each call (`callKey`), in order. */
+  async ofCalls(keys: readonly string[], types: readonly string[]): Promise<CommittedEvent[][]> {
+    const calls = keys.map((key) => key.split('\n') as [string, string]);
+    const rows = await this.sql.query<Row>(OF_CALLS, [calls.map(([sessionId]) => sessionId), calls.map(([, callId]) => callId), types]);
+    return groupedBy(keys, rows, (row) => callKey(row.sessionId, row.callId ?? ''));
   }
 
   /** The heads of several streams of one kind; a missing entry means the stream does not exist. */

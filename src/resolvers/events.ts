@@ -11,7 +11,7 @@ import type { FinishedEvents } from '../domain/finished-events.js';
 import { FINISHED_TASK_STATES } from '../domain/tasks/task-transitions.js';
 import { builder } from '../schema/builder.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { EventTypeEnum, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
+import { eventTypesFilter, EventTypeEnum, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
 import { localId, optionalLocalId } from './global-ids.js';
 
 builder.subscriptionFields((t) => ({
@@ -92,8 +92,10 @@ builder.subscriptionFields((t) => ({
       const { viewer, services } = context;
       let afterTenantSeq: number | undefined;
       let sessionId: string | null;
+      let types: Set<string> | null;
       try {
-        if (args.types?.length === 0) throw new ValidationError('types must name at least one event type (leave it out for every type)', 'types');
+        const chosen = eventTypesFilter(args.types);
+        types = chosen && new Set(chosen);
         afterTenantSeq = args.after ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
         if (afterTenantSeq !== undefined) await refuseAhead(context, 'tenant', viewer.tenantId, afterTenantSeq);
         sessionId = optionalLocalId(args.sessionId, 'Session');
@@ -102,7 +104,6 @@ builder.subscriptionFields((t) => ({
         if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
         throw error;
       }
-      const types = args.types ? new Set<string>(args.types) : null;
       return tenantEvents(services.feed, {
         tenantId: viewer.tenantId,
         afterTenantSeq,

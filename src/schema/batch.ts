@@ -3,6 +3,7 @@ import type { CallStatus, ToolBatch, ToolCall } from '../generated/prisma/client
 import { type Page, pageRequest } from '../model/keyset.js';
 import { parseOutput, seedOutcome, seedToolResult } from '../model/outcome.js';
 import { encodeEventCursor } from '../realtime/cursors.js';
+import { callKey } from '../realtime/event-reader.js';
 import { builder } from './builder.js';
 import { byTime, type KeysetConnection, keysetConnection, requestLoader } from './connections.js';
 import type { ToolStats } from '../domain/calls/store.js';
@@ -157,11 +158,8 @@ ToolCallRef.implement({
       type: [ToolCallAttemptRef],
       description: 'Its attempts, oldest first, read from its events (while they are retained: see EVENT_RETENTION_HOURS); none for a call that ended without running',
       resolve: async (call, _args, context) => {
-        const loader = requestLoader<CallAttempt[]>(context, 'call-attempts', async (keys) => {
-          const calls = keys.map((key) => ({ sessionId: key.slice(0, key.indexOf('\n')), callId: key.slice(key.indexOf('\n') + 1) }));
-          return (await context.services.events.ofCalls(calls, ATTEMPT_EVENT_TYPES)).map(attemptsOf);
-        });
-        return loader.load(`${call.sessionId}\n${call.callId}`);
+        const loader = requestLoader<CallAttempt[]>(context, 'call-attempts', async (keys) => (await context.services.events.ofCalls(keys, ATTEMPT_EVENT_TYPES)).map(attemptsOf));
+        return loader.load(callKey(call.sessionId, call.callId));
       },
     }),
     callId: t.exposeString('callId', { description: 'The call id, unique in its session (the client’s, or one the server assigned)' }),

@@ -194,6 +194,12 @@ builder.objectRef<SessionEvent<'CursorExpired'>>('CursorExpired').implement({
   }),
 });
 
+/** A `types` argument as a filter: null for every type; an empty list is refused (it would match nothing, or be read as no filter). */
+export function eventTypesFilter(types: readonly string[] | null | undefined): string[] | null {
+  if (types?.length === 0) throw new ValidationError('types must name at least one event type (leave it out for every type)', 'types');
+  return types ? [...new Set(types)].sort() : null;
+}
+
 /** The most `Session.recentEvents` returns at once. */
 const MAX_RECENT_EVENTS = 1000;
 
@@ -208,8 +214,7 @@ builder.objectFields(SessionRef, (t) => ({
     resolve: (session, args, context) => {
       const count = args.count ?? 50;
       if (!Number.isInteger(count) || count < 0 || count > MAX_RECENT_EVENTS) throw new ValidationError(`count must be between 0 and ${MAX_RECENT_EVENTS}`, 'count');
-      if (args.types?.length === 0) throw new ValidationError('types must name at least one event type (leave it out for every type)', 'types');
-      const types = args.types ? [...new Set(args.types)].sort() : null;
+      const types = eventTypesFilter(args.types);
       const loader = requestLoader<SessionEvent[]>(context, `recent-events:${count}:${types?.join(',') ?? '*'}`, (ids) => context.services.events.newest(ids, count, types));
       return loader.load(session.id);
     },
