@@ -66,11 +66,16 @@ export function toPage<T>(rows: T[], request: PageRequest): Page<T> {
   return { rows: rows.slice(0, request.first), hasNextPage: rows.length > request.first };
 }
 
+/** A time the database holds and ISO writes with four digits: years 1 to 9999 (PostgreSQL has no year 0). */
+export function isStorableTime(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return !Number.isNaN(date.getTime()) && year >= 1 && year <= 9999;
+}
+
 /** A keyset position whose key is a time (the list is ordered by a timestamp, then id). */
 export function keysetTime(position: KeysetPosition): { key: Date; id: string } {
   const key = new Date(position.key);
-  // A year PostgreSQL cannot hold (before 1) names no row either.
-  if (typeof position.key !== 'string' || Number.isNaN(key.getTime()) || key.getUTCFullYear() < 1 || key.getUTCFullYear() > 9999) {
+  if (typeof position.key !== 'string' || !isStorableTime(key)) {
     throw new ValidationError('`after` is not a cursor of this list', 'after');
   }
   return { key, id: position.id };

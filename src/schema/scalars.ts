@@ -1,5 +1,6 @@
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { isStorableTime } from '../model/keyset.js';
 import { builder } from './builder.js';
 
 /** What `Date.prototype.toISOString` writes: every stored time reaches the schema in this form. */
@@ -9,9 +10,9 @@ builder.addScalarType('JSON', JSONResolver);
 // graphql-scalars' DateTime, except that a time already in ISO form is written as it is: its own
 // serialize checks and parses the string into a Date, which JSON turns back into the same string
 // (a few µs for every time of every event sent to a subscriber).
-// A time before year 1 (`0000-…`, which it accepts) is refused: PostgreSQL has no year 0.
+// A time the database cannot hold (year 0000, which graphql-scalars accepts) is refused.
 const withinYears = (date: Date): Date => {
-  if (date.getUTCFullYear() < 1) throw new GraphQLError(`DateTime must be in year 0001 or later, got ${date.toISOString()}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  if (!isStorableTime(date)) throw new GraphQLError(`DateTime must be in year 0001 or later, got ${date.toISOString()}`, { extensions: { code: 'BAD_USER_INPUT' } });
   return date;
 };
 const config = DateTimeResolver.toConfig();
