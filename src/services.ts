@@ -114,8 +114,9 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     subscriberQueue: config.SUBSCRIBER_QUEUE_EVENTS,
     freshnessIntervalMs: 15_000,
   });
+  const toolLabel = (tool: string) => (registry.isBuiltin(tool) ? tool : OTHER_TOOLS_LABEL);
   const publish = (tenantId: string, events: Parameters<EventFeed['publish']>[1]) => {
-    countCompletions(events, (tool) => (registry.isBuiltin(tool) ? tool : OTHER_TOOLS_LABEL));
+    countCompletions(events, toolLabel);
     return feed.publish(tenantId, events);
   };
   const maxInFlight = Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2));
