@@ -526,6 +526,26 @@ describe('simple tools', () => {
     expect(stored.todos).toEqual(result.todos);
     expect((await run('write_todos', { todos: [] }, makeContext({ session }))).counts.total).toBe(0);
   });
+
+  it('write_todos refuses a list where two items have the same id, and keeps the stored list', async () => {
+    const session = await newSession();
+    await run('write_todos', { todos: [{ id: 'a', content: 'keep', status: 'pending' }] }, makeContext({ session }));
+    for (const todos of [
+      [{ id: 'x', content: 'one', status: 'pending' }, { id: 'x', content: 'two', status: 'pending' }],
+      // The second item's default id is its position, "2", which the first took.
+      [{ id: '2', content: 'one', status: 'pending' }, { content: 'two', status: 'pending' }],
+    ]) {
+      const failure = await run('write_todos', { todos }, makeContext({ session })).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(ToolFailureError);
+      expect((failure as ToolFailureError).failure).toMatchObject({ class: 'INVALID_REQUEST', code: 'duplicate_todo_id' });
+      expect((failure as ToolFailureError).message).toContain('todos[1]');
+    }
+    const stored = await db.session.findUniqueOrThrow({ where: { id: session }, select: { todos: true } });
+    expect(stored.todos).toEqual([{ id: 'a', content: 'keep', status: 'pending' }]);
+  });
 });
 
 describe('file tools', () => {
