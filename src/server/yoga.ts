@@ -53,6 +53,9 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
     graphqlEndpoint: GRAPHQL_PATH,
     healthCheckEndpoint: '/health',
     landingPage: false,
+    // useRequestSizeLimit enforces MAX_REQUEST_BYTES on the declared length and on the bytes read;
+    // yoga's own check would also pipe every body through a TransformStream.
+    maxRequestBodySize: false,
     logging: yogaLogger(logger),
     maskedErrors: { isDev: false, maskError },
     graphiql: graphiqlOptions(config, options.graphiqlApiKey),
