@@ -1,5 +1,6 @@
 // The subscriptions open on this process, per API key: at most `maxPerKey` at once, and each ends
-// when its key stops working (revoked or expired) or the process shuts down.
+// when its key stops working (revoked or expired) or the process shuts down. A stream ended by its
+// key says so in its last item (`KeyStopped`): over SSE no close code can.
 import { LimitExceededError } from '../model/errors.js';
 import { forwardPush } from './hub.js';
 
@@ -7,16 +8,23 @@ interface KeyHolder {
   apiKeyId: string;
 }
 
-/** Tells when a key stops working (ApiKeyService). */
+/** Tells when a key stops working, and why (ApiKeyService: `revoked`, `expired`). */
 export interface KeyWatch<V extends KeyHolder> {
-  watch(viewer: V, onInvalid: () => void): () => void;
+  watch(viewer: V, onInvalid: (reason: string) => void): () => void;
 }
 
 export interface OpenStream {
   /** Aborts when the stream must end: key revoked or expired, or the process shutting down. */
   signal: AbortSignal;
+  /** Why the key stopped working, when that ended the stream. */
+  readonly keyStopped: string | null;
   /** Frees the stream's slot; call once, when the stream ends. */
   close(): void;
+}
+
+/** The last item of a stream whose key stopped working (`reason`: revoked, expired). */
+export class KeyStopped {
+  constructor(readonly reason: string) {}
 }
 
 export class OpenStreams<V extends KeyHolder> {
@@ -38,10 +46,17 @@ export class OpenStreams<V extends KeyHolder> {
     }
     this.perKey.set(viewer.apiKeyId, count + 1);
     const ended = new AbortController();
-    const unwatch = this.keys.watch(viewer, () => ended.abort('key'));
+    let keyStopped: string | null = null;
+    const unwatch = this.keys.watch(viewer, (reason) => {
+      keyStopped ??= reason;
+      ended.abort('key');
+    });
     let closed = false;
     return {
       signal: shutdown ? AbortSignal.any([ended.signal, shutdown]) : ended.signal,
+      get keyStopped() {
+        return keyStopped;
+      },
       close: () => {
         if (closed) return;
         closed = true;
@@ -59,8 +74,12 @@ export class OpenStreams<V extends KeyHolder> {
   }
 }
 
-/** The iterator, calling `onEnd` once when it finishes or its consumer stops. */
-export function endingWith<T>(iterator: AsyncIterableIterator<T>, onEnd: () => void): AsyncIterableIterator<T> {
+/**
+ * The stream's events, freeing its slot once they end or their consumer stops; when its key
+ * stopped working, a last `KeyStopped` item says so.
+ */
+export function endingWith<T>(iterator: AsyncIterableIterator<T>, stream: OpenStream): AsyncIterableIterator<T | KeyStopped> {
+  let told = false;
   return forwardPush({
     [Symbol.asyncIterator]() {
       return this;
@@ -68,20 +87,23 @@ export function endingWith<T>(iterator: AsyncIterableIterator<T>, onEnd: () => v
     next: async () => {
       try {
         const item = await iterator.next();
-        if (item.done) onEnd();
-        return item;
+        if (!item.done) return item;
+        stream.close();
+        if (stream.keyStopped === null || told) return item;
+        told = true;
+        return { done: false, value: new KeyStopped(stream.keyStopped) };
       } catch (error) {
-        onEnd();
+        stream.close();
         throw error;
       }
     },
     return: async (value?: unknown) => {
-      onEnd();
+      stream.close();
       return iterator.return ? iterator.return(value) : { value: undefined, done: true };
     },
     throw: async (error?: unknown) => {
-      onEnd();
+      stream.close();
       return iterator.throw ? iterator.throw(error) : Promise.reject(error);
     },
-  } as AsyncIterableIterator<T>, iterator);
+  } as AsyncIterableIterator<T | KeyStopped>, iterator);
 }

@@ -1,11 +1,11 @@
 // Root subscription fields: a session's tool call events and task events, after a cursor, then
 // live. Argument problems are GraphQL errors with a code (no stream starts); an expired cursor is
-// an event of its own.
+// an event of its own; a stream whose key stopped working ends with an UNAUTHENTICATED error.
 import { GraphQLError } from 'graphql';
 import { DomainError, NotFoundError, ValidationError } from '../model/errors.js';
 import { CALL_EVENT_TYPES, isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
 import { decodeEventCursor, decodeTenantEventCursor } from '../realtime/cursors.js';
-import { endingWith } from '../realtime/open-streams.js';
+import { endingWith, KeyStopped, type OpenStream } from '../realtime/open-streams.js';
 import { sessionEvents, tenantEvents } from '../realtime/subscription.js';
 import type { FinishedEvents } from '../domain/finished-events.js';
 import { FINISHED_TASK_STATES } from '../domain/tasks/task-transitions.js';
@@ -41,7 +41,7 @@ builder.subscriptionFields((t) => ({
           ...(done ? { finished: await context.services.calls.finishedEvents(batch) } : {}),
         };
       }),
-    resolve: (event) => event,
+    resolve: (event) => eventOrKeyError(event),
   }),
   taskEvents: t.field({
     type: SessionEventRef,
@@ -76,7 +76,7 @@ builder.subscriptionFields((t) => ({
         await services.sessions.assertExists(viewer.tenantId, sessionId);
         return { sessionId, matches: (event) => isEventOf(TASK_EVENT_TYPES, event) };
       }),
-    resolve: (event) => event,
+    resolve: (event) => eventOrKeyError(event),
   }),
   tenantEvents: t.field({
     type: SessionEventRef,
@@ -104,14 +104,16 @@ builder.subscriptionFields((t) => ({
         if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
         throw error;
       }
-      return tenantEvents(services.feed, {
+      const stream = openStream(context);
+      const events = tenantEvents(services.feed, {
         tenantId: viewer.tenantId,
         afterTenantSeq,
         matches: (event) => (!types || types.has(event.type)) && (!sessionId || event.sessionId === sessionId),
-        signal: context.shutdown,
+        signal: stream.signal,
       });
+      return endingWith(events, stream);
     },
-    resolve: (event): TenantStreamEvent => ({ ...event, stream: 'tenant' }),
+    resolve: (event): TenantStreamEvent => ({ ...eventOrKeyError(event), stream: 'tenant' }),
   }),
 }));
 
@@ -129,7 +131,7 @@ interface Scope {
 }
 
 /** Resolves (and authorizes) what to watch, decodes the cursor, then streams until unsubscribe or shutdown. */
-async function subscribe(context: GraphQLContext, after: string | null | undefined, scope: () => Promise<Scope>): Promise<AsyncIterable<SessionEvent>> {
+async function subscribe(context: GraphQLContext, after: string | null | undefined, scope: () => Promise<Scope>): Promise<AsyncIterable<SessionEvent | KeyStopped>> {
   let watched: Scope;
   let afterSeq: number | undefined;
   try {
@@ -140,22 +142,36 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
     throw error;
   }
-  // On shutdown the client sees the subscription complete, and resumes elsewhere with its last
-  // cursor; it also completes when the key is revoked or expires.
-  let stream;
-  try {
-    stream = context.services.streams.open(context.viewer, context.shutdown);
-  } catch (error) {
-    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
-    throw error;
-  }
+  const stream = openStream(context);
   const { finished } = watched;
   if (finished && (after ? finished.end === null || afterSeq! >= finished.end : finished.from === null)) {
     stream.close();
     return (async function* () {})();
   }
   const events = sessionEvents(context.services.feed, { ...watched, tenantId: context.viewer.tenantId, afterSeq, signal: stream.signal });
-  return endingWith(events, stream.close);
+  return endingWith(events, stream);
+}
+
+/**
+ * A slot among the key's open streams (refused past MAX_SUBSCRIPTIONS_PER_KEY). On shutdown the
+ * client sees the subscription complete, and resumes elsewhere with its last cursor; when the key
+ * is revoked or expires, the stream ends with an error saying so.
+ */
+function openStream(context: GraphQLContext): OpenStream {
+  try {
+    return context.services.streams.open(context.viewer, context.shutdown);
+  } catch (error) {
+    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
+    throw error;
+  }
+}
+
+/** The event, or the error that ends a stream whose key stopped working (over SSE no close code can say it). */
+function eventOrKeyError<T>(item: T | KeyStopped): T {
+  if (item instanceof KeyStopped) {
+    throw new GraphQLError(`The API key was ${item.reason}: this subscription ended`, { extensions: { code: 'UNAUTHENTICATED', reason: item.reason } });
+  }
+  return item;
 }
 
 /** A cursor past the stream's newest event names nothing toolrun gave out: refused, or the events up to it would be skipped. */

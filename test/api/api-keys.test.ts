@@ -26,6 +26,7 @@ const ROTATE = `mutation($id: String!, $overlap: Int!) {
 }`;
 const SESSION = `mutation { createSession { ... on Session { id } } }`;
 const EVENTS = `subscription($sessionId: ID!) { toolCallEvents(sessionId: $sessionId) { type } }`;
+const TENANT_EVENTS = `subscription($sessionId: ID!) { tenantEvents(sessionId: $sessionId) { type } }`;
 const TOOLS = `{ tools { name } }`;
 
 interface Issued {
@@ -126,7 +127,7 @@ describe('API keys', () => {
     }
   });
 
-  it('revoked: refused within a second on another API process, its WebSocket closed with 4403, its SSE stream ended', async () => {
+  it('revoked: refused within a second on another API process, its WebSocket closed with 4403, its SSE streams (session and tenant) ended by an UNAUTHENTICATED error', async () => {
     const issued = await issue();
     // A second API process on the same deployment, which has the key cached.
     const services = createServices(toolrun.services.config, createLogger(toolrun.services.config));
@@ -139,18 +140,28 @@ describe('API keys', () => {
       expect((await otherClient.request(TOOLS)).status).toBe(200);
       const { client, closed } = await wsClient(issued.key);
       const ws = subscribe(client, EVENTS, { sessionId });
-      const sse = sseSubscription(toolrun.endpoint, EVENTS, { sessionId }, issued.key);
-      const sseEnded = sse.next(5000).then(
-        () => 'event',
-        (error: Error) => error.message,
-      );
-      await within(2000, () => toolrun.services.streams.count(issued.apiKey.id) === 2);
+      // Over SSE, where no socket close can say why, each stream's last message is a typed error.
+      const sses = [EVENTS, TENANT_EVENTS].map((query) => sseSubscription<unknown>(toolrun.endpoint, query, { sessionId }, issued.key));
+      const sseEnded = sses.map(async (sse) => {
+        const last = await sse.next(5000);
+        const ended = await sse.next(5000).then(
+          () => 'another message',
+          (error: Error) => error.message,
+        );
+        return { errors: last.errors, ended };
+      });
+      await within(2000, () => toolrun.services.streams.count(issued.apiKey.id) === 3);
 
       const revoked = await toolrun.request(REVOKE, { id: issued.apiKey.prefix });
       expect((revoked.data as { revokeApiKey: { active: boolean } }).revokeApiKey.active).toBe(false);
       expect(await within(1000, () => closed.code === 4403)).toBeLessThan(1000);
       expect(closed.reason).toBe('API key revoked');
-      expect(await sseEnded).toBe('subscription ended');
+      for (const ended of await Promise.all(sseEnded)) {
+        expect(ended).toEqual({
+          errors: [expect.objectContaining({ message: 'The API key was revoked: this subscription ended', extensions: { code: 'UNAUTHENTICATED', reason: 'revoked' } })],
+          ended: 'subscription ended',
+        });
+      }
       await within(1000, async () => (await otherClient.request(TOOLS)).status === 401);
       expect(await works(issued.key)).toBe(false);
       expect(ws.seen.next).toEqual([]);
