@@ -92,6 +92,7 @@ builder.mutationFields((t) => ({
 /** A `sessionFiles` cursor is the entry's path, base64url-encoded. */
 function pathOfCursor(cursor: string, field: 'after' | 'before'): string {
   const path = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!path.startsWith('/') || Buffer.from(path).toString('base64url') !== cursor) throw new ValidationError(`${field} is not a sessionFiles cursor`, field);
+  // No stored path holds a NUL (nor could PostgreSQL compare one).
+  if (!path.startsWith('/') || path.includes('\u0000') || Buffer.from(path).toString('base64url') !== cursor) throw new ValidationError(`${field} is not a sessionFiles cursor`, field);
   return path;
 }

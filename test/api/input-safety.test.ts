@@ -219,6 +219,12 @@ describe('input safety', () => {
       ['query($s: ID!) { sessionFiles(sessionId: $s, first: -1) { nodes { path } } }', { s: sessionId }, 'VALIDATION_FAILED'],
       ['query($s: ID!) { sessionFiles(sessionId: $s, first: 1000) { nodes { path } } }', { s: sessionId }, 'VALIDATION_FAILED'],
       ['query($s: ID!) { sessionFiles(sessionId: $s, last: 201) { nodes { path } } }', { s: sessionId }, 'VALIDATION_FAILED'],
+      // An edited cursor that decodes to a path with a NUL.
+      ['query($s: ID!, $a: String) { sessionFiles(sessionId: $s, first: 2, after: $a) { nodes { path } } }', { s: sessionId, a: Buffer.from('/a\u0000b').toString('base64url') }, 'VALIDATION_FAILED'],
+      // Not a 32-bit Int: refused as such, not priced by the cost check as a huge page.
+      ['query($f: Int) { sessions(first: $f) { nodes { title } } }', { f: 99_999_999_999 }, 'BAD_USER_INPUT'],
+      ['query($f: Int) { sessions(first: $f) { nodes { title } } }', { f: 1e300 }, 'BAD_USER_INPUT'],
+      ['query($s: ID!, $c: Int!) { session(id: $s) { recentEvents(count: $c) { type } } }', { s: sessionId, c: 99_999_999_999 }, 'BAD_USER_INPUT'],
     ];
     for (const [query, variables, code] of refusals) {
       const result = await toolrun.request(query, variables);

@@ -64,7 +64,9 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
         const first = sizeArgument && selection.arguments?.find((argument) => argument.name.value === sizeArgument.name);
         const firstValue = first ? Number(valueFromASTUntyped(first.value, variables)) : typeof sizeArgument?.defaultValue === 'number' ? sizeArgument.defaultValue : null;
         const isPaged = sizeArgument !== undefined;
-        const multiplier = isPaged ? (Number.isFinite(firstValue) && firstValue !== null ? Math.max(firstValue, 1) : DEFAULT_PAGE_SIZE) : 1;
+        // Variables are not coerced yet: a value that is no Int (a string, 1e300) is priced as a default
+        // page and left to execution, which refuses it as BAD_USER_INPUT.
+        const multiplier = isPaged ? (firstValue !== null && isInt32(firstValue) ? Math.max(firstValue, 1) : DEFAULT_PAGE_SIZE) : 1;
         const childCost = costOf(named, selection.selectionSet, depth + 1);
         // Lists of a connection (edges, nodes) are its page; other lists without `first` count as a default page.
         const listSize = isList && !type.name.endsWith('Connection') ? DEFAULT_PAGE_SIZE : 1;
@@ -82,6 +84,11 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
     return total;
   };
   return costOf(root as Composite, operation.selectionSet, 0);
+}
+
+/** What GraphQL's Int can hold. */
+function isInt32(value: number): boolean {
+  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
 }
 
 // Structural checks rather than graphql-js' instanceof ones: the schema's types may come from the
