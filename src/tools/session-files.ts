@@ -114,9 +114,15 @@ export function fileError(cls: FailureClass, code: string, message: string): Too
   return new ToolFailureError({ class: cls, code, message });
 }
 
+/** A path as an error quotes it: at most SHOWN_PATH_CHARS characters of it (a refused path may be huge). */
+const SHOWN_PATH_CHARS = 200;
+function shownPath(path: unknown): string {
+  if (typeof path !== 'string' || path.length <= SHOWN_PATH_CHARS) return JSON.stringify(path);
+  return `${JSON.stringify(path.slice(0, SHOWN_PATH_CHARS))}… (${path.length} characters)`;
+}
+
 export const fileErrors = {
-  invalidPath: (path: unknown, why: string) =>
-    fileError('INVALID_REQUEST', 'invalid_path', `Invalid path ${JSON.stringify(path)}: ${why}`),
+  invalidPath: (path: unknown, why: string) => fileError('INVALID_REQUEST', 'invalid_path', `Invalid path ${shownPath(path)}: ${why}`),
   notFound: (path: string) => fileError('EXECUTION', 'file_not_found', `No such file or directory: ${path}`),
   isDirectory: (path: string) => fileError('INVALID_REQUEST', 'is_a_directory', `${path} is a directory`),
   notDirectory: (path: string) => fileError('INVALID_REQUEST', 'not_a_directory', `${path} is not a directory`),

@@ -158,6 +158,10 @@ describe('PrismaSessionFiles', () => {
       message: expect.stringContaining('/lines.txt'),
     });
     expect(await failureOf(files.writeFile('/../x', 'x'))).toMatchObject({ code: 'invalid_path' });
+    // A huge refused path is quoted in part, not echoed whole.
+    const huge = await failureOf(files.writeFile(`/${'a'.repeat(100_000)}`, 'x'));
+    expect(huge).toMatchObject({ code: 'invalid_path', message: expect.stringContaining('… (100001 characters): a path segment is longer than') });
+    expect((huge as { message: string }).message.length).toBeLessThan(400);
     expect(await failureOf(files.writeFile('/bin.dat', 'a\0b'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_content' });
     // A lone surrogate is no text either (PostgreSQL would keep U+FFFD, and two paths would be one file).
     expect(await failureOf(files.writeFile('/lone.txt', 'x\ud800y'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_content', message: expect.stringContaining('unpaired UTF-16 surrogate') });

@@ -1,6 +1,6 @@
 // External tools: calls wait in PENDING_EXTERNAL until a client completes them with
 // completeToolCall, or their deadline passes (real PostgreSQL, Redis, API and worker).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from '../support/events.js';
 import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { localId } from '../../src/resolvers/global-ids.js';
@@ -207,6 +207,23 @@ describe('external tools', () => {
       'ToolCallCompleted',
       'ToolBatchCompleted',
     ]);
+  });
+
+  it('masks an INTERNAL failure a client reports, and logs what it said with the call id', async () => {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'secret', tool: 'ask_human', args: { question: '?' } }] });
+    await waitForStatus(app, 'secret', sessionId, 'PENDING_EXTERNAL');
+    const ahead = await complete({ callId: 'secret', sessionId, attempt: 3, result: { value: 1 } });
+    expect(ahead).toMatchObject({ __typename: 'InvalidStateError', message: 'Attempt 3 of call `secret` has not started: the call waits for the completion of attempt 1' });
+    const logged = vi.spyOn(app.services.logger, 'error');
+    try {
+      const completed = await complete({ callId: 'secret', sessionId, result: { failure: { class: 'INTERNAL', code: 'db_password_leak', message: 'password=hunter2' } } });
+      expect(completed).toMatchObject({ status: 'FAILED', output: { class: 'INTERNAL', code: 'internal_error', message: 'An internal error occurred while executing the tool' } });
+      expect(JSON.stringify(completed)).not.toContain('hunter2');
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'db_password_leak', details: 'password=hunter2', callId: 'secret', tool: 'ask_human' }), 'a client reported an internal error');
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('runs serial external calls in turn: the next waits until the one before is completed', async () => {

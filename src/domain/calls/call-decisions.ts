@@ -109,9 +109,15 @@ export class CallDecisionService {
     });
     if (verdict.kind === 'refused') throw refusal(verdict.call);
     if (verdict.kind === 'other-attempt') {
-      throw new InvalidStateError(`Attempt ${expectedAttempt} of call \`${call.callId}\` is over: the call waits for the completion of attempt ${verdict.attempt}`, 'PENDING_EXTERNAL');
+      const when = expectedAttempt! > verdict.attempt ? 'has not started' : 'is over';
+      throw new InvalidStateError(`Attempt ${expectedAttempt} of call \`${call.callId}\` ${when}: the call waits for the completion of attempt ${verdict.attempt}`, 'PENDING_EXTERNAL');
     }
     if (verdict.kind === 'late') throw new DeadlinePassedError(call.callId, verdict.deadline);
+    const internal = reportedInternal(result);
+    if (internal) {
+      // Clients see it masked (internal_error); what was reported is for operators only.
+      this.deps.logger.error({ ...internal, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'a client reported an internal error');
+    }
     return this.deps.calls.findCall(viewer.tenantId, call.callId, call.sessionId);
   }
 
@@ -167,6 +173,13 @@ function refusal(call: CallRecord): Error {
 }
 
 /** Validates a client's completion and turns it into the call's output. */
+/** The code and message of a reported INTERNAL failure (either form), which the call shows masked. */
+function reportedInternal(result: CompletionInput): { code: unknown; details: unknown } | null {
+  const outcome = result.outcome as { status?: unknown; payload?: unknown } | null | undefined;
+  const reported = (result.failure ?? (outcome?.status === 'failure' ? outcome.payload : null)) as { class?: unknown; code?: unknown; message?: unknown } | null;
+  return reported?.class === 'INTERNAL' ? { code: reported.code, details: reported.message } : null;
+}
+
 export function completionOutput(result: CompletionInput): ToolCallOutput {
   const given = [
     'value' in result && result.value !== undefined,
