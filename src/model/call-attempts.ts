@@ -1,6 +1,7 @@
 // A call's attempts as its events tell them: when each started and ended, how long it ran, and how
 // it ended (retried after a failure, or the call's outcome). A call that ended without running (an
-// unknown tool, refused, cancelled while waiting) has none.
+// unknown tool, refused, cancelled while waiting) has none; one cancelled while waiting to run again
+// has only the attempts that ran.
 import type { SessionEvent } from './events.js';
 import type { ToolFailure } from './outcome.js';
 
@@ -34,6 +35,9 @@ export function attemptsOf(events: readonly SessionEvent[]): CallAttempt[] {
       const retried = attempt(event.payload.attempt);
       Object.assign(retried, { endedAt: event.createdAt, durationMs: ranFor(retried.startedAt, event.createdAt), end: 'RETRIED', failure: event.payload.failure });
     } else if (event.type === 'ToolCallCompleted' && event.payload.attempt > 0) {
+      // Ended (cancelled) while waiting to run again: the next attempt never started, and the
+      // retried one keeps how it ended.
+      if (byNumber.get(event.payload.attempt)?.end === 'RETRIED') continue;
       const final = attempt(event.payload.attempt);
       const { output } = event.payload;
       Object.assign(final, {

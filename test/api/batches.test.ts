@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallAttemptsDocument, CancelToolBatchDocument, CancelToolCallDocument, GetToolCallDocument, ToolsDocument } from '../gql/graphql.js';
 import { createSession, newSession, outputOf, submit, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { localId } from '../../src/resolvers/global-ids.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
 
@@ -207,6 +208,16 @@ describe('executeToolBatch', () => {
       expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
       expect(Date.parse(attempt.endedAt!)).toBeGreaterThanOrEqual(Date.parse(attempt.startedAt!));
     }
+  });
+
+  it('a call cancelled while it waits to run again keeps the attempt that ran, as retried', async () => {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'later', tool: 'failing_tool', args: { retry: 'SAFE', retryAfterMs: 60_000 } }] });
+    await eventually(async () => (await app.services.db.event.count({ where: { callId: 'later', type: 'ToolCallRetrying', sessionId: localId(sessionId, 'Session') } })) === 1);
+    const cancelled = await app.query(CancelToolCallDocument, { callId: 'later', sessionId });
+    expect(cancelled.cancelToolCall).toMatchObject({ __typename: 'ToolCall', status: 'CANCELLED' });
+    const { attempts } = (await app.query(CallAttemptsDocument, { sessionId, callId: 'later' })).toolCall!;
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.end, attempt.failure?.code ?? null])).toEqual([[1, 'RETRIED', 'intentional_failure']]);
   });
 
   it('fails a call past its deadline with TIMEOUT', async () => {

@@ -5,6 +5,7 @@ import { readEvents } from '../support/events.js';
 import { encodeEventCursor } from '../../src/realtime/cursors.js';
 import { localId } from '../../src/resolvers/global-ids.js';
 import {
+  CallAttemptsDocument,
   CancelToolCallDocument,
   CompleteToolCallDocument,
   type CompleteToolCallMutationVariables,
@@ -196,6 +197,13 @@ describe('external tools', () => {
     expect(await callOf(app, 'retry', sessionId)).toMatchObject({ status: 'PENDING_EXTERNAL', attempt: 2 });
     const exhausted = await complete({ callId: 'retry', sessionId, attempt: 2, result: { failure: { class: 'UNAVAILABLE', code: 'busy', message: 'Still busy', retry: { kind: 'SAFE' } } } });
     expect(exhausted).toMatchObject({ status: 'FAILED', attempt: 2, output: { code: 'busy', retry: { kind: 'EXHAUSTED', attempts: 2 } } });
+    // Each attempt waited from its own start; the call's duration is its last attempt's.
+    const { attempts } = (await app.query(CallAttemptsDocument, { sessionId, callId: 'retry' })).toolCall!;
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.end])).toEqual([[1, 'RETRIED'], [2, 'FAILED']]);
+    const [first, second] = attempts;
+    expect(Date.parse(second!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(first!.endedAt!));
+    expect(second!.durationMs!).toBeLessThanOrEqual(Date.parse(second!.endedAt!) - Date.parse(second!.startedAt!) + 5);
+    expect((exhausted as { durationMs: number }).durationMs).toBe(second!.durationMs);
     const types = (await readEvents(app.services, localId(sessionId, 'Session'), 0)).map((event) => event.type);
     expect(types).toEqual([
       'SessionCreated',

@@ -365,10 +365,11 @@ const PENDING_EXTERNAL = statement(
           deadline_at = now() + c.timeout_ms * interval '1 millisecond'
      FROM unnest($1::uuid[], $2::int[]) AS d(id, attempt)
     WHERE c.id = d.id AND c.status = 'QUEUED' AND c.attempt = d.attempt - 1
-   RETURNING c.id::text AS id, c.attempt, c.started_at AS "startedAt", c.deadline_at AS "deadlineAt", c.args`,
+   RETURNING c.id::text AS id, c.attempt, now() AS "startedAt", c.deadline_at AS "deadlineAt", c.args`,
 );
 
 export interface PendingExternal {
+  /** When this attempt started waiting (the call's `started_at` stays its first attempt's). */
   startedAt: Date;
   deadlineAt: Date;
   args: unknown;

@@ -60,9 +60,18 @@ function updating(name: string, update: string) {
   return statement(name, `WITH updated AS (${update}) SELECT ${CALL_COLUMNS} FROM updated c JOIN tool_batch b ON b.id = c.batch_row_id ORDER BY c.position`);
 }
 
-/** A call that ended without running (refused, cancelled or expired while waiting): Completed, no Started. */
+/**
+ * How long a PENDING_EXTERNAL call's current attempt has waited: since it entered PENDING_EXTERNAL,
+ * which set its deadline that far ahead (`started_at` is the call's first attempt's start).
+ */
+const EXTERNAL_ATTEMPT_MS = `GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.deadline_at - c.timeout_ms * interval '1 millisecond', c.started_at, now()))) * 1000))::int`;
+
+/**
+ * A call that ended while waiting (refused, cancelled, expired): Completed. Only a call waiting for
+ * an external completion had started its attempt (and ran for its duration).
+ */
 function endedWaiting(scope: WriteScope, dispatcher: Dispatcher, call: CallRecord, output: ToolCallOutput): void {
-  scope.emit(completedEvent(call, output, 0));
+  scope.emit(completedEvent(call, output, call.durationMs ?? 0));
   settle(scope, call, statusOf(output));
   // A serial call that waited held its lane: let the lane go on.
   if (call.scheduling === 'SERIAL') wakeLane(scope, dispatcher, call);
@@ -70,7 +79,8 @@ function endedWaiting(scope: WriteScope, dispatcher: Dispatcher, call: CallRecor
 
 const CANCEL_WAITING = updating(
   'calls_cancel_waiting',
-  `UPDATE tool_call c SET status = 'CANCELLED', output = $2::jsonb, completed_at = now(), duration_ms = 0, worker_id = NULL
+  `UPDATE tool_call c SET status = 'CANCELLED', output = $2::jsonb, completed_at = now(), worker_id = NULL,
+          duration_ms = CASE WHEN c.status = 'PENDING_EXTERNAL' THEN ${EXTERNAL_ATTEMPT_MS} ELSE 0 END
     WHERE c.id IN (SELECT id FROM tool_call WHERE id = ANY($1::uuid[]) AND status IN ('QUEUED', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL') ORDER BY id FOR UPDATE)
    RETURNING c.*`,
 );
@@ -174,7 +184,7 @@ export async function rejectCall(scope: WriteScope, dispatcher: Dispatcher, call
 const COMPLETE_EXTERNAL = updating(
   'calls_complete_external',
   `UPDATE tool_call c SET status = $3::call_status, output = $4::jsonb, completed_at = now(), worker_id = NULL,
-          duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+          duration_ms = ${EXTERNAL_ATTEMPT_MS}
     WHERE c.id = $1::uuid AND c.status = 'PENDING_EXTERNAL' AND c.attempt = $2 AND (c.deadline_at IS NULL OR c.deadline_at > now())
    RETURNING c.*`,
 );
@@ -216,7 +226,7 @@ export function deadlineExceeded(call: Pick<CallRecord, 'tool' | 'timeoutMs'>): 
 const EXPIRE = updating(
   'calls_expire_external',
   `UPDATE tool_call c SET status = 'FAILED', output = d.output::jsonb, completed_at = now(), worker_id = NULL,
-          duration_ms = GREATEST(0, round(extract(epoch FROM (now() - COALESCE(c.started_at, now()))) * 1000))::int
+          duration_ms = ${EXTERNAL_ATTEMPT_MS}
      FROM unnest($1::uuid[], $2::text[]) AS d(id, output)
     WHERE c.id = d.id AND c.status = 'PENDING_EXTERNAL' AND c.deadline_at <= now()
    RETURNING c.*`,
