@@ -159,7 +159,11 @@ ToolCallRef.implement({
       description: 'Its attempts, oldest first, read from its events (while they are retained: see EVENT_RETENTION_HOURS); none for a call that ended without running',
       resolve: async (call, _args, context) => {
         const loader = requestLoader<CallAttempt[]>(context, 'call-attempts', async (keys) => (await context.services.events.ofCalls(keys, ATTEMPT_EVENT_TYPES)).map(attemptsOf));
-        return loader.load(callKey(call.sessionId, call.callId));
+        const attempts = await loader.load(callKey(call.sessionId, call.callId));
+        // The attempt that ended the call ended when the call did (its event's time is the writer's clock, not the row's).
+        const last = attempts.at(-1);
+        if (!last || !call.completedAt || last.end !== call.status) return attempts;
+        return [...attempts.slice(0, -1), { ...last, endedAt: call.completedAt.toISOString() }];
       },
     }),
     callId: t.exposeString('callId', { description: 'The call id, unique in its session (the client’s, or one the server assigned)' }),

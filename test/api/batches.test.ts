@@ -208,6 +208,14 @@ describe('executeToolBatch', () => {
       expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
       expect(Date.parse(attempt.endedAt!)).toBeGreaterThanOrEqual(Date.parse(attempt.startedAt!));
     }
+    // The attempt that ended the call ended when the call did.
+    for (const callId of ['always', 'second', 'never']) {
+      const { data } = await app.request<{ toolCall: { completedAt: string; attempts: Array<{ endedAt: string }> } }>(
+        'query($s: ID!, $c: String!) { toolCall(sessionId: $s, callId: $c) { completedAt attempts { endedAt } } }',
+        { s: sessionId, c: callId },
+      );
+      expect(data!.toolCall.attempts.at(-1)!.endedAt, callId).toBe(data!.toolCall.completedAt);
+    }
   });
 
   it('a call cancelled while it waits to run again keeps the attempt that ran, as retried', async () => {
