@@ -112,3 +112,34 @@ export function parseStoredJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
   return text.includes(STORABLE_MARK) ? mapStrings(value, fromStorableText) : value;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a string cannot be accepted where it is stored as plain text (U+0000, a lone surrogate), or null. */
+export function unacceptableText(text: string): string | null {
+  if (text.includes('\u0000')) return 'contains U+0000 (NUL), which is not accepted';
+  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (not valid Unicode), which is not accepted';
+  return null;
+}
+
+/** The first string or key of a JSON value (below `field`) that unacceptableText refuses, walked without recursion. */
+export function firstUnacceptableText(value: unknown, field: string): { field: string; why: string } | null {
+  const stack: Array<[unknown, string]> = [[value, field]];
+  while (stack.length > 0) {
+    const [current, at] = stack.pop()!;
+    if (typeof current === 'string') {
+      const why = unacceptableText(current);
+      if (why) return { field: at, why };
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) stack.push([current[index], `${at}[${index}]`]);
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current).reverse()) {
+        const path = /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
+        const why = unacceptableText(key);
+        if (why) return { field: path, why: `(a key) ${why}` };
+        stack.push([item, path]);
+      }
+    }
+  }
+  return null;
+}

@@ -39,15 +39,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodType } from 'zod';
 import { bearerToken, type Viewer } from '../domain/tenants/api-keys.js';
-import { DomainError, NotFoundError } from '../model/errors.js';
+import { NotFoundError } from '../model/errors.js';
 import type { SessionEvent } from '../model/events.js';
 import { formatOutputText, successValue, type ToolCallOutput } from '../model/outcome.js';
 import { encodeToolValue, isJsonObject } from '../model/tool-value.js';
 import { sessionEvents } from '../realtime/subscription.js';
-import { checkJsonInput, unacceptableText } from './plugins/use-input-limits.js';
+import { unacceptableText } from '../model/storable-json.js';
+import { checkJsonInput } from './plugins/use-input-limits.js';
 import type { Services } from '../services.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { BackgroundRunTasks, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
+import { asMcpError, BackgroundRunTasks, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
 
 const SERVER_INFO = { name: 'toolrun', version: '0.1.0' };
 
@@ -208,7 +209,7 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       const submitted = await services.batches
         .submit({ tenantId: viewer.tenantId, apiKeyId: viewer.apiKeyId, sessionId, calls: [{ id: callId, tool: request.params.name, args: request.params.arguments ?? {} }] })
         .catch((error: unknown) => {
-          throw error instanceof DomainError ? new McpError(ErrorCode.InvalidParams, error.message) : error;
+          throw asMcpError(error, logger);
         });
       // Ended already: at submission (unknown tool, invalid arguments), or a client's retry of a
       // request whose call ran (the same id and arguments submit nothing new): its outcome as stored.
@@ -281,6 +282,8 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
           const session = await services.sessions.findMcpSession(viewer.tenantId, mcpSessionId);
           if (!session) return sendError(res, 404, -32001, 'Session not found');
           if (req.method === 'DELETE') {
+            // Ending a session is a change, as calling is: not a reader's.
+            if (!viewer.roles.includes('submitter')) return sendError(res, 403, -32001, 'This API key lacks the submitter role needed to end an MCP session');
             await services.sessions.closeMcpSession(viewer.tenantId, session.id);
             res.writeHead(200).end();
             return;

@@ -14,6 +14,7 @@ import { TASK_KINDS } from '../domain/tasks/task-transitions.js';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import { DomainError, NotFoundError } from '../model/errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../model/keyset.js';
+import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 
 /** The list `tasks/list` pages through (its cursors are refused elsewhere). */
@@ -47,7 +48,13 @@ export function mcpTaskOf(task: Task): McpTask {
   };
 }
 
-const asMcpError = (error: unknown): unknown => (error instanceof DomainError ? new McpError(ErrorCode.InvalidParams, error.message) : error);
+/** A typed refusal as invalid params; anything else is a fault, shown to the client only as such. */
+export function asMcpError(error: unknown, logger: Logger): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof DomainError) return new McpError(ErrorCode.InvalidParams, error.message);
+  logger.error({ err: error }, 'an MCP task request failed');
+  return new McpError(ErrorCode.InternalError, 'Internal error');
+}
 
 /** The SDK's task store over toolrun's background runs, for one request of one MCP session. */
 export class BackgroundRunTasks implements TaskStore {
@@ -66,7 +73,7 @@ export class BackgroundRunTasks implements TaskStore {
       const outcome = await this.services.background.spawn({ tenantId: this.viewer.tenantId, sessionId: this.sessionId, tool: params?.name, args: params?.arguments ?? {} });
       return mcpTaskOf(outcome.task);
     } catch (error) {
-      throw asMcpError(error);
+      throw asMcpError(error, this.services.logger);
     }
   }
 
@@ -98,7 +105,7 @@ export class BackgroundRunTasks implements TaskStore {
     try {
       after = cursor ? decodeKeysetCursor(cursor, MCP_TASKS_LIST, 'cursor') : null;
     } catch (error) {
-      throw asMcpError(error);
+      throw asMcpError(error, this.services.logger);
     }
     const { page } = await this.services.tasks.listTasks(this.viewer.tenantId, { sessionId: this.sessionId, kind: TASK_KINDS.background }, { first: TASKS_PER_PAGE, after });
     const last = page.rows.at(-1);
@@ -115,7 +122,7 @@ export class BackgroundRunTasks implements TaskStore {
     try {
       await this.services.background.cancelTask(this.viewer.tenantId, taskId);
     } catch (error) {
-      throw asMcpError(error);
+      throw asMcpError(error, this.services.logger);
     }
   }
 

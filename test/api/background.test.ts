@@ -345,10 +345,17 @@ describe('background runs (in-process worker)', () => {
         { id: 'spawn', tool: 'spawn_background', args: { tool: 'report_progress', args: { steps: 2, intervalMs: 10 }, title: 'from a batch' } },
         { id: 'bad', tool: 'spawn_background', args: { tool: 'echo', args: { message: 'x' } } },
         { id: 'self', tool: 'spawn_background', args: { tool: 'spawn_background', args: {} } },
+        // A call's args hold any text; a run's are stored with its task as they are.
+        { id: 'nul', tool: 'spawn_background', args: { tool: 'report_progress', args: { steps: 1, label: 'a\u0000b' } } },
+        { id: 'lone', tool: 'spawn_background', args: { tool: 'report_progress', args: { steps: 1, label: 'x \ud800 y' }, title: 't' } },
+        { id: 'title', tool: 'spawn_background', args: { tool: 'report_progress', args: { steps: 1 }, title: 't\u0000t' } },
       ],
     });
     if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
-    const [spawned, bad, self] = batch.calls.nodes;
+    const [spawned, bad, self, nul, lone, title] = batch.calls.nodes;
+    expect(nul!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', code: 'validation_failed', message: expect.stringContaining('args.label contains U+0000') });
+    expect(lone!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', message: expect.stringContaining('args.label contains a lone UTF-16 surrogate') });
+    expect(title!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', message: expect.stringContaining('title contains U+0000') });
     expect(spawned!.output).toMatchObject({ __typename: 'ToolSuccess', value: { status: 'running', title: 'from a batch', tool: 'report_progress', signal_on_completion: true } });
     const value = (spawned!.output as { value: { task_id: string; run_id: string; result_path: string } }).value;
     expect(value.run_id).toMatch(/^bg_/);

@@ -210,7 +210,7 @@ describe('executeToolBatch', () => {
     }
     // The attempt that ended the call ended when the call did.
     for (const callId of ['always', 'second', 'never']) {
-      const { data } = await app.request<{ toolCall: { completedAt: string; attempts: Array<{ endedAt: string }> } }>(
+      const { data } = await app.request<{ toolCall: { completedAt: string; attempts: Array<{ endedAt: string }> } }, unknown>(
         'query($s: ID!, $c: String!) { toolCall(sessionId: $s, callId: $c) { completedAt attempts { endedAt } } }',
         { s: sessionId, c: callId },
       );

@@ -238,11 +238,18 @@ describe('toolrun at /mcp', () => {
     await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: waiting.id } })).status === 'CANCELLED');
   });
 
-  it('needs the submitter role to call tools', async () => {
+  it('needs the submitter role to call tools, and to end another key’s session', async () => {
     const reader = await app.newKey(undefined, ['reader']);
     const client = await connect(reader);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await expect(client.callTool({ name: 'echo', arguments: { message: 'x' } })).rejects.toThrow(/submitter/);
+    const submitters = await connect();
+    const { name } = await app.services.db.tenant.findUniqueOrThrow({ where: { id: app.tenantId } });
+    const sameTenantReader = await app.newKey(name, ['reader']);
+    const ended = await fetch(`${base}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${sameTenantReader}`, 'mcp-session-id': sessionOf(submitters) } });
+    expect(ended.status).toBe(403);
+    expect(await ended.text()).toContain('submitter');
+    expect((await submitters.callTool({ name: 'echo', arguments: { message: 'still open' } })).isError).toBeFalsy();
   });
 
   it('keeps an MCP session to the tenant that opened it', async () => {
@@ -270,6 +277,15 @@ describe('background runs as MCP tasks', () => {
     return task;
   }
   const runOf = (taskId: string) => app.services.db.task.findUniqueOrThrow({ where: { id: taskId } });
+
+  it('refuses a run whose arguments hold what its task cannot store with -32602 naming the argument', async () => {
+    const client = await connect();
+    for (const label of ['a\u0000b', 'x \ud800 y']) {
+      const answer = await rpc(client, { id: `nul-${label.length}`, method: 'tools/call', params: { name: 'report_progress', arguments: { steps: 1, intervalMs: 10, label }, task: { ttl: 60_000 } } });
+      expect(answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/args\.label contains (U\+0000|a lone UTF-16 surrogate)/) });
+      expect(answer.error!.message).not.toMatch(/prisma|Database error/i);
+    }
+  });
 
   it('advertises tasks, and task support on the tools that can run in the background', async () => {
     const client = await connect();

@@ -37,6 +37,7 @@ import type { TaskStore } from './store.js';
 import type { TenantLimitsService } from '../tenants/tenant-limits.js';
 import { jsonText } from '../../model/tool-value.js';
 import { newRunId } from '../../model/ids.js';
+import { firstUnacceptableText, unacceptableText } from '../../model/storable-json.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
 export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
@@ -174,6 +175,9 @@ export class BackgroundService {
     if (!isObject(args)) throw new InvalidArgumentsError(`args must be a JSON object (the arguments of \`${name}\`)`, name);
     const verdict = validateArgs(tool.definition, args);
     if (!verdict.ok) throw new InvalidArgumentsError(`Invalid arguments for \`${name}\`: ${verdict.message}`, name);
+    // A run's arguments are stored with its task as they are (unlike a call's, kept losslessly).
+    const unstorable = firstUnacceptableText(args, 'args');
+    if (unstorable) throw new ValidationError(`${unstorable.field} ${unstorable.why} in a background run's arguments`, unstorable.field);
     return { name, tool, args };
   }
 
@@ -494,6 +498,8 @@ export class BackgroundService {
 function normalizeTitle(title: unknown, fallback: string): string {
   if (title === undefined || title === null) return fallback;
   if (typeof title !== 'string') throw new ValidationError('title must be a string', 'title');
+  const unstorable = unacceptableText(title);
+  if (unstorable) throw new ValidationError(`title ${unstorable}`, 'title');
   const trimmed = title.trim();
   if (trimmed.length > MAX_TITLE_LENGTH) throw new ValidationError(`title must be at most ${MAX_TITLE_LENGTH} characters`, 'title');
   return trimmed === '' ? fallback : trimmed;

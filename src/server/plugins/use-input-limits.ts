@@ -7,6 +7,7 @@
 // included). The walk uses its own stack, so a value nested 10,000 deep is refused, not a stack
 // overflow. Refusals are GraphQL errors with `extensions.code` and the offending `field`.
 import type { Plugin } from '@envelop/core';
+import { unacceptableText } from '../../model/storable-json.js';
 import {
   type ArgumentNode,
   type DocumentNode,
@@ -31,17 +32,8 @@ export interface InputLimits {
 
 export const BAD_USER_INPUT = 'BAD_USER_INPUT';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** A number past what a double holds (1e400): JSON has no infinity, and no store or tool could take it. */
 const NOT_FINITE = 'is a number too large to represent (it overflows to infinity)';
-
-/** Why a string cannot be accepted as input, or null. */
-export function unacceptableText(text: string): string | null {
-  if (text.includes('\u0000')) return 'contains U+0000 (NUL), which is not accepted';
-  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (not valid Unicode), which is not accepted';
-  return null;
-}
 
 function refuse(field: string, why: string, code = BAD_USER_INPUT): GraphQLError {
   return new GraphQLError(`${field} ${why}`, { extensions: { code, field } });
