@@ -61,7 +61,12 @@ export class TaskStore {
     };
     const after = page.after ? keysetTime(page.after) : null;
     const keyset: Prisma.TaskWhereInput = after ? { OR: [{ createdAt: { lt: after.key } }, { createdAt: after.key, id: { lt: after.id } }] } : {};
-    const rows = await this.db.task.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.first + 1 });
+    // A session that is not the tenant's is not found, as in schedules (not an empty list).
+    const [session, rows] = await Promise.all([
+      filter.sessionId ? this.db.session.findFirst({ where: { id: filter.sessionId, tenantId }, select: { id: true } }) : true,
+      this.db.task.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.first + 1 }),
+    ]);
+    if (!session) throw new NotFoundError('Session', filter.sessionId!);
     return { page: toPage(rows, page), count: () => this.db.task.count({ where }) };
   }
 
