@@ -17,7 +17,7 @@ import {
   TOOL_CALL_EVENTS,
   unwrap,
 } from './operations.js';
-import { LiveBlock, outputText, progressBar, type Screen, table } from './render.js';
+import { LiveBlock, outputText, printable, progressBar, type Screen, table } from './render.js';
 import { CliError, type Transport } from './transport.js';
 
 async function sessionCursor(api: Transport, sessionId: string): Promise<string | null> {
@@ -98,7 +98,7 @@ export async function watchSession(api: Transport, screen: Screen, sessionId: st
   await api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEvents: event }) => {
     if (options.signal?.aborted) return true;
     if (event.__typename === 'CursorExpired') {
-      screen.write(`events before this point are no longer kept: ${event.message ?? ''}\n`);
+      screen.write(`events before this point are no longer kept: ${printable(event.message ?? '')}\n`);
       return false;
     }
     if (!event.callId) return false;
@@ -193,13 +193,13 @@ export async function listCalls(api: Transport, screen: Screen, sessionId: strin
 export async function cancelCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
   const { cancelToolCall } = await api.request<{ cancelToolCall: Result<{ callId: string; status: string; cancelRequestedAt: string | null }> }>(CANCEL_CALL, { sessionId, callId });
   const call = unwrap(cancelToolCall, 'ToolCall');
-  screen.write(`${call.callId}  ${withCancelRequest(call.status, call.cancelRequestedAt)}\n`);
+  screen.write(`${printable(call.callId)}  ${withCancelRequest(call.status, call.cancelRequestedAt)}\n`);
 }
 
 export async function approveCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
   const { approveToolCall } = await api.request<{ approveToolCall: Result<{ callId: string; status: string }> }>(APPROVE_CALL, { sessionId, callId });
   const call = unwrap(approveToolCall, 'ToolCall');
-  screen.write(`${call.callId}  ${call.status}\n`);
+  screen.write(`${printable(call.callId)}  ${call.status}\n`);
 }
 
 interface ListedTask {

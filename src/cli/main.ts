@@ -24,7 +24,7 @@ export const USAGE = `usage: toolrun <command> [options]
   (a tenant's first key: npm run apikey -- create <tenant> --roles admin)
 
 API options: --url URL (TOOLRUN_URL, default http://127.0.0.1:4000/graphql), --key KEY (TOOLRUN_API_KEY)
-Durations (--expires-in, --overlap): 90d, 12h, 30m, 45s or seconds, at most 36500d
+Durations (--expires-in, --overlap): 90d, 12h, 30m, 45s or seconds; --expires-in at most 36500d, --overlap at most 30d
 `;
 
 class UsageError extends Error {}

@@ -10,8 +10,21 @@ export interface Screen {
 
 export const stdoutScreen: Screen = { tty: Boolean(process.stdout.isTTY), write: (text) => void process.stdout.write(text) };
 
-/** Columns padded to their widest cell. */
-export function table(header: string[], rows: string[][]): string {
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Text from the server (titles, names, messages anyone with a key may have set) as one line that a
+ * terminal shows as it is: control characters — an escape sequence that would clear or recolour the
+ * screen, a line break that would split a table row — and bidirectional overrides are shown escaped.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Columns padded to their widest cell (each cell printable). */
+export function table(header: string[], cells: string[][]): string {
+  const rows = cells.map((row) => row.map(printable));
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
@@ -28,7 +41,7 @@ export function progressBar(progress: Progress, width = 24): string {
   } else if (current !== null) {
     parts.push(`${current}${unit ? ` ${unit}` : ''}`);
   }
-  for (const text of [label, message]) if (text) parts.push(text);
+  for (const text of [label, message]) if (text) parts.push(printable(text));
   return parts.join('  ');
 }
 
@@ -36,11 +49,11 @@ export function outputText(output: Output | undefined | null): string {
   if (!output) return '';
   switch (output.__typename) {
     case 'ToolSuccess':
-      return JSON.stringify(output.value);
+      return printable(JSON.stringify(output.value));
     case 'ToolFailure':
-      return `${output.class}/${output.code}: ${output.message}`;
+      return printable(`${output.class}/${output.code}: ${output.message}`);
     default:
-      return `cancelled: ${output.message}`;
+      return printable(`cancelled: ${output.message}`);
   }
 }
 

@@ -95,7 +95,7 @@ export class ToolrunClient {
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new ToolrunRequestError([{ message: `${this.options.url} answered HTTP ${response.status}, not GraphQL: ${text.slice(0, 200)}` }]);
+      throw new ToolrunRequestError([{ message: `${this.options.url} answered HTTP ${response.status}, not GraphQL${text.trim() ? `: ${text.trim().slice(0, 200)}` : ' (an empty body): is this the GraphQL endpoint?'}` }]);
     }
     if (body.errors?.length) throw new ToolrunRequestError(body.errors);
     if (!body.data) throw new ToolrunRequestError([{ message: `HTTP ${response.status} without data` }]);

@@ -136,6 +136,17 @@ describe('toolrun tasks', () => {
     const cancelled = await finished(['tasks', 'cancel', run.taskId]);
     expect(cancelled.exit.code, cancelled.text).toBe(0);
     expect(cancelled.text).toMatch(new RegExp(`^${run.taskId}\\s+(RUNNING \\(cancel requested; it ends when its worker stops it\\)|CANCELED)$`, 'm'));
+
+    // A title anyone with a key may set cannot clear or recolour the terminal, nor split its row.
+    const hostile = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 1 }, title: '\u001b[2J\u001b[31mFAKE\nline2\r' });
+    const shown = await finished(['tasks', 'list', session.id]);
+    expect(shown.exit.code, shown.text).toBe(0);
+    expect(shown.text).not.toMatch(/[\u001b\r]/);
+    expect(shown.text).toMatch(new RegExp(`^${hostile.taskId}\\s.*\\\\u001b\\[2J\\\\u001b\\[31mFAKE\\\\nline2\\s`, 'm'));
+    // A session that is not the key's tenant's is not found (not an empty list).
+    const missing = await finished(['tasks', 'list', randomUUID()]);
+    expect(missing.exit.code, missing.text).toBe(1);
+    expect(missing.text).toMatch(/not found/i);
   });
 });
 
@@ -228,6 +239,11 @@ describe('toolrun keys', () => {
     expect((await finished(['keys', 'list'], env)).lines.filter(Boolean)).toHaveLength(keysBefore);
     const longest = await finished(['keys', 'create', '--name', 'far', '--roles', 'reader', '--expires-in', '36500d'], env);
     expect(longest.exit.code, longest.text).toBe(0);
+
+    // The API keeps an old key at most 30 days after a rotation: the CLI says so before asking.
+    const longOverlap = await finished(['keys', 'rotate', 'trk_nothing', '--overlap', '31d'], env);
+    expect(longOverlap.exit.code, longOverlap.text).toBe(1);
+    expect(longOverlap.text.trim()).toBe('toolrun: --overlap must be at most 30d');
 
     const missing = await finished(['keys', 'revoke', 'trk_nothing'], env);
     expect(missing.exit.code).toBe(1);
