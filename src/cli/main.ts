@@ -29,6 +29,21 @@ Durations (--expires-in, --overlap): 90d, 12h, 30m, 45s or seconds; --expires-in
 
 class UsageError extends Error {}
 
+/** How many arguments a command takes after its second word (the tool of `run`, the session of `watch`). */
+const ARGUMENTS_AFTER: Record<string, number> = {
+  run: 0,
+  watch: 0,
+  'keys list': 0,
+  'keys create': 0,
+  'keys revoke': 1,
+  'keys rotate': 1,
+  'calls list': 1,
+  'calls cancel': 2,
+  'calls approve': 2,
+  'tasks list': 1,
+  'tasks cancel': 1,
+};
+
 export async function main(argv: string[], screen: Screen = stdoutScreen, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -50,6 +65,8 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
     screen.write(USAGE);
     return values.help ? 0 : 2;
   }
+  const expected = ARGUMENTS_AFTER[`${command} ${sub ?? ''}`] ?? ARGUMENTS_AFTER[command];
+  if (expected !== undefined && rest.length > expected) throw new UsageError(`${command} ${sub}: unexpected argument ${JSON.stringify(rest[expected])}`);
   // An empty variable is as good as none.
   const apiKey = values.key || env.TOOLRUN_API_KEY || undefined;
   if (!apiKey) throw new UsageError('no API key: set TOOLRUN_API_KEY or pass --key');

@@ -66,6 +66,10 @@ describe('toolrun run', () => {
     const noTool = await finished(['run']);
     expect(noTool.exit.code).toBe(2);
     expect(noTool.lines[0]).toBe('toolrun: run: expected a tool name');
+    // A word too many is a mistake, not something to ignore.
+    const extra = await finished(['tasks', 'cancel', randomUUID(), 'extra']);
+    expect(extra.exit.code).toBe(2);
+    expect(extra.lines[0]).toBe('toolrun: tasks cancel: unexpected argument "extra"');
   });
 
   it('says in one line when the key is refused or the API cannot be reached', { timeout: 120_000 }, async () => {
