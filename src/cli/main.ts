@@ -67,7 +67,8 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
   }
   const expected = ARGUMENTS_AFTER[`${command} ${sub ?? ''}`] ?? ARGUMENTS_AFTER[command];
   if (expected !== undefined && rest.length > expected) throw new UsageError(`${command} ${sub}: unexpected argument ${JSON.stringify(rest[expected])}`);
-  // An empty variable is as good as none.
+  // An empty variable is as good as none; an empty --key is a mistake, not a reason to use the variable's key.
+  if (values.key !== undefined && values.key.trim() === '') throw new UsageError('--key is empty');
   const apiKey = values.key || env.TOOLRUN_API_KEY || undefined;
   if (!apiKey) throw new UsageError('no API key: set TOOLRUN_API_KEY or pass --key');
   const api = httpTransport({ url: values.url || env.TOOLRUN_URL || 'http://127.0.0.1:4000/graphql', apiKey });

@@ -66,6 +66,10 @@ describe('toolrun run', () => {
     const noTool = await finished(['run']);
     expect(noTool.exit.code).toBe(2);
     expect(noTool.lines[0]).toBe('toolrun: run: expected a tool name');
+    // An empty --key does not fall back to TOOLRUN_API_KEY.
+    const emptyKey = await finished(['tasks', 'list', randomUUID(), '--key', '']);
+    expect(emptyKey.exit.code).toBe(2);
+    expect(emptyKey.lines[0]).toBe('toolrun: --key is empty');
     // A word too many is a mistake, not something to ignore.
     const extra = await finished(['tasks', 'cancel', randomUUID(), 'extra']);
     expect(extra.exit.code).toBe(2);
