@@ -79,6 +79,7 @@ export const SessionFilterInput = builder.inputType('SessionFilter', {
   description: 'Sessions that match every given condition',
   fields: (t) => ({
     titleContains: t.string({ description: 'Case-insensitive substring of the title' }),
+    idPrefix: t.string({ description: 'The first hex digits of the session id (4 to 32; dashes ignored), e.g. the 8 the dashboard shows' }),
     metadataContains: t.field({ type: 'JSON', description: 'A JSON object the metadata contains (nested objects match key by key)' }),
     createdAfter: t.field({ type: 'DateTime', description: 'Created after this time' }),
     createdBefore: t.field({ type: 'DateTime', description: 'Created before this time' }),

@@ -143,6 +143,13 @@ describe('sessions', () => {
     expect(await titles({ filter: { status: 'ACTIVE' } })).toEqual(['Red team run']);
     expect(await titles({ filter: { status: 'IDLE' } })).toEqual(['idle', 'blue team run']);
     expect(await titles({ orderBy: 'LAST_ACTIVITY' })).toEqual(['Red team run', 'idle', 'blue team run']);
+    // The first hex digits of an id (the 8 the dashboard shows: sessions made in the same minute share
+    // them, uuid v7), or all of it, with or without dashes, in either case.
+    const redId = Buffer.from(red, 'base64').toString().split(':')[1]!;
+    expect(await titles({ filter: { idPrefix: redId.slice(0, 8) } })).toContain('Red team run');
+    for (const whole of [redId, redId.toUpperCase(), redId.replaceAll('-', '')]) expect(await titles({ filter: { idPrefix: whole } })).toEqual(['Red team run']);
+    const refused = await app.request('query { sessions(filter: { idPrefix: "xyz" }) { totalCount } }', {}, key);
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'idPrefix' });
     const page = await app.query(FilterSessionsDocument, { first: 1, filter: { titleContains: 'run' } }, key);
     expect(page.sessions).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true } });
     expect(page.sessions.nodes[0]).toMatchObject({ title: 'blue team run', status: 'IDLE' });

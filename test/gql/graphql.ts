@@ -261,6 +261,8 @@ export type SessionFilter = {
   createdBefore?: string | null | undefined;
   /** With (true) or without (false) calls awaiting approval */
   hasPendingApprovals?: boolean | null | undefined;
+  /** The first hex digits of the session id (4 to 32; dashes ignored), e.g. the 8 the dashboard shows */
+  idPrefix?: string | null | undefined;
   /** A JSON object the metadata contains (nested objects match key by key) */
   metadataContains?: unknown;
   /** ACTIVE: with a call that is not final yet; IDLE: without */

@@ -496,7 +496,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByLabel('Show').selectOption('running');
     await needleRow.waitFor({ timeout: 10_000 });
     await page.getByLabel('Show').selectOption('all');
+    // The id as the table shows it (its first 8 characters: the sessions made in the same minute share them) lists those sessions.
+    const shown = needle.sessionId.slice(0, 8);
+    await page.getByLabel('Search').fill(shown);
+    await expect.poll(async () => {
+      const ids = await page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')!));
+      return ids.length > 0 && ids.every((id) => id.startsWith(shown));
+    }, { timeout: 10_000 }).toBe(true);
+    // A whole id lists that session alone, and offers to open it.
     await page.getByLabel('Search').fill(needle.sessionId);
+    await expect.poll(() => page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id'))), { timeout: 10_000 }).toEqual([needle.sessionId]);
     await page.getByRole('link', { name: `Open session ${needle.sessionId}` }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('needle in the list');
     // Nothing left waiting for the scenarios after this one.

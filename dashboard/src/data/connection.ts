@@ -94,6 +94,8 @@ export function watch<E extends StreamEvent, V extends AnyVariables & { after?: 
         if (!frame) frame = requestAnimationFrame(flush);
       }
     } catch (error) {
+      // A key that stopped working: the app goes back to sign-in, saying so; nothing to report here.
+      if ((error as { code?: string }).code === 'UNAUTHENTICATED') return;
       // An error answer (bad arguments): nothing to resume; the view keeps what it has.
       console.error('toolrun stream refused', error);
     }

@@ -31,6 +31,8 @@ const ROW_EVENTS: EventType[] = [
 const RELOAD_DELAY_MS = 200;
 const SEARCH_DELAY_MS = 250;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** What the sessions search takes for (the start of) a session id rather than a title. */
+const ID_PREFIX = /^[0-9a-f]{8}[0-9a-f-]{0,28}$/i;
 
 type Filter = 'all' | 'running' | 'approvals';
 /** A row with its list cursor (null for a row built from its SessionCreated: the list never handed one out). */
@@ -78,7 +80,11 @@ export function SessionsView({ link }: { link: Link }) {
   }, [search]);
   const serverFilter = useMemo((): SessionFilter | null => {
     const chosen: SessionFilter = {};
-    if (searched) chosen.titleContains = searched;
+    // Eight hex digits or more (the id the table shows, or a whole one) search ids; anything else, titles.
+    if (searched) {
+      if (ID_PREFIX.test(searched)) chosen.idPrefix = searched;
+      else chosen.titleContains = searched;
+    }
     if (filter === 'running') chosen.status = 'ACTIVE';
     if (filter === 'approvals') chosen.hasPendingApprovals = true;
     return Object.keys(chosen).length > 0 ? chosen : null;
@@ -190,7 +196,7 @@ export function SessionsView({ link }: { link: Link }) {
       <div className="toolbar">
         <h1 id="sessions-title">Sessions</h1>
         <label>
-          Search <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="title, or a session id" />
+          Search <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="title, or a session id (its first 8 characters will do)" />
         </label>
         <label>
           Show{' '}

@@ -136,12 +136,15 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
         </div>
       ) : null}
       {task.stateDetail && task.stateDetail !== task.error ? <p className="task-status">{task.stateDetail}</p> : null}
-      {task.summary ? <p>{task.summary}</p> : null}
+      {task.summary && task.summary !== task.error ? <p>{task.summary}</p> : null}
       {task.error ? <p role="alert">{task.error}</p> : null}
       <LogTail text={task.outputTail} truncated={task.outputTruncated} />
     </li>
   );
 }
+
+/** How much of a run's log `outputTail` holds (the API's cap). */
+const OUTPUT_TAIL_CHARS = 2048;
 
 /** The end of a run's log, kept scrolled to its newest line unless the reader scrolled up. */
 function LogTail({ text, truncated }: { text: string; truncated: boolean }) {
@@ -151,19 +154,21 @@ function LogTail({ text, truncated }: { text: string; truncated: boolean }) {
     if (following.current && box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [text]);
   if (!text && !truncated) return null;
+  // A full tail is the log's last OUTPUT_TAIL_CHARS characters, so it starts mid-line: that part line is shown as cut.
+  const shown = text.length >= OUTPUT_TAIL_CHARS && text.includes('\n') ? `…${text.slice(text.indexOf('\n'))}` : text;
   return (
     <pre
       ref={box}
       className="log-tail"
       aria-label="Log tail"
-      data-lines={text.split('\n').filter(Boolean).length}
+      data-lines={shown.split('\n').filter((line) => line && line !== '…').length}
       onScroll={(event) => {
         const element = event.currentTarget;
         following.current = element.scrollTop + element.clientHeight >= element.scrollHeight - 4;
       }}
     >
       {truncated ? '… (log truncated)\n' : ''}
-      {text}
+      {shown}
     </pre>
   );
 }

@@ -214,6 +214,7 @@ export type SessionOrder = 'CREATED_AT' | 'LAST_ACTIVITY';
 export interface SessionFilter {
   /** Case-insensitive substring of the title. */
   titleContains?: string | null;
+  idPrefix?: string | null;
   /** The metadata contains this JSON object (PostgreSQL `@>`). */
   metadataContains?: unknown;
   createdAfter?: Date | null;
@@ -234,10 +235,19 @@ function leaves(object: Record<string, unknown>, prefix: string[]): Array<[strin
   );
 }
 
+/** The ids that start with a prefix of hex digits, as a range (the primary key's index serves it). */
+function idRangeOf(prefix: string): { gte: string; lte: string } {
+  const digits = prefix.trim().toLowerCase().replaceAll('-', '');
+  if (!/^[0-9a-f]{4,32}$/.test(digits)) throw new ValidationError('idPrefix must be 4 to 32 hex digits of a session id (dashes ignored)', 'idPrefix');
+  const asUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return { gte: asUuid(digits.padEnd(32, '0')), lte: asUuid(digits.padEnd(32, 'f')) };
+}
+
 function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWhereInput {
   const and: Prisma.SessionWhereInput[] = [{ tenantId }];
   // Prisma passes `contains` to ILIKE as it is: its wildcards and escape character are escaped here.
   if (filter.titleContains) and.push({ title: { contains: filter.titleContains.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' } });
+  if (filter.idPrefix !== undefined && filter.idPrefix !== null) and.push({ id: idRangeOf(filter.idPrefix) });
   if (filter.metadataContains !== undefined && filter.metadataContains !== null) {
     if (typeof filter.metadataContains !== 'object' || Array.isArray(filter.metadataContains)) throw new ValidationError('metadataContains must be a JSON object', 'metadataContains');
     for (const [path, value] of leaves(filter.metadataContains as Record<string, unknown>, [])) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
