@@ -167,11 +167,19 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     // Generated call ids share their start (a UUIDv7's timestamp): the rows still tell them apart.
     expect(new Set(await page.locator('.call-name .mono').allTextContents()).size).toBe(6);
     await shot('batch');
-    // The drawer of a call: its arguments, output and what the model sees.
+    // The drawer of a call: its arguments, output and what the model sees, read once.
+    const detailReads: string[] = [];
+    const countDetail = (request: { url(): string; postData(): string | null }) => {
+      if (`${request.url()} ${request.postData() ?? ''}`.includes('CallDetail')) detailReads.push(request.url());
+    };
+    page.on('request', countDetail);
     await page.locator('.call-name').first().click();
     const drawer = page.getByRole('dialog');
     await expect.poll(() => drawer.textContent()).toContain('sleptMs');
     expect(await drawer.textContent()).toContain('ms: 400');
+    await page.waitForTimeout(500);
+    page.off('request', countDetail);
+    expect(detailReads).toHaveLength(1);
     await shot('call-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });

@@ -327,8 +327,12 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
 
 function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string; callId: string; status: string | null; onClose(): void }) {
   const [{ data, fetching }, refetch] = useQuery({ query: CallDetailDocument, variables: { sessionId, callId }, requestPolicy: 'network-only' });
+  // Read again when the call's status moves on (not on opening: the query above just read it).
+  const readAtStatus = useRef(status);
   useEffect(() => {
-    if (status) refetch({ requestPolicy: 'network-only' });
+    if (!status || status === readAtStatus.current) return;
+    readAtStatus.current = status;
+    refetch({ requestPolicy: 'network-only' });
   }, [status, refetch]);
   const closeRef = useRef<HTMLButtonElement>(null);
   // Focus moves into the drawer, and back to what opened it (the call's row) when it closes.
