@@ -10,6 +10,7 @@ import {
 import type { ActivityUpdate, OutputChunk } from '../domain/tasks/task-transitions.js';
 import type { Logger } from '../logger.js';
 import type { ToolProgress } from '../model/events.js';
+import { displayable } from '../model/storable-json.js';
 
 interface Pending {
   stateDetail?: string;
@@ -40,19 +41,21 @@ export class TaskSink {
   ) {}
 
   status(text: string): void {
-    this.pending.stateDetail = text;
+    this.pending.stateDetail = displayable(text);
     this.schedule();
   }
 
   progress(progress: ToolProgress): void {
-    this.pending.progress = { ...progress };
+    this.pending.progress = Object.fromEntries(
+      Object.entries(progress).map(([key, value]) => [key, typeof value === 'string' ? displayable(value) : value]),
+    ) as ToolProgress;
     this.schedule();
   }
 
   output(stream: OutputStream, text: string): void {
     if (typeof text !== 'string' || text === '') return;
-    // The log is text in PostgreSQL, which cannot hold NUL.
-    const applied = appendOutput(this.state, stream, text.replaceAll('\0', '\uFFFD'));
+    // The log is text in PostgreSQL and the session's files, which hold neither NUL nor lone surrogates.
+    const applied = appendOutput(this.state, stream, displayable(text));
     this.state = applied.state;
     const pending = this.pending;
     pending.output = true;

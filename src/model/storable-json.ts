@@ -143,3 +143,11 @@ export function firstUnacceptableText(value: unknown, field: string): { field: s
   }
   return null;
 }
+
+/**
+ * Text for a column shown as it is (a run's status, summary, log): U+0000 and lone surrogates, which
+ * PostgreSQL cannot hold there, become U+FFFD — what a tool reports is never refused for them.
+ */
+export function displayable(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+}

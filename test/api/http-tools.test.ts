@@ -25,6 +25,7 @@ import {
 } from '../gql/graphql.js';
 import { createSession, failureOf, outputOf, submitBatch } from '../support/fixtures.js';
 import { json, startToolServer, type ToolServer, verifyWebhook } from '../support/tool-server.js';
+import { finished, spawnRun, waitForTask } from '../support/background.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 const MAX_RESPONSE_BYTES = 4096;
@@ -289,6 +290,20 @@ describe('HTTP tools', () => {
       if (code === 'http_503') expect(delayMs).toBe(1000);
       else expect(delayMs > 0 && delayMs <= 2000).toBe(true);
     }
+  });
+
+  it('runs in the background when it says it can; a summary or failure it sends with NUL or a lone surrogate shows U+FFFD, never refused', async () => {
+    server.route('/odd-summary', (_call, response) => json(response, 200, { summary: 'done\u0000 \ud800 here' }));
+    server.route('/odd-failure', (_call, response) => response.writeHead(422, { 'content-type': 'text/plain' }).end('bad\u0000input'));
+    await registerHttp({ name: 'odd_summary', path: '/odd-summary', hints: { supportsBackground: true } });
+    await registerHttp({ name: 'odd_failure', path: '/odd-failure', hints: { supportsBackground: true } });
+    const sessionId = await createSession(app);
+    const ok = await spawnRun(app, { sessionId, tool: 'odd_summary', args: { q: 'x' } });
+    const bad = await spawnRun(app, { sessionId, tool: 'odd_failure', args: { q: 'x' } });
+    const [okTask, badTask] = await Promise.all([waitForTask(app, ok.taskId, finished), waitForTask(app, bad.taskId, finished)]);
+    expect(okTask).toMatchObject({ state: 'SUCCEEDED', summary: 'done\uFFFD \uFFFD here' });
+    expect(badTask.state).toBe('FAILED');
+    expect(badTask.error).toContain('bad\uFFFDinput');
   });
 
   it('gives up on 5xx after maxAttempts (EXHAUSTED) and reports network errors as retryable EXTERNAL failures', async () => {
