@@ -207,6 +207,11 @@ describe('input safety', () => {
       const foreign = await toolrun.request(`query($s: ID!) { ${field} }`, { s: sessionId }, otherTenant);
       expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
     }
+    // So is a schedule that names nothing of the tenant's.
+    for (const s of ['00000000-0000-4000-8000-000000000000', 'zz']) {
+      const result = await toolrun.request('query($s: ID!) { tasks(scheduleId: $s) { nodes { id } } }', { s });
+      expect(result.errors?.[0]?.extensions, s).toMatchObject({ code: 'NOT_FOUND' });
+    }
   });
 
   it('gives every refusal a code: variables of the wrong type, a missing operation name, a page size out of bounds', async () => {

@@ -61,12 +61,14 @@ export class TaskStore {
     };
     const after = page.after ? keysetTime(page.after) : null;
     const keyset: Prisma.TaskWhereInput = after ? { OR: [{ createdAt: { lt: after.key } }, { createdAt: after.key, id: { lt: after.id } }] } : {};
-    // A session that is not the tenant's is not found, as in schedules (not an empty list).
-    const [session, rows] = await Promise.all([
+    // A session or schedule that is not the tenant's is not found, as in schedules (not an empty list).
+    const [session, schedule, rows] = await Promise.all([
       filter.sessionId ? this.db.session.findFirst({ where: { id: filter.sessionId, tenantId }, select: { id: true } }) : true,
+      filter.scheduleId ? this.db.schedule.findFirst({ where: { id: filter.scheduleId, session: { tenantId } }, select: { id: true } }) : true,
       this.db.task.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: page.first + 1 }),
     ]);
     if (!session) throw new NotFoundError('Session', filter.sessionId!);
+    if (!schedule) throw new NotFoundError('Schedule', filter.scheduleId!);
     return { page: toPage(rows, page), count: () => this.db.task.count({ where }) };
   }
 
