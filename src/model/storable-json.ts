@@ -113,7 +113,9 @@ export function parseStoredJson(text: string): unknown {
   return text.includes(STORABLE_MARK) ? mapStrings(value, fromStorableText) : value;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A UTF-16 surrogate without its pair: no Unicode text holds one (with the u flag a pair is one code point, not Cs). */
+export const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
 
 /** Why a string cannot be accepted where it is stored as plain text (U+0000, a lone surrogate), or null. */
 export function unacceptableText(text: string): string | null {
@@ -149,5 +151,5 @@ export function firstUnacceptableText(value: unknown, field: string): { field: s
  * PostgreSQL cannot hold there, become U+FFFD — what a tool reports is never refused for them.
  */
 export function displayable(text: string): string {
-  return text.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+  return text.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD');
 }

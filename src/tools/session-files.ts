@@ -3,6 +3,7 @@
 // failures (ToolFailureError), so a tool can let them through as its own. The store itself is
 // src/domain/sessions/session-files.ts.
 import { type FailureClass, ToolFailureError } from '../model/outcome.js';
+import { LONE_SURROGATE } from '../model/storable-json.js';
 
 /** Largest file content, in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -139,9 +140,6 @@ export const fileErrors = {
     fileError('INVALID_REQUEST', 'invalid_content', `Cannot write ${path}: content contains an unpaired UTF-16 surrogate (only valid Unicode text is stored)`),
 };
 
-/** A lone UTF-16 surrogate: no Unicode text holds one, and PostgreSQL would store U+FFFD in its place. */
-export const UNPAIRED_SURROGATE = /\p{Cs}/u;
-
 // ---------------------------------------------------------------------------------------------
 // Paths
 
@@ -154,7 +152,7 @@ export function normalizePath(input: unknown): string {
   if (typeof input !== 'string') throw fileErrors.invalidPath(input, 'a path must be a string');
   if (input.trim() === '') throw fileErrors.invalidPath(input, 'the path is empty');
   if (input.includes('\0')) throw fileErrors.invalidPath(input, 'the path contains a NUL character');
-  if (UNPAIRED_SURROGATE.test(input)) throw fileErrors.invalidPath(input, 'the path contains an unpaired UTF-16 surrogate');
+  if (LONE_SURROGATE.test(input)) throw fileErrors.invalidPath(input, 'the path contains an unpaired UTF-16 surrogate');
   // eslint-disable-next-line no-control-regex
   if (/[\x01-\x1f\x7f]/.test(input)) throw fileErrors.invalidPath(input, 'the path contains control characters');
   const parts: string[] = [];

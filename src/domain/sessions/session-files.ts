@@ -12,6 +12,7 @@
 // only shrink the store are never refused.
 import { Prisma } from '../../generated/prisma/client.js';
 import { ToolFailureError } from '../../model/outcome.js';
+import { LONE_SURROGATE } from '../../model/storable-json.js';
 import type { Db } from '../../db.js';
 import {
   type DeleteFileOptions,
@@ -29,7 +30,6 @@ import {
   type ReadFileOptions,
   type ReadFileResult,
   type SessionFiles,
-  UNPAIRED_SURROGATE,
   type WriteFileResult,
 } from '../../tools/session-files.js';
 import { checkGlobSource, checkGrepPattern, grepInWorker } from '../../tools/grep-search.js';
@@ -113,7 +113,7 @@ function splitLines(content: string): string[] {
 function checkContent(path: string, content: string): void {
   if (typeof content !== 'string') throw fileError('INVALID_REQUEST', 'invalid_content', `Content for ${path} must be a string`);
   if (content.includes('\0')) throw errors.binary(path);
-  if (UNPAIRED_SURROGATE.test(content)) throw errors.unpaired(path);
+  if (LONE_SURROGATE.test(content)) throw errors.unpaired(path);
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_FILE_BYTES) throw errors.tooLarge(path, bytes);
 }
