@@ -12,7 +12,6 @@ import type { SessionService } from '../domain/sessions/sessions.js';
 import type { TaskStore } from '../domain/tasks/store.js';
 import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbeat, specOf } from '../domain/tasks/task-transitions.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
-import { displayable } from '../model/storable-json.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import { addLogContext } from '../logging/context.js';
@@ -155,13 +154,7 @@ export class TaskRunner {
     }
   }
 
-  /** How the run ended; its summary and error shown as they are (displayable: a tool's text is never refused). */
   private outcomeOf(task: Task, tool: ResolvedTool, reason: 'cancelled' | 'timeout' | null, settled: Settled, timeoutMs: number, logger: Logger): FinishInput {
-    const outcome = this.rawOutcomeOf(task, tool, reason, settled, timeoutMs, logger);
-    return { ...outcome, summary: displayable(outcome.summary), ...(outcome.error ? { error: displayable(outcome.error) } : {}) };
-  }
-
-  private rawOutcomeOf(task: Task, tool: ResolvedTool, reason: 'cancelled' | 'timeout' | null, settled: Settled, timeoutMs: number, logger: Logger): FinishInput {
     if (reason === 'cancelled') return { state: 'CANCELED', summary: 'Canceled by request.' };
     if (reason === 'timeout') {
       const error = `Background run of \`${tool.definition.name}\` timed out after ${timeoutMs} ms`;

@@ -10,7 +10,6 @@ import {
 import type { ActivityUpdate, OutputChunk } from '../domain/tasks/task-transitions.js';
 import type { Logger } from '../logger.js';
 import type { ToolProgress } from '../model/events.js';
-import { displayable } from '../model/storable-json.js';
 
 interface Pending {
   stateDetail?: string;
@@ -41,21 +40,18 @@ export class TaskSink {
   ) {}
 
   status(text: string): void {
-    this.pending.stateDetail = displayable(text);
+    this.pending.stateDetail = text;
     this.schedule();
   }
 
   progress(progress: ToolProgress): void {
-    this.pending.progress = Object.fromEntries(
-      Object.entries(progress).map(([key, value]) => [key, typeof value === 'string' ? displayable(value) : value]),
-    ) as ToolProgress;
+    this.pending.progress = { ...progress };
     this.schedule();
   }
 
   output(stream: OutputStream, text: string): void {
     if (typeof text !== 'string' || text === '') return;
-    // The log is text in PostgreSQL and the session's files, which hold neither NUL nor lone surrogates.
-    const applied = appendOutput(this.state, stream, displayable(text));
+    const applied = appendOutput(this.state, stream, text);
     this.state = applied.state;
     const pending = this.pending;
     pending.output = true;

@@ -2,6 +2,7 @@
 // output tail, result.json and the session message a finished run leaves. Pure functions; the
 // transitions in task-transitions.ts write what these compute.
 import { newRunId } from '../../model/ids.js';
+import { displayable } from '../../model/storable-json.js';
 import { decodeStoredValue, jsonText } from '../../model/tool-value.js';
 
 /** The output log keeps at most this many characters of output (Unicode code points). */
@@ -88,8 +89,10 @@ export interface OutputAppend {
   truncatedNow: boolean;
 }
 
-/** Applies one output chunk: the tail always moves; the log only grows up to its cap. */
-export function appendOutput(state: OutputState, stream: OutputStream, text: string): OutputAppend {
+/** Applies one output chunk (shown as displayable text): the tail always moves; the log only grows up to its cap. */
+export function appendOutput(state: OutputState, stream: OutputStream, reported: string): OutputAppend {
+  // The log is text in PostgreSQL and the session's files, which hold neither NUL nor lone surrogates.
+  const text = displayable(reported);
   const entry = outputEntry(stream, text);
   const tail = tailChars(state.tail + entry, OUTPUT_TAIL_CHARS);
   if (state.truncated) return { state: { ...state, tail }, logText: '', keptText: '', truncatedNow: false };

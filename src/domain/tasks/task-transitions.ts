@@ -16,6 +16,7 @@ import {
 import type { EventDraft, EventPayloads, TaskEventType, ToolProgress } from '../../model/events.js';
 import type { PrismaWriteScope } from '../event-log.js';
 import { ToolFailureError } from '../../model/outcome.js';
+import { displayable } from '../../model/storable-json.js';
 import { PrismaSessionFiles } from '../sessions/session-files.js';
 
 export const TASK_KINDS = { background: 'background_tool', monitor: 'monitor' } as const;
@@ -135,13 +136,20 @@ export interface ActivityUpdate {
   };
 }
 
+function displayableProgress(progress: ToolProgress): ToolProgress {
+  return Object.fromEntries(Object.entries(progress).map(([key, value]) => [key, typeof value === 'string' ? displayable(value) : value])) as ToolProgress;
+}
+
 /** Status text, progress and output of a running attempt; false when the attempt is superseded. */
 export async function recordActivity(scope: PrismaWriteScope, taskId: string, attempt: number, update: ActivityUpdate): Promise<boolean> {
   const current = await lockedTask(scope, taskId);
   if (!current || current.state !== 'RUNNING' || current.attempt !== attempt) return false;
   const data: Prisma.TaskUpdateInput = { heartbeatAt: new Date() };
-  if (update.stateDetail !== undefined) data.stateDetail = update.stateDetail;
-  if (update.progress !== undefined) data.progress = update.progress as Prisma.InputJsonValue;
+  // What a tool reports is shown as it is, never refused (the row holds neither NUL nor lone surrogates).
+  const stateDetail = update.stateDetail === undefined ? undefined : displayable(update.stateDetail);
+  const progress = update.progress === undefined ? undefined : displayableProgress(update.progress);
+  if (stateDetail !== undefined) data.stateDetail = stateDetail;
+  if (progress !== undefined) data.progress = progress as Prisma.InputJsonValue;
   if (update.output) {
     data.outputTail = update.output.tail;
     data.outputSize = update.output.logChars;
@@ -150,8 +158,8 @@ export async function recordActivity(scope: PrismaWriteScope, taskId: string, at
   const task = await scope.tx.task.update({ where: { id: taskId }, data });
   if (update.output?.logText && task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).appendFile(task.logPath!, update.output!.logText));
   const emit = (draft: EventDraft) => scope.emit(draft);
-  if (update.stateDetail !== undefined) emit(taskEvent('TaskStatus', task, { attempt, text: update.stateDetail }));
-  if (update.progress !== undefined) emit(taskEvent('TaskProgress', task, { attempt, progress: update.progress }));
+  if (stateDetail !== undefined) emit(taskEvent('TaskStatus', task, { attempt, text: stateDetail }));
+  if (progress !== undefined) emit(taskEvent('TaskProgress', task, { attempt, progress }));
   for (const chunk of update.output?.chunks ?? []) emit(taskEvent('TaskOutput', task, { attempt, stream: chunk.stream, text: chunk.text, truncated: false }));
   if (update.output?.truncatedIn) emit(taskEvent('TaskOutput', task, { attempt, stream: update.output.truncatedIn, text: '', truncated: true }));
   return true;
@@ -186,22 +194,25 @@ export async function finishTask(scope: PrismaWriteScope, taskId: string, fence:
   if (!current || !ACTIVE_TASK_STATES.includes(current.state)) return null;
   if ('attempt' in fence ? current.state !== 'RUNNING' || current.attempt !== fence.attempt : !fence.states.includes(current.state)) return null;
   const detail = { SUCCEEDED: 'Completed', FAILED: 'Failed', CANCELED: 'Canceled' }[input.state];
+  // A tool's own words, shown as they are (never refused for what the row cannot hold).
+  const summary = displayable(input.summary);
+  const error = input.error ? displayable(input.error) : null;
   const task = await scope.tx.task.update({
     where: { id: taskId },
-    data: { state: input.state, summary: input.summary, error: input.error ?? null, finishedAt: new Date(), stateDetail: detail },
+    data: { state: input.state, summary, error, finishedAt: new Date(), stateDetail: detail },
   });
   if (task.kind === TASK_KINDS.background && task.logPath && task.resultPath && task.runId) {
     const files = filesIn(scope, task.sessionId);
     const { logPath, resultPath } = task;
     await writeArtifact(() => files.appendFile(logPath, input.state === 'CANCELED' ? `\n${CANCELED_LINE}\n` : ''));
-    await writeArtifact(() => files.writeFile(resultPath, resultDocument(input.state, { result: input.result, error: input.error ?? undefined })));
+    await writeArtifact(() => files.writeFile(resultPath, resultDocument(input.state, { result: input.result, error: error ?? undefined })));
     const spec = specOf(task);
     if (spec.signalOnCompletion) {
       const text = completionMessage(input.state, {
         runId: task.runId,
         title: task.title ?? spec.title,
         tool: task.tool ?? spec.tool,
-        summary: input.summary,
+        summary,
         resultPath: task.resultPath,
         logPath: task.logPath,
       });
