@@ -5,7 +5,7 @@
 // npm run apikey -- self-approval <tenant> on|off
 import { parseArgs } from 'node:util';
 import { type ApiKeyInfo, ROLES } from '../domain/tenants/api-keys.js';
-import { durationOption } from '../cli/keys.js';
+import { durationOption, MAX_OVERLAP_DAYS } from '../cli/keys.js';
 import { DomainError } from '../model/errors.js';
 import { boot } from './run.js';
 
@@ -73,7 +73,7 @@ try {
       const info = await apiKeys.revokeKey(row.id, target!);
       console.log(`${describe(info)}\nRevoked: refused everywhere from now on.`);
     } else {
-      const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, durationOption(values.overlap, 'overlap'));
+      const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, durationOption(values.overlap, 'overlap', MAX_OVERLAP_DAYS));
       console.log(`new key:\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n\nold key:\n${describe(previous)}`);
     }
   }

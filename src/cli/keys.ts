@@ -36,7 +36,7 @@ export async function keysCommand(api: Transport, screen: Screen, command: KeysC
       return;
     }
     case 'rotate': {
-      const { rotateApiKey } = await api.request<{ rotateApiKey: Result<IssuedKey> }>(ROTATE_API_KEY, { id: command.key, overlapSeconds: durationOption(command.overlap, 'overlap') });
+      const { rotateApiKey } = await api.request<{ rotateApiKey: Result<IssuedKey> }>(ROTATE_API_KEY, { id: command.key, overlapSeconds: durationOption(command.overlap, 'overlap', MAX_OVERLAP_DAYS) });
       const rotated = unwrap(rotateApiKey, 'IssuedApiKey');
       const previous = rotated.previous;
       screen.write(`${issued(rotated)}${previous ? `old key ${previous.prefix}… (${previous.id}) ${previous.revokedAt ? `refused from ${previous.revokedAt}` : 'still active'}\n` : ''}`);
@@ -60,18 +60,17 @@ const MAX_DURATION_DAYS = 36_500;
 const UNIT_SECONDS = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 } as const;
 
 /** The longest rotation overlap the API takes (rotateApiKey's overlapSeconds). */
-const MAX_OVERLAP_DAYS = 30;
+export const MAX_OVERLAP_DAYS = 30;
 
 /**
  * A duration option of `npm run apikey` and `toolrun keys` (`--expires-in`, `--overlap`) in
- * seconds: 90d, 12h, 30m, 45s or seconds, at most 36500d (`--overlap`: 30d); anything else is a
+ * seconds: 90d, 12h, 30m, 45s or seconds, at most `maxDays` (36500 unless said); anything else is a
  * ValidationError naming the option.
  */
-export function durationOption(text: string, option: string): number {
+export function durationOption(text: string, option: string, maxDays = MAX_DURATION_DAYS): number {
   const match = /^(\d+)([smhd]?)$/.exec(text.trim());
   if (!match) throw new ValidationError(`--${option} must be a duration like 90d, 12h, 30m, 45s or a number of seconds`, option);
   const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
-  const [maxDays, why] = option === 'overlap' ? [MAX_OVERLAP_DAYS, ''] : [MAX_DURATION_DAYS, ' (100 years)'];
-  if (seconds > maxDays * UNIT_SECONDS.d) throw new ValidationError(`--${option} must be at most ${maxDays}d${why}`, option);
+  if (seconds > maxDays * UNIT_SECONDS.d) throw new ValidationError(`--${option} must be at most ${maxDays}d${maxDays === MAX_DURATION_DAYS ? ' (100 years)' : ''}`, option);
   return seconds;
 }
