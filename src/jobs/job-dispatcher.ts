@@ -34,6 +34,13 @@ const JOB_MARK_TTL_SECONDS = 24 * 3600;
 /** How long a started job's mark stays (at 0), so that the job dispatched again soon after (a relay) is not counted again. */
 const STARTED_MARK_TTL_SECONDS = 600;
 /**
+ * Dispatched outbox rows are deleted, and started jobs taken off their tenants' backlogs, together
+ * at most this long after the first of them: at low load one statement and one pipeline then serve
+ * many calls instead of each call paying a round trip of its own on the path of the next. The relay
+ * looks only at rows older than seconds, and fairness needs the backlog's order of magnitude.
+ */
+const AFTERWORK_DELAY_MS = 100;
+/**
  * Counts a job into its tenant ARGV[1]'s backlog (weight ARGV[2]) once: the job's mark KEYS[2] says
  * it was counted, so a job dispatched again (a relay, a slow add given up and retried) adds nothing.
  * Answers the tenant's backlog.
@@ -83,6 +90,9 @@ export class JobDispatcher implements Dispatcher {
   private flushing: Promise<void> | null = null;
   private deletes: string[] = [];
   private deleting: Promise<void> | null = null;
+  private deleteTimer: NodeJS.Timeout | null = null;
+  private offBacklog: Array<{ jobId: string; tenantId: string }> = [];
+  private offBacklogTimer: NodeJS.Timeout | null = null;
   private relaying = false;
   /** Each tenant's backlog as Redis last answered it, and when. */
   private readonly backlogs = new Map<string, { value: number; at: number }>();
@@ -117,7 +127,19 @@ export class JobDispatcher implements Dispatcher {
   }
 
   private takeOffBacklog(jobId: string, tenantId: string): void {
-    this.deps.redis.takeOffBacklog(this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS, STARTED_MARK_TTL_SECONDS).catch(() => undefined);
+    this.offBacklog.push({ jobId, tenantId });
+    this.offBacklogTimer ??= setTimeout(() => this.flushOffBacklog(), AFTERWORK_DELAY_MS);
+  }
+
+  private flushOffBacklog(): void {
+    if (this.offBacklogTimer) clearTimeout(this.offBacklogTimer);
+    this.offBacklogTimer = null;
+    const jobs = this.offBacklog;
+    this.offBacklog = [];
+    if (jobs.length === 0) return;
+    const pipeline = this.deps.redis.pipeline();
+    for (const { jobId, tenantId } of jobs) pipeline.takeOffBacklog(this.backlogKey, this.markKey(jobId), tenantId, BACKLOG_TTL_SECONDS, STARTED_MARK_TTL_SECONDS);
+    pipeline.exec().catch(() => undefined);
   }
 
   /** Removes waiting or delayed jobs (from either calls queue) and takes them off their tenants' backlog. */
@@ -242,7 +264,14 @@ export class JobDispatcher implements Dispatcher {
 
   private deleteLater(ids: string[]): void {
     this.deletes.push(...ids);
-    if (!this.deleting) this.deleting = this.deletePending();
+    if (this.deleting) return; // its loop takes these too
+    this.deleteTimer ??= setTimeout(() => this.deleteNow(), AFTERWORK_DELAY_MS);
+  }
+
+  private deleteNow(): void {
+    if (this.deleteTimer) clearTimeout(this.deleteTimer);
+    this.deleteTimer = null;
+    this.deleting ??= this.deletePending();
   }
 
   private async deletePending(): Promise<void> {
@@ -261,9 +290,11 @@ export class JobDispatcher implements Dispatcher {
 
   /** Waits for the dispatches and deletions in progress (before the process closes its connections). */
   async settle(): Promise<void> {
-    while (this.flushing || this.pending.length > 0 || this.deleting) {
+    this.flushOffBacklog();
+    while (this.flushing || this.pending.length > 0 || this.deleting || this.deletes.length > 0) {
       if (this.pending.length > 0) this.flushing ??= this.flush();
       await this.flushing;
+      if (this.deletes.length > 0) this.deleteNow();
       await this.deleting;
     }
   }
