@@ -124,28 +124,6 @@ export function unacceptableText(text: string): string | null {
   return null;
 }
 
-/** The first string or key of a JSON value (below `field`) that unacceptableText refuses, walked without recursion. */
-export function firstUnacceptableText(value: unknown, field: string): { field: string; why: string } | null {
-  const stack: Array<[unknown, string]> = [[value, field]];
-  while (stack.length > 0) {
-    const [current, at] = stack.pop()!;
-    if (typeof current === 'string') {
-      const why = unacceptableText(current);
-      if (why) return { field: at, why };
-    } else if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index--) stack.push([current[index], `${at}[${index}]`]);
-    } else if (current !== null && typeof current === 'object') {
-      for (const [key, item] of Object.entries(current).reverse()) {
-        const path = /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
-        const why = unacceptableText(key);
-        if (why) return { field: path, why: `(a key) ${why}` };
-        stack.push([item, path]);
-      }
-    }
-  }
-  return null;
-}
-
 /**
  * Text for a column shown as it is (a run's status, summary, log): U+0000 and lone surrogates, which
  * PostgreSQL cannot hold there, become U+FFFD — what a tool reports is never refused for them.

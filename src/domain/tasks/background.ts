@@ -37,7 +37,7 @@ import type { TaskStore } from './store.js';
 import type { TenantLimitsService } from '../tenants/tenant-limits.js';
 import { jsonText } from '../../model/tool-value.js';
 import { newRunId } from '../../model/ids.js';
-import { firstUnacceptableText, unacceptableText } from '../../model/storable-json.js';
+import { toStorable, unacceptableText } from '../../model/storable-json.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
 export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
@@ -175,9 +175,6 @@ export class BackgroundService {
     if (!isObject(args)) throw new InvalidArgumentsError(`args must be a JSON object (the arguments of \`${name}\`)`, name);
     const verdict = validateArgs(tool.definition, args);
     if (!verdict.ok) throw new InvalidArgumentsError(`Invalid arguments for \`${name}\`: ${verdict.message}`, name);
-    // A run's arguments are stored with its task as they are (unlike a call's, kept losslessly).
-    const unstorable = firstUnacceptableText(args, 'args');
-    if (unstorable) throw new ValidationError(`${unstorable.field} ${unstorable.why} in a background run's arguments`, unstorable.field);
     return { name, tool, args };
   }
 
@@ -260,7 +257,8 @@ export class BackgroundService {
       runId: artifacts.runId,
       title: request.title,
       tool: request.target.name,
-      spec: spec as object,
+      // Its args are the client's, kept losslessly as a call's are (U+0000 and lone surrogates included).
+      spec: toStorable(spec) as object,
       stateDetail: 'Queued',
       attempt: 1,
       logPath: artifacts.logPath,
@@ -293,7 +291,7 @@ export class BackgroundService {
           cronExpression: parsed.cronExpression,
           scheduledAt: parsed.scheduledAt,
           timezone: parsed.timezone,
-          spec: spec as object,
+          spec: toStorable(spec) as object,
           nextTriggerAt: parsed.nextTriggerAt,
         },
       });
@@ -303,7 +301,7 @@ export class BackgroundService {
         state: 'RUNNING',
         title,
         tool: target.name,
-        spec: { ...spec, scheduleId: schedule.id, scheduleType: parsed.type, cronExpression: parsed.cronExpression, scheduledAt: parsed.scheduledAt?.toISOString() ?? null, timezone: parsed.timezone } as object,
+        spec: toStorable({ ...spec, scheduleId: schedule.id, scheduleType: parsed.type, cronExpression: parsed.cronExpression, scheduledAt: parsed.scheduledAt?.toISOString() ?? null, timezone: parsed.timezone }) as object,
         stateDetail: `Scheduled; next trigger at ${parsed.nextTriggerAt.toISOString()}`,
         scheduleId: schedule.id,
         startedAt: new Date(),

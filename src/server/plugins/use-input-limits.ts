@@ -1,7 +1,8 @@
 // What every operation's input must satisfy before anything recurses into it or stores it: JSON
 // (variables and literals) nested at most `maxJsonDepth` levels, no string or key PostgreSQL
-// cannot hold as text (U+0000, a lone UTF-16 surrogate) — except inside a tool call's `args`,
-// which are stored losslessly (model/storable-json.ts) and reach the tool exactly —, no
+// cannot hold as text (U+0000, a lone UTF-16 surrogate) — except inside a tool call's `args` and
+// a background run's (`spawnBackground(args:)`), which are stored losslessly (model/storable-json.ts)
+// and reach the tool exactly —, no
 // `__proto__` key, no number a double cannot hold (1e400: it would overflow to infinity), and at most
 // `maxCallsPerRequest` tool calls across every `executeToolBatch` of the request (aliases
 // included). The walk uses its own stack, so a value nested 10,000 deep is refused, not a stack
@@ -45,6 +46,8 @@ function fieldPath(base: string, key: string | number): string {
 
 /** The tool call input type: its `args` may hold any string. */
 const TOOL_CALL_INPUT = 'ToolCallInput';
+/** Fields whose argument (named here) is a tool's arguments object, kept losslessly: it may hold any string. */
+const TOOL_ARGS_ARGUMENTS = new Map([['spawnBackground', 'args']]);
 
 /**
  * Checks a JSON value (a variable's value) without recursion. `toolCalls`: the value is a list of
@@ -92,7 +95,13 @@ export function checkDocumentInput(document: DocumentNode, maxDepth: number, too
   const stack: Array<{ node: ValueNode; path: string; depth: number; anyText?: boolean; calls?: boolean; call?: boolean }> = [];
   const pushArguments = (args: readonly ArgumentNode[] | undefined, owner: string, fieldName: string) => {
     for (const arg of args ?? []) {
-      stack.push({ node: arg.value, path: `${owner}(${arg.name.value}:)`, depth: 0, calls: fieldName === 'executeToolBatch' && arg.name.value === 'calls' });
+      stack.push({
+        node: arg.value,
+        path: `${owner}(${arg.name.value}:)`,
+        depth: 0,
+        calls: fieldName === 'executeToolBatch' && arg.name.value === 'calls',
+        anyText: TOOL_ARGS_ARGUMENTS.get(fieldName) === arg.name.value,
+      });
     }
   };
   const selectionSets: Array<{ set: SelectionSetNode; owner: string }> = [];
