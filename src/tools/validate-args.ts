@@ -7,12 +7,21 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { stringify } from 'safe-stable-stringify';
-import { ajvLinearRegExp } from './linear-regexp.js';
+import { ajvLinearRegExp, PatternBudget, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.js';
 import type { ToolDefinition } from './types.js';
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
 
 const MAX_CACHED_VALIDATORS = 1000;
+/**
+ * Steps of RE2 matching (a pattern's instructions × a string's length) that checking the args of one
+ * request may take: about 0.15 s here at worst. A batch's calls share it (`patternBudget()`), so a
+ * tenant's long strings against a large `pattern` cannot hold the API's thread for long.
+ */
+export const PATTERN_STEPS_PER_REQUEST = 50_000_000;
+
+/** The budget for the patterns of one request's args (a batch's calls share one). */
+export const patternBudget = () => new PatternBudget(PATTERN_STEPS_PER_REQUEST);
 const MAX_REPORTED_ERRORS = 10;
 
 // ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace.
@@ -124,19 +133,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Validates a call's args against its tool's parameters schema. Args must be a JSON object. */
-export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'parametersSchema'>, args: unknown): ValidationResult {
+/** Validates a call's args against its tool's parameters schema, its patterns' matching charged to `budget`. Args must be a JSON object. */
+export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'parametersSchema'>, args: unknown, budget = patternBudget()): ValidationResult {
   if (!isPlainObject(args)) return { ok: false, message: 'args must be an object' };
   let entry: CacheEntry;
   try {
-    entry = cached(`${definition.name}:${schemaHash(definition.parametersSchema)}`, definition.parametersSchema);
+    entry = withPatternBudget(patternBudget(), () => cached(`${definition.name}:${schemaHash(definition.parametersSchema)}`, definition.parametersSchema));
   } catch (error) {
     return { ok: false, message: `the parameters schema of tool \`${definition.name}\` is invalid: ${(error as Error).message}` };
   }
   let valid: boolean;
   try {
-    valid = entry.validate(args) as boolean;
+    valid = withPatternBudget(budget, () => entry.validate(args) as boolean);
   } catch (error) {
+    if (error instanceof PatternBudgetExceeded) {
+      return {
+        ok: false,
+        message: `checking them against the patterns of the schema of \`${definition.name}\` takes too long (a pattern of ${error.instructions} RE2 instructions against a string of ${error.inputLength} characters, beyond what one request's args may take): send shorter strings`,
+      };
+    }
     // A schema that refers to itself without consuming the value (`$ref: "#"` beside `type`) recurses without end.
     if (!(error instanceof RangeError)) throw error;
     return { ok: false, message: `the parameters schema of tool \`${definition.name}\` cannot be evaluated for these args: it refers to itself without end` };
@@ -155,10 +170,9 @@ export function compileSchemaOrError(schema: unknown): string | null {
   const ajv = ajvFor(schema);
   const copy = withoutId(schema);
   try {
-    const validate = ajv.compile(copy);
     // The empty object is the least any call may send: a schema that cannot even evaluate it (it
     // refers to itself without end) would refuse every call.
-    validate({});
+    withPatternBudget(patternBudget(), () => ajv.compile(copy)({}));
     return null;
   } catch (error) {
     if (error instanceof RangeError) return 'the parameters schema refers to itself without end (a `$ref` that never consumes the value)';

@@ -55,6 +55,31 @@ describe('external tools', () => {
     expect(batch.calls.nodes.map((call) => [call.callId, call.status])).toEqual([['fine', 'SUCCEEDED'], ['loops', 'FAILED']]);
   });
 
+  it("bounds what a schema's patterns cost: a pattern too large is refused at registration, and args too long for a large one fail alone, typed", async () => {
+    // RE2 matches in time linear in the input, but times the pattern's program: (a|…|h){1000} is ~3,000 instructions.
+    const large = '(a|b|c|d|e|f|g|h){1000}';
+    const tooLarge = await app.query(RegisterExternalToolDocument, { input: { name: 'huge_pattern', description: 'x', parametersSchema: { type: 'object', properties: { x: { type: 'string', pattern: large.repeat(4) } } } } });
+    expect(tooLarge.registerExternalTool).toMatchObject({ __typename: 'ValidationError', field: 'parametersSchema', message: expect.stringContaining('RE2 instructions, at most 10000') });
+    const tooLong = await app.query(RegisterExternalToolDocument, { input: { name: 'long_pattern', description: 'x', parametersSchema: { type: 'object', properties: { x: { type: 'string', pattern: 'a'.repeat(1001) } } } } });
+    expect(tooLong.registerExternalTool).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('1001 characters, at most 1000') });
+    await register({ name: 'patterned', parametersSchema: { type: 'object', properties: { x: { type: 'string', pattern: large.repeat(3) } } } });
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, {
+      sessionId,
+      waitMs: 10_000,
+      calls: [
+        { id: 'fine', tool: 'add', args: { a: 1, b: 2 } },
+        { id: 'long', tool: 'patterned', args: { x: 'a'.repeat(20_000) } },
+        { id: 'short', tool: 'patterned', args: { x: 'abc' } },
+      ],
+    });
+    const call = (id: string) => batch.calls.nodes.find((node) => node.callId === id);
+    expect(call('fine')?.status).toBe('SUCCEEDED');
+    expect(outputOf(call('long'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_arguments', message: expect.stringContaining('against a string of 20000 characters') });
+    // The short string was checked (and failed the pattern) on what the budget had left.
+    expect(outputOf(call('short'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_arguments', message: expect.stringContaining('must match pattern') });
+  });
+
   it('wait in PENDING_EXTERNAL without blocking their batch, announce what to do, and complete one at a time in any order', async () => {
     const sessionId = await createSession(app);
     const rawSessionId = localId(sessionId, 'Session');

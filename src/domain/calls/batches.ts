@@ -5,7 +5,8 @@ import type { Sql } from '../../sql.js';
 import type { ToolBatch } from '../../generated/prisma/client.js';
 import type { EventDraft, SessionEvent } from '../../model/events.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
-import { validateArgs } from '../../tools/validate-args.js';
+import type { PatternBudget } from '../../tools/linear-regexp.js';
+import { patternBudget, validateArgs } from '../../tools/validate-args.js';
 import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
 import { type Broadcast, publishCancel } from '../broadcast.js';
 import type { EventLog } from '../event-log.js';
@@ -109,8 +110,9 @@ export class BatchService {
     const tenantId = input.tenantId;
     const tools = await registry.resolveMany(tenantId, calls.map((call) => call.tool));
     const scope: BatchScope = { tenantId, sessionId: input.sessionId, batchRowId: newRowId(), batchId };
+    const patterns = patternBudget();
     const planned: NewCall[] = calls.map((call) => {
-      const plan = planCall(call, tools.get(call.tool), config);
+      const plan = planCall(call, tools.get(call.tool), config, patterns);
       return {
         id: newRowId(),
         callId: call.id,
@@ -347,7 +349,7 @@ interface CallPlan {
   initialOutput: ToolCallOutput | null;
 }
 
-function planCall(call: { tool: string; args: unknown; timeoutMs: number | null }, tool: ResolvedTool | undefined, config: Config): CallPlan {
+function planCall(call: { tool: string; args: unknown; timeoutMs: number | null }, tool: ResolvedTool | undefined, config: Config, patterns: PatternBudget): CallPlan {
   if (!tool) {
     return { scheduling: 'PARALLEL', initialStatus: 'QUEUED', maxAttempts: 1, timeoutMs: call.timeoutMs ?? 0, initialOutput: outputs.unavailable(call.tool) };
   }
@@ -359,7 +361,7 @@ function planCall(call: { tool: string; args: unknown; timeoutMs: number | null 
     timeoutMs: Math.min(call.timeoutMs ?? definition.timeoutMs, config.MAX_CALL_TIMEOUT_MS),
     initialOutput: null,
   };
-  const verdict = definition.checksOwnArguments ? { ok: true as const } : validateArgs(definition, call.args);
+  const verdict = definition.checksOwnArguments ? { ok: true as const } : validateArgs(definition, call.args, patterns);
   if (!verdict.ok) {
     plan.initialOutput = outputs.failure(failure('INVALID_REQUEST', 'invalid_arguments', `Invalid arguments for \`${call.tool}\`: ${verdict.message}`));
   }

@@ -231,11 +231,12 @@ export class RegisteredToolService {
     if (next.description.trim().length === 0 || next.description.length > LIMITS.description) {
       throw new ValidationError(`description must be 1 to ${LIMITS.description} characters`, 'description');
     }
-    const schemaError = compileSchemaOrError(next.parametersSchema);
-    if (schemaError) throw new ValidationError(`parametersSchema is not a usable JSON Schema: ${schemaError}`, 'parametersSchema');
+    // The size first: compiling a schema costs time in proportion to it.
     if (Buffer.byteLength(JSON.stringify(next.parametersSchema)) > LIMITS.schemaBytes) {
       throw new ValidationError(`parametersSchema must be at most ${LIMITS.schemaBytes} bytes of JSON`, 'parametersSchema');
     }
+    const schemaError = compileSchemaOrError(next.parametersSchema);
+    if (schemaError) throw new ValidationError(`parametersSchema is not a usable JSON Schema: ${schemaError}`, 'parametersSchema');
     if (kind === 'EXTERNAL' && next.hints.supportsBackground) {
       throw new ValidationError('External tools cannot run in the background (their calls wait for a completion)', 'hints.supportsBackground');
     }
