@@ -8,6 +8,8 @@ import { LONE_SURROGATE } from '../model/storable-json.js';
 /** Largest file content, in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_PATH_LENGTH = 1024;
+/** A path's UTF-8 bytes: PostgreSQL indexes (session, path) in a btree, whose entries hold at most 2,704 bytes. */
+export const MAX_PATH_BYTES = 2048;
 const MAX_SEGMENT_LENGTH = 255;
 
 export interface FileStat {
@@ -119,7 +121,9 @@ export function fileError(cls: FailureClass, code: string, message: string): Too
 const SHOWN_PATH_CHARS = 200;
 function shownPath(path: unknown): string {
   if (typeof path !== 'string' || path.length <= SHOWN_PATH_CHARS) return JSON.stringify(path);
-  return `${JSON.stringify(path.slice(0, SHOWN_PATH_CHARS))}… (${path.length} characters)`;
+  // Never half of a surrogate pair.
+  const cut = /[\uD800-\uDBFF]$/.test(path.slice(0, SHOWN_PATH_CHARS)) ? SHOWN_PATH_CHARS - 1 : SHOWN_PATH_CHARS;
+  return `${JSON.stringify(path.slice(0, cut))}… (${codePoints(path)} characters)`;
 }
 
 export const fileErrors = {
@@ -163,11 +167,28 @@ export function normalizePath(input: unknown): string {
       parts.pop();
       continue;
     }
-    if (segment.length > MAX_SEGMENT_LENGTH) throw fileErrors.invalidPath(input, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+    if (segment.length > MAX_SEGMENT_LENGTH && codePoints(segment) > MAX_SEGMENT_LENGTH) throw fileErrors.invalidPath(input, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
     parts.push(segment);
   }
   const path = `/${parts.join('/')}`;
-  if (path.length > MAX_PATH_LENGTH) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_LENGTH} characters`);
+  if (path.length > MAX_PATH_LENGTH && codePoints(path) > MAX_PATH_LENGTH) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_LENGTH} characters`);
+  if (path.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(path) > MAX_PATH_BYTES) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_BYTES} bytes in UTF-8`);
   return path;
+}
+
+/** Characters as JSON Schema's maxLength counts them (code points: a surrogate pair is one). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }
 

@@ -166,6 +166,17 @@ describe('PrismaSessionFiles', () => {
     // A lone surrogate is no text either (PostgreSQL would keep U+FFFD, and two paths would be one file).
     expect(await failureOf(files.writeFile('/lone.txt', 'x\ud800y'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_content', message: expect.stringContaining('unpaired UTF-16 surrogate') });
     expect(await failureOf(files.writeFile('/k\udc00', 'x'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_path', message: expect.stringContaining('unpaired UTF-16 surrogate') });
+    // Within 1,024 characters but not within what the store's index holds (3,005 bytes of UTF-8): refused, typed.
+    const wide = Array.from({ length: 5 }, (_, segment) => `/${String.fromCodePoint(0x4e00 + segment).repeat(200)}`).join('');
+    expect(await failureOf(files.writeFile(wide, 'x'))).toMatchObject({ class: 'INVALID_REQUEST', code: 'invalid_path', message: expect.stringContaining('longer than 2048 bytes in UTF-8') });
+    const narrower = Array.from({ length: 3 }, (_, segment) => `/${String.fromCodePoint(0x4e00 + segment).repeat(200)}`).join('');
+    await files.writeFile(narrower, 'x');
+    expect(await files.readFile(narrower)).toMatchObject({ content: expect.stringContaining('x') });
+    // Characters count as code points, as the tools' schemas count them: 300 astral ones are 300, and a quoted path never ends in half a pair.
+    await files.writeFile(`/${'\u{20000}'.repeat(250)}`, 'astral');
+    const astral = await failureOf(files.writeFile(`/${'\u{20000}'.repeat(100_000)}`, 'x'));
+    expect(astral).toMatchObject({ code: 'invalid_path', message: expect.stringContaining('… (100001 characters)') });
+    expect((astral as { message: string }).message).not.toMatch(/\\ud[89ab][0-9a-f]{2}"/i);
     await files.writeFile('/paired.txt', 'a \ud83d\ude00 b');
     expect(await files.readFile('/paired.txt')).toMatchObject({ content: expect.stringContaining('a \ud83d\ude00 b') });
     await files.writeFile('/edit-lone.txt', 'abc');
