@@ -301,6 +301,8 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
           }
           return sendError(res, 400, -32000, 'Bad Request: a request without mcp-session-id must be initialize');
         }
+        // An MCP session is a toolrun session, created here: not a reader's, as createSession is not.
+        if (!viewer.roles.includes('submitter')) return sendError(res, 403, -32001, 'This API key lacks the submitter role needed to open an MCP session (it creates a toolrun session)');
         // The client's name is kept with the session: what GraphQL's input limits refuse is refused here too.
         const badParams = checkJsonInput(body.params, 'params', services.config.MAX_JSON_DEPTH);
         if (badParams) return sendError(res, 400, ErrorCode.InvalidParams, badParams.message);

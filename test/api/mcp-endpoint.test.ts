@@ -238,14 +238,22 @@ describe('toolrun at /mcp', () => {
     await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: waiting.id } })).status === 'CANCELLED');
   });
 
-  it('needs the submitter role to call tools, and to end another key’s session', async () => {
-    const reader = await app.newKey(undefined, ['reader']);
-    const client = await connect(reader);
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-    await expect(client.callTool({ name: 'echo', arguments: { message: 'x' } })).rejects.toThrow(/submitter/);
-    const submitters = await connect();
+  it('needs the submitter role to open a session (it creates one), to call tools, and to end another key’s session', async () => {
     const { name } = await app.services.db.tenant.findUniqueOrThrow({ where: { id: app.tenantId } });
     const sameTenantReader = await app.newKey(name, ['reader']);
+    const sessionsBefore = await app.services.db.session.count({ where: { tenantId: app.tenantId } });
+    await expect(connect(sameTenantReader)).rejects.toThrow(/submitter role needed to open an MCP session/);
+    expect(await app.services.db.session.count({ where: { tenantId: app.tenantId } })).toBe(sessionsBefore);
+    const submitters = await connect();
+    // In a session of its tenant that a submitter opened, a reader may list the tools, not call them.
+    const asReader = (message: object) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sameTenantReader}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionOf(submitters), 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+      }).then((response) => response.text());
+    expect(await asReader({ method: 'tools/list' })).toContain('"echo"');
+    expect(await asReader({ method: 'tools/call', params: { name: 'echo', arguments: { message: 'x' } } })).toContain('lacks the submitter role needed to call tools');
     const ended = await fetch(`${base}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${sameTenantReader}`, 'mcp-session-id': sessionOf(submitters) } });
     expect(ended.status).toBe(403);
     expect(await ended.text()).toContain('submitter');
