@@ -106,6 +106,10 @@ describe('API keys', () => {
   it('refuse bad input with a typed error naming the field', async () => {
     const unknownRole = await toolrun.request(`mutation { createApiKey(name: "x", roles: []) { __typename ... on ValidationError { field } } }`);
     expect(unknownRole.data).toEqual({ createApiKey: { __typename: 'ValidationError', field: 'roles' } });
+    const blank = await toolrun.request(CREATE, { name: '   ', roles: ['reader'] });
+    expect(blank.data).toMatchObject({ createApiKey: { code: 'VALIDATION_FAILED', message: expect.stringContaining('name must be 1-100 characters') } });
+    const padded = await toolrun.request(CREATE, { name: '  dashboard ', roles: ['reader'] });
+    expect(padded.data).toMatchObject({ createApiKey: { apiKey: { name: 'dashboard' } } });
     const past = await toolrun.request(CREATE, { name: 'x', roles: ['reader'], expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect((past.data as { createApiKey: { code: string } }).createApiKey.code).toBe('VALIDATION_FAILED');
     const overlap = await toolrun.request(ROTATE, { id: (await issue()).apiKey.id, overlap: -1 });

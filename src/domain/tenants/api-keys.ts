@@ -42,8 +42,9 @@ interface KeyOptions {
 /** A new key's roles and name, or the refusal of its options. */
 function checkedKeyOptions(options: KeyOptions): { roles: Role[]; name: string } {
   const roles = checkedRoles(options.roles ?? ['submitter', 'approver']);
-  const name = options.name ?? 'default';
-  if (name.length < 1 || name.length > 100) throw new ValidationError('name must be 1-100 characters', 'name');
+  // Stored trimmed, as tool display names are: a name of spaces names nothing.
+  const name = (options.name ?? 'default').trim();
+  if (name.length < 1 || name.length > 100) throw new ValidationError('name must be 1-100 characters, not counting spaces around it', 'name');
   if (options.expiresAt && options.expiresAt.getTime() <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
   return { roles, name };
 }
