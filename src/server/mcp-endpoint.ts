@@ -290,6 +290,9 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
           }
           if (req.method !== 'POST') return sendError(res, 405, -32000, 'Method not allowed: toolrun offers no standalone stream; send requests with POST', { allow: 'POST, DELETE' });
           const body = await readJson(req, services.config.MAX_REQUEST_BYTES);
+          // Before the SDK parses it, which would drop a `__proto__` key without a word: refused as GraphQL refuses it.
+          const badParams = checkJsonInput((body as { params?: unknown } | null)?.params ?? null, 'params', services.config.MAX_JSON_DEPTH, false, true);
+          if (badParams) return sendError(res, 400, ErrorCode.InvalidParams, badParams.message);
           // Stateless: the session was checked above, so the transport keeps none of its own.
           return await serve(req, res, new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }), buildServer(viewer, session.id), body);
         }

@@ -159,6 +159,9 @@ describe('toolrun at /mcp', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 100; level++) deep = [deep];
     expect((await rpc(client, { id: 'deep', method: 'tools/call', params: { name: 'echo', arguments: { deep } } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('nested deeper than') });
+    // A `__proto__` key is refused, not dropped on the way (the SDK's parsing would lose it).
+    const proto = await rpc(client, { id: 'proto', method: 'tools/call', params: { name: 'echo', arguments: JSON.parse('{"__proto__": {"message": "x"}}') } });
+    expect(proto.error).toMatchObject({ code: -32602, message: expect.stringContaining('params.arguments.__proto__ is a key that is not accepted') });
     expect(await app.services.db.toolCall.count({ where: { sessionId } })).toBe(0);
   });
 
