@@ -182,8 +182,10 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       taskStore: new BackgroundRunTasks(services, viewer, sessionId),
       defaultTaskPollInterval: TASK_POLL_INTERVAL_MS,
     });
-    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
       const viewer = viewerOf(extra);
+      // Every tool is in the first page: no cursor of this list exists.
+      if (request.params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, '`cursor` is not a cursor of this list (tools/list answers every tool at once)');
       return { tools: (await services.registry.list(viewer.tenantId)).map(mcpToolOf) };
     });
     // The request a cancel names may run in another process: it is cancelled through its call's row.

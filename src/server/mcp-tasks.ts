@@ -12,7 +12,7 @@ import type { Task } from '../generated/prisma/client.js';
 import { resultDocument } from '../domain/tasks/background-output.js';
 import { TASK_KINDS } from '../domain/tasks/task-transitions.js';
 import type { Viewer } from '../domain/tenants/api-keys.js';
-import { DomainError, NotFoundError } from '../model/errors.js';
+import { DomainError, NotFoundError, ValidationError } from '../model/errors.js';
 import { decodeKeysetCursor, encodeKeysetCursor } from '../model/keyset.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
@@ -105,6 +105,8 @@ export class BackgroundRunTasks implements TaskStore {
     try {
       after = cursor ? decodeKeysetCursor(cursor, MCP_TASKS_LIST, 'cursor') : null;
     } catch (error) {
+      // The SDK answers any failure here as -32602 "Failed to list tasks: <message>": the message alone, then.
+      if (error instanceof ValidationError) throw new Error(error.message);
       throw asMcpError(error, this.services.logger);
     }
     const { page } = await this.services.tasks.listTasks(this.viewer.tenantId, { sessionId: this.sessionId, kind: TASK_KINDS.background }, { first: TASKS_PER_PAGE, after });
