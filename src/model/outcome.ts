@@ -19,6 +19,7 @@ import {
   toolValueOf,
   toolValueText,
 } from './tool-value.js';
+import { longerThan } from './text.js';
 
 export const FAILURE_CLASSES = [
   'INVALID_REQUEST',
@@ -201,7 +202,7 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 /** Checks a failure reported by a client (the GraphQL input or the seeds' JSON form). */
 export function checkReportedFailure(value: ToolFailure, field: string): ToolFailure {
   if (!FAILURE_CODE_PATTERN.test(value.code)) throw new ValidationError(`${field}.code must match ${FAILURE_CODE_PATTERN.source}`, `${field}.code`);
-  if (value.message.length > MAX_FAILURE_MESSAGE_CHARS) {
+  if (longerThan(value.message, MAX_FAILURE_MESSAGE_CHARS)) {
     throw new ValidationError(`${field}.message must be at most ${MAX_FAILURE_MESSAGE_CHARS} characters`, `${field}.message`);
   }
   const afterMs = value.retry.kind === 'SAFE' ? value.retry.afterMs : undefined;

@@ -4,6 +4,7 @@
 // src/domain/sessions/session-files.ts.
 import { type FailureClass, ToolFailureError } from '../model/outcome.js';
 import { LONE_SURROGATE } from '../model/storable-json.js';
+import { characters, longerThan } from '../model/text.js';
 
 /** Largest file content, in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -123,7 +124,7 @@ function shownPath(path: unknown): string {
   if (typeof path !== 'string' || path.length <= SHOWN_PATH_CHARS) return JSON.stringify(path);
   // Never half of a surrogate pair.
   const cut = /[\uD800-\uDBFF]$/.test(path.slice(0, SHOWN_PATH_CHARS)) ? SHOWN_PATH_CHARS - 1 : SHOWN_PATH_CHARS;
-  return `${JSON.stringify(path.slice(0, cut))}… (${codePoints(path)} characters)`;
+  return `${JSON.stringify(path.slice(0, cut))}… (${characters(path)} characters)`;
 }
 
 export const fileErrors = {
@@ -167,28 +168,13 @@ export function normalizePath(input: unknown): string {
       parts.pop();
       continue;
     }
-    if (segment.length > MAX_SEGMENT_LENGTH && codePoints(segment) > MAX_SEGMENT_LENGTH) throw fileErrors.invalidPath(input, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+    if (longerThan(segment, MAX_SEGMENT_LENGTH)) throw fileErrors.invalidPath(input, `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
     parts.push(segment);
   }
   const path = `/${parts.join('/')}`;
-  if (path.length > MAX_PATH_LENGTH && codePoints(path) > MAX_PATH_LENGTH) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_LENGTH} characters`);
+  if (longerThan(path, MAX_PATH_LENGTH)) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_LENGTH} characters`);
   if (path.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(path) > MAX_PATH_BYTES) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_BYTES} bytes in UTF-8`);
   return path;
 }
 
-/** Characters as JSON Schema's maxLength counts them (code points: a surrogate pair is one). */
-function codePoints(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
-}
 

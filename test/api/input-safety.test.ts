@@ -134,6 +134,11 @@ describe('input safety', () => {
     // A well-formed pair is fine.
     const ok = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: 'emoji \ud83d\ude00', m: { a: '\ud83d\ude00' } });
     expect(ok.data?.createSession.__typename).toBe('Session');
+    // Limits count characters (code points), as people and JSON Schema do: 300 astral ones are within 500.
+    const astral = await toolrun.request<{ createSession: { __typename: string } }, unknown>(CREATE_SESSION, { t: '\u{20000}'.repeat(300) });
+    expect(astral.data?.createSession.__typename).toBe('Session');
+    const tooLong = await toolrun.request<{ createSession: { __typename: string; message?: string } }, unknown>(CREATE_SESSION, { t: '\u{20000}'.repeat(501) });
+    expect(tooLong.data?.createSession).toMatchObject({ __typename: 'ValidationError' });
   });
 
   it('refuses a number too large to represent (1e400) anywhere in input, args included, naming the field; nothing of the batch is kept', async () => {

@@ -23,6 +23,7 @@ import { type CallRecord, type CancelRequested, cancelCalls, cancelOrphaned, TER
 import { completedEvent } from './call-writes.js';
 import { CallIdsTaken, type InsertResult, insertBatch, type NewBatch, type NewCall, newRowId, takenCallIds } from './insert-batch.js';
 import type { CallStore } from './store.js';
+import { longerThan } from '../../model/text.js';
 
 export interface CallInput {
   id?: string | null;
@@ -95,7 +96,7 @@ export class BatchService {
     if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);
     const idempotencyKey = input.idempotencyKey ?? null;
-    if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
+    if (idempotencyKey !== null && (idempotencyKey.length === 0 || longerThan(idempotencyKey, 256))) {
       throw new ValidationError('idempotencyKey must be 1 to 256 characters', 'idempotencyKey');
     }
     const requestHash = sha256Hex(stableJson(calls.map(({ id, clientId, tool, args, timeoutMs }) => ({ id: clientId ? id : null, tool, args, timeoutMs }))));
@@ -253,7 +254,7 @@ export class BatchService {
     const seen = new Set<string>();
     return input.calls.map((call, index) => {
       if (call.id !== undefined && call.id !== null && !CALL_ID_PATTERN.test(call.id)) {
-        throw new ValidationError(`calls[${index}].id must be 1 to 256 printable characters without spaces`, `calls.${index}.id`);
+        throw new ValidationError(`calls[${index}].id must be 1 to 256 printable ASCII characters without spaces`, `calls.${index}.id`);
       }
       const id = call.id ?? newCallId();
       if (seen.has(id)) throw new ValidationError(`Call id \`${id}\` appears more than once in the batch`, `calls.${index}.id`);

@@ -25,6 +25,7 @@ import { CallAlreadyCompletedError, DeadlinePassedError, ForbiddenError, Invalid
 import type { EventLog } from '../event-log.js';
 import { checkReportedFailure, FAILURE_CLASSES, type FailureClass, failure, outputs, parseOutput, parseSeedOutcome, type ToolCallOutput } from '../../model/outcome.js';
 import { decodeToolValue, MalformedToolValueError } from '../../model/tool-value.js';
+import { longerThan } from '../../model/text.js';
 
 /**
  * What a client reports for a call of an external tool: exactly one of `value` (a tool value in
@@ -68,7 +69,7 @@ export class CallDecisionService {
   /** Fails a call that waits for approval: PERMISSION_DENIED from source POLICY, with the reason. */
   async reject(viewer: Viewer, callId: string, reason: string, sessionId?: string | null): Promise<CallRecord> {
     const text = reason.trim();
-    if (text.length > MAX_REASON_CHARS) throw new ValidationError(`reason must be at most ${MAX_REASON_CHARS} characters`, 'reason');
+    if (longerThan(text, MAX_REASON_CHARS)) throw new ValidationError(`reason must be at most ${MAX_REASON_CHARS} characters`, 'reason');
     const call = await this.decidable(viewer, callId, sessionId);
     const output = outputs.failure(
       failure('PERMISSION_DENIED', 'approval_rejected', text ? `The call was rejected: ${text}` : 'The call was rejected', { source: 'POLICY' }),

@@ -11,6 +11,7 @@ import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
+import { longerThan } from '../../model/text.js';
 
 /** One entry of a `sessionFiles` page: its content cut at the listing's cap. */
 export interface ListedFile {
@@ -55,7 +56,7 @@ export class SessionService {
   ) {}
 
   async create(tenantId: string, input: { title?: string | null; metadata?: unknown }): Promise<Session> {
-    if (input.title !== undefined && input.title !== null && input.title.length > 500) {
+    if (input.title !== undefined && input.title !== null && longerThan(input.title, 500)) {
       throw new ValidationError('title must be at most 500 characters', 'title');
     }
     if (input.metadata !== undefined && input.metadata !== null && (typeof input.metadata !== 'object' || Array.isArray(input.metadata))) {

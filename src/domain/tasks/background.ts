@@ -38,6 +38,7 @@ import type { TenantLimitsService } from '../tenants/tenant-limits.js';
 import { jsonText } from '../../model/tool-value.js';
 import { newRunId } from '../../model/ids.js';
 import { toStorable, unacceptableText } from '../../model/storable-json.js';
+import { longerThan } from '../../model/text.js';
 
 export const SPAWN_BACKGROUND_TOOL = 'spawn_background';
 export const MAX_ACTIVE_BACKGROUND_RUNS_PER_SESSION = 5;
@@ -499,7 +500,7 @@ function normalizeTitle(title: unknown, fallback: string): string {
   const unstorable = unacceptableText(title);
   if (unstorable) throw new ValidationError(`title ${unstorable}`, 'title');
   const trimmed = title.trim();
-  if (trimmed.length > MAX_TITLE_LENGTH) throw new ValidationError(`title must be at most ${MAX_TITLE_LENGTH} characters`, 'title');
+  if (longerThan(trimmed, MAX_TITLE_LENGTH)) throw new ValidationError(`title must be at most ${MAX_TITLE_LENGTH} characters`, 'title');
   return trimmed === '' ? fallback : trimmed;
 }
 

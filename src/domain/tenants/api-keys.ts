@@ -10,6 +10,7 @@ import type { Logger } from '../../logger.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { sha256Hex, UUID_PATTERN } from '../../model/ids.js';
 import type { Broadcast } from '../broadcast.js';
+import { longerThan } from '../../model/text.js';
 
 /**
  * `reader`: queries and subscriptions only (what a dashboard in a browser should hold); every key
@@ -44,7 +45,7 @@ function checkedKeyOptions(options: KeyOptions): { roles: Role[]; name: string }
   const roles = checkedRoles(options.roles ?? ['submitter', 'approver']);
   // Stored trimmed, as tool display names are: a name of spaces names nothing.
   const name = (options.name ?? 'default').trim();
-  if (name.length < 1 || name.length > 100) throw new ValidationError('name must be 1-100 characters, not counting spaces around it', 'name');
+  if (name.length < 1 || longerThan(name, 100)) throw new ValidationError('name must be 1-100 characters, not counting spaces around it', 'name');
   if (options.expiresAt && options.expiresAt.getTime() <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
   return { roles, name };
 }

@@ -13,6 +13,7 @@ import type { RetryPolicy } from '../../model/retry.js';
 import { TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
 import { NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
+import { longerThan } from '../../model/text.js';
 
 /** How calls of a registered tool (or of an MCP server's tools) run; null or absent keeps the current value. */
 export interface ToolSettingsPatch {
@@ -224,11 +225,11 @@ export class RegisteredToolService {
       },
     };
     const displayName = next.displayName.trim();
-    if (displayName.length === 0 || displayName.length > LIMITS.displayName) {
+    if (displayName.length === 0 || longerThan(displayName, LIMITS.displayName)) {
       throw new ValidationError(`displayName must be 1 to ${LIMITS.displayName} characters`, 'displayName');
     }
     next.displayName = displayName;
-    if (next.description.trim().length === 0 || next.description.length > LIMITS.description) {
+    if (next.description.trim().length === 0 || longerThan(next.description, LIMITS.description)) {
       throw new ValidationError(`description must be 1 to ${LIMITS.description} characters`, 'description');
     }
     // The size first: compiling a schema costs time in proportion to it.

@@ -1,0 +1,23 @@
+// How limits count text: in characters (Unicode code points), as JSON Schema's maxLength does and
+// as people do — a surrogate pair (an emoji, a CJK extension character) is one, not two.
+
+/** The code points of `text` (a lone surrogate counts as one). */
+export function characters(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** Whether `text` has more than `max` characters (without counting when its UTF-16 length says it cannot). */
+export function longerThan(text: string, max: number): boolean {
+  return text.length > max && characters(text) > max;
+}

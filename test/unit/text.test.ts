@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { characters, longerThan } from '../../src/model/text.js';
+
+describe('characters', () => {
+  it('counts code points: a surrogate pair is one, a lone surrogate one', () => {
+    expect(characters('')).toBe(0);
+    expect(characters('abc')).toBe(3);
+    expect(characters('a\u{1F600}b')).toBe(3);
+    expect(characters('\u{20000}'.repeat(300))).toBe(300);
+    expect(characters('\ud800')).toBe(1);
+    expect(characters('\udc00\ud800')).toBe(2);
+    expect(characters('x\ud800')).toBe(2);
+  });
+
+  it('longerThan agrees with the count', () => {
+    expect(longerThan('\u{20000}'.repeat(500), 500)).toBe(false);
+    expect(longerThan('\u{20000}'.repeat(501), 500)).toBe(true);
+    expect(longerThan('a'.repeat(501), 500)).toBe(true);
+    expect(longerThan('a'.repeat(500), 500)).toBe(false);
+  });
+});
