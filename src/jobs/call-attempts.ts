@@ -1,6 +1,6 @@
 // When a worker writes what about the attempts it runs.
 //
-// A call of a rerunnable tool (idempotent or readonly) starts at once: its claim (QUEUED → RUNNING,
+// A call of a readonly tool (no effects) starts at once: its claim (QUEUED → RUNNING,
 // ToolCallStarted) goes out on the next tick without the tool waiting for it, and when the tool is
 // done before the claim was taken, claim and outcome are one transition in one transaction. Any other
 // tool's claim is durable before the tool runs.

@@ -1,5 +1,5 @@
 // Runs one attempt of a tool call on a worker: takes a fair slot, claims the call (at once for a
-// rerunnable tool, durably first for any other), executes the tool under its deadline and abort
+// readonly tool, durably first for any other), executes the tool under its deadline and abort
 // signal, streams progress, and records the outcome or a retry (call-attempts.ts decides when).
 import type { Config } from '../config.js';
 import type { CallRef } from '../domain/calls/call-folds.js';
@@ -123,8 +123,11 @@ export class CallRunner {
     const rerunnable = mayRunTwice(hints);
     let execution: Execution | null = null;
     // Gone since submission (a registered tool removed): the call ends without running, so no claim
-    // (and no ToolCallStarted) is written first: the outcome is the attempt's one write.
-    const attempt = await attempts.begin(call, descriptor, { durable: Boolean(tool) && !rerunnable, inLane, onLost: () => execution?.abort('superseded') });
+    // (and no ToolCallStarted) is written first: the outcome is the attempt's one write. A readonly
+    // tool starts before its claim is durable: if a cancel takes the call meanwhile, the record says
+    // it never ran, which is true of every effect it has. An idempotent tool may change things
+    // (write_file): it runs only once its claim is durable, so a call cancelled while queued never ran.
+    const attempt = await attempts.begin(call, descriptor, { durable: Boolean(tool) && !hints?.readonly, inLane, onLost: () => execution?.abort('superseded') });
     if (!attempt) return 'skipped';
     if (!tool) {
       const unavailable = outputs.unavailable(call.tool);

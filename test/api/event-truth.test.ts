@@ -11,6 +11,7 @@ import {
   RegisterExternalToolDocument,
   RejectToolCallDocument,
   RemoveToolDocument,
+  SessionFileDocument,
   TenantSettingsDocument,
   ToolCallEventsDocument,
 } from '../gql/graphql.js';
@@ -102,6 +103,27 @@ describe('ToolCallStarted', () => {
     expect(startedIds.sort()).toEqual(calls.filter((call) => call.startedAt !== null).map((call) => call.callId).sort());
     expect(completedIds.sort()).toEqual(calls.map((call) => call.callId).sort());
     expect(events.filter((event) => event.__typename === 'ToolCallCompleted' && event.callId === 'withdrawn')).toMatchObject([{ status: 'CANCELLED' }]);
+  });
+
+  it("is true of a tool's effects: a call cancelled while queued that is recorded as never run changed nothing (write_file, idempotent)", async () => {
+    // The cancel races the worker: whichever way each call goes, its record must match its effect.
+    let neverRan = 0;
+    for (let round = 0; round < 6; round++) {
+      const sessionId = await createSession(app, submitter);
+      const calls = Array.from({ length: 10 }, (_, index) => ({ id: `w${index}`, tool: 'write_file', args: { path: `/f${index}.txt`, content: 'written' } }));
+      const batch = await submitBatch(app, { sessionId, calls }, submitter);
+      await app.query(CancelToolBatchDocument, { sessionId, batchId: batch.batchId }, submitter);
+      const done = await waitForBatch(app, sessionId, batch.batchId);
+      for (const call of done.calls.nodes) {
+        const { sessionFile } = await app.query(SessionFileDocument, { sessionId, path: `/f${call.callId.slice(1)}.txt` });
+        if (call.startedAt === null) {
+          neverRan++;
+          expect(call, JSON.stringify(call)).toMatchObject({ status: 'CANCELLED', attempt: 0 });
+          expect(sessionFile, `${call.callId} is recorded as never run, yet its file exists`).toBeNull();
+        } else if (call.status === 'SUCCEEDED') expect(sessionFile?.content).toBe('written');
+      }
+    }
+    expect(neverRan).toBeGreaterThan(0);
   });
 
   it('is not emitted for a call whose tool was removed before it ran (it fails tool_unavailable)', async () => {

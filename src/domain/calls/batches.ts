@@ -301,7 +301,7 @@ export class BatchService {
     if (callRowIds.length === 0) return;
     const { eventLog, dispatcher, bus, config } = this.deps;
     const running = await eventLog.write(sessionId, (scope) => cancelCalls(scope, dispatcher, callRowIds));
-    // Queued calls may already run on a worker (a rerunnable tool starts before its claim is written).
+    // Queued calls may already run on a worker (a readonly tool starts before its claim is written).
     // Not awaited: with Redis away the request still answers at once (workers find the durable mark).
     publishCancel(bus, { callRowIds }).catch(() => undefined);
     if (running.length === 0) return;
