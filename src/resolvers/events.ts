@@ -84,7 +84,7 @@ builder.subscriptionFields((t) => ({
     description:
       'Events of every session of the tenant after `after`, then live, in tenant order (`tenantSeq`), each once; a cursor older than the retention yields CursorExpired. For list views and inboxes (a new session arrives as its SessionCreated): filter by `types` (e.g. [ToolCallAwaitingApproval]) or `sessionId`.',
     args: {
-      after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `Tenant.lastEventCursor`); absent: from now' }),
+      after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `tenantSettings.lastEventCursor`); absent: from now' }),
       types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types (at least one)' }),
       sessionId: t.arg.id({ description: 'Only events of this session' }),
     },
