@@ -13,6 +13,7 @@ import type { ToolDefinition } from './types.js';
 export type ValidationResult = { ok: true } | { ok: false; message: string };
 
 const MAX_CACHED_VALIDATORS = 1000;
+const MAX_REPORTED_ERRORS = 10;
 /**
  * Steps of RE2 matching (a pattern's instructions × a string's length) that checking the args of one
  * request may take: about 0.15 s here at worst. A batch's calls share it (`patternBudget()`), so a
@@ -22,7 +23,6 @@ export const PATTERN_STEPS_PER_REQUEST = 50_000_000;
 
 /** The budget for the patterns of one request's args (a batch's calls share one). */
 export const patternBudget = () => new PatternBudget(PATTERN_STEPS_PER_REQUEST);
-const MAX_REPORTED_ERRORS = 10;
 
 // ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace.
 const addFormats: FormatsPlugin =
