@@ -16,13 +16,13 @@ const MAX_CACHED_VALIDATORS = 1000;
 const MAX_REPORTED_ERRORS = 10;
 /**
  * Steps of RE2 matching (a pattern's instructions × a string's length) that checking the args of one
- * request may take: about 0.15 s here at worst. A batch's calls share it (`patternBudget()`), so a
+ * batch may take: about 0.15 s here at worst. Its calls share them (`patternBudget()`), so a
  * tenant's long strings against a large `pattern` cannot hold the API's thread for long.
  */
-export const PATTERN_STEPS_PER_REQUEST = 50_000_000;
+export const PATTERN_STEPS_PER_BATCH = 50_000_000;
 
-/** The budget for the patterns of one request's args (a batch's calls share one). */
-export const patternBudget = () => new PatternBudget(PATTERN_STEPS_PER_REQUEST);
+/** The budget for the patterns of one batch's args (its calls share it; a spawned run has its own). */
+export const patternBudget = () => new PatternBudget(PATTERN_STEPS_PER_BATCH);
 
 // ajv-formats is CommonJS; depending on the loader its default export is the plugin or a namespace.
 const addFormats: FormatsPlugin =
@@ -149,7 +149,7 @@ export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'paramete
     if (error instanceof PatternBudgetExceeded) {
       return {
         ok: false,
-        message: `checking them against the patterns of the schema of \`${definition.name}\` takes too long (a pattern of ${error.instructions} RE2 instructions against a string of ${error.inputLength} characters, beyond what one request's args may take): send shorter strings`,
+        message: `checking them against the patterns of the schema of \`${definition.name}\` takes too long (a pattern of ${error.instructions} RE2 instructions against a string of ${error.inputLength} characters, beyond what one batch's args may take): send shorter strings`,
       };
     }
     // A schema that refers to itself without consuming the value (`$ref: "#"` beside `type`) recurses without end.
