@@ -207,15 +207,16 @@ export class ToolrunClient {
   }
 
   private updateLinkState(): void {
+    // `live` says something is being followed: with no watch running the link is idle, whatever the socket does.
     const next: LinkState = this.refused
       ? 'refused'
-      : this.resuming.size > 0
-        ? 'reconnecting'
-        : this.connectedOnce
-          ? 'live'
-          : this.watches > 0
-            ? 'connecting'
-            : 'idle';
+      : this.watches === 0
+        ? 'idle'
+        : this.resuming.size > 0
+          ? 'reconnecting'
+          : this.connectedOnce
+            ? 'live'
+            : 'connecting';
     if (next === this.state) return;
     this.state = next;
     for (const listener of this.stateListeners) listener(next);

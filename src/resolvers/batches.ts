@@ -22,11 +22,15 @@ builder.queryFields((t) => ({
     {
       type: ToolCallRef,
       authScopes: { reader: true },
-      description: 'The tenant’s calls across sessions, newest first (by queue time), filtered; pages of up to 100 with stable cursors',
-      args: { filter: t.arg({ type: ToolCallFilterInput, description: 'Only calls matching this' }) },
+      description: 'The tenant’s calls across sessions, newest first (by queue time) unless `oldestFirst`, filtered; pages of up to 100 with stable cursors',
+      args: {
+        filter: t.arg({ type: ToolCallFilterInput, description: 'Only calls matching this' }),
+        oldestFirst: t.arg.boolean({ defaultValue: false, description: 'Oldest first (by queue time), as an approvals inbox lists what has waited longest; a cursor holds to the order it came from' }),
+      },
       resolve: async (_root, args, { services, viewer }) => {
-        const request = pageRequest(args, 'tool-calls');
-        const { page, count } = await services.calls.listCalls(viewer.tenantId, callFilter(args.filter), request);
+        const oldestFirst = args.oldestFirst === true;
+        const request = pageRequest(args, oldestFirst ? 'tool-calls-oldest-first' : 'tool-calls');
+        const { page, count } = await services.calls.listCalls(viewer.tenantId, callFilter(args.filter), request, oldestFirst);
         return keysetConnection(page, request, byTime((call) => call.queuedAt), count);
       },
     },

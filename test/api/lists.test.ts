@@ -52,6 +52,14 @@ describe('toolCalls', () => {
     const inbox = await app.query(ListToolCallsDocument, { filter: { status: ['AWAITING_APPROVAL'] } }, key);
     expect(inbox.toolCalls.totalCount).toBe(2);
     expect(inbox.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['b2', 'b1']);
+    // An inbox lists what has waited longest first; a cursor holds to the order it came from.
+    const oldest = await app.query(ListToolCallsDocument, { filter: { status: ['AWAITING_APPROVAL'] }, oldestFirst: true, first: 1 }, key);
+    expect(oldest.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['b1']);
+    const next = await app.query(ListToolCallsDocument, { filter: { status: ['AWAITING_APPROVAL'] }, oldestFirst: true, first: 1, after: oldest.toolCalls.pageInfo.endCursor }, key);
+    expect(next.toolCalls).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: false } });
+    expect(next.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['b2']);
+    const mixed = await app.request('query($a: String) { toolCalls(first: 1, after: $a) { totalCount } }', { a: oldest.toolCalls.pageInfo.endCursor }, key);
+    expect(mixed.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
 
     const failed = await app.query(ListToolCallsDocument, { filter: { failureClass: ['EXECUTION'] } }, key);
     expect(failed.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['a2']);

@@ -86,11 +86,12 @@ describe('client watch', () => {
       expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
       expect(seen.filter((event) => event.type === 'ToolCallCompleted').map((event) => event.callId).sort()).toEqual(calls.map((call) => call.id).sort());
       expect(seen.at(-1)!.type).toBe('ToolBatchCompleted');
-      // idle (no watch yet), connecting, live, then a reconnecting and a live again for each break.
+      // idle (no watch yet), connecting, live, then a reconnecting and a live again for each break, idle once the watch ended.
       expect(states.slice(0, 3)).toEqual(['idle', 'connecting', 'live']);
       expect(states.filter((state) => state === 'reconnecting').length).toBeGreaterThanOrEqual(2);
-      for (let i = 3; i < states.length; i++) expect(states[i], states.join(' ')).toBe(i % 2 === 1 ? 'reconnecting' : 'live');
-      expect(client.linkState).toBe('live');
+      expect(states.at(-1)).toBe('idle');
+      for (let i = 3; i < states.length - 1; i++) expect(states[i], states.join(' ')).toBe(i % 2 === 1 ? 'reconnecting' : 'live');
+      expect(client.linkState).toBe('idle');
     } finally {
       await client.close();
     }
@@ -119,7 +120,8 @@ describe('client watch', () => {
       await watching;
       expect(types.at(-1)).toBe('ToolBatchCompleted');
       expect(types.filter((type) => type === 'ToolCallCompleted')).toHaveLength(1);
-      expect(client.linkState).toBe('live');
+      expect(states.at(-2)).toBe('live');
+      expect(client.linkState).toBe('idle');
     } finally {
       for (const socket of sockets) socket.destroy();
       await client.close();

@@ -297,10 +297,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await card('delete-a').waitFor({ timeout: 15_000 });
     await card('delete-b').waitFor();
     await shot('approvals');
-    await page.getByRole('button', { name: 'Approve delete-a' }).click();
+    // By keyboard: Enter on Approve; the focus then goes on to the next card, whose reason Enter submits.
+    await page.getByRole('button', { name: 'Approve delete-a' }).focus();
+    await page.keyboard.press('Enter');
     await card('delete-a').waitFor({ state: 'detached', timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.approval')?.getAttribute('data-call-id') ?? null)).toBe('delete-b');
     await card('delete-b').getByLabel('Reason').fill('not this file');
-    await page.getByRole('button', { name: 'Reject delete-b' }).click();
+    await page.keyboard.press('Enter');
     await card('delete-b').waitFor({ state: 'detached', timeout: 15_000 });
     await page.getByText('Nothing waits for approval.').waitFor();
     const approved = await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'delete-a' });
@@ -325,8 +328,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await card.getByLabel('Reason').fill('spoofed');
     await page.getByRole('button', { name: 'Reject spoofed' }).click();
     await card.waitFor({ state: 'detached', timeout: 15_000 });
+    // What a tool answered, as the model sees it and raw, reads as written too (its batch, the newest, opens with the session).
+    const echoed = await submit(session.sessionId, [{ id: 'echoed', tool: 'echo', args: { message: 'ok \u202Edesrever' } }]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: echoed.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the echo done');
     await openSession(session.sessionId);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('spoof \\u202Egnp.exe');
+    await page.locator('.call[data-call-id="echoed"] .call-name').click({ timeout: 15_000 });
+    await expect.poll(() => page.locator('.model-text').innerText(), { timeout: 10_000 }).toContain('\\u202Edesrever');
+    expect(await page.getByRole('dialog').innerText()).not.toContain('\u202E');
+    await page.keyboard.press('Escape');
   });
 
   it('lists every call waiting for approval past a page (the oldest too); a decision someone made first is refused where it shows', async () => {
@@ -559,6 +569,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await asOperator();
     await nav('Health').click();
     await expect.poll(() => page.locator('[data-workers-alive]').getAttribute('data-workers-alive'), { timeout: 15_000 }).toBe('1');
+    // The page follows no stream: the header says nothing of one.
+    await expect.poll(() => page.locator('[data-link-state]').getAttribute('data-link-state')).toBe('idle');
     expect(await page.locator('tr[data-queue]').evaluateAll((rows) => rows.map((el) => el.getAttribute('data-queue')))).toEqual(['calls', 'tasks']);
     // A call the page sees running, then done; the event lag counts the deliveries to this API of
     // the events it streams (here to a subscriber of the tenant's events).

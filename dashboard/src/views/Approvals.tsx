@@ -32,11 +32,23 @@ interface Waiting {
 
 const keyOf = (sessionNodeId: string, callId: string) => `${sessionNodeId}/${callId}`;
 
+const waitingOf = (call: AwaitingApprovalQuery['toolCalls']['nodes'][number]): Waiting => ({
+  callId: call.callId,
+  tool: call.tool,
+  args: call.args,
+  queuedAt: call.queuedAt,
+  batchId: call.batch.batchId,
+  sessionNodeId: call.session.id,
+  session: call.session,
+});
+
 export function ApprovalsView({ link }: { link: Link }) {
   const [waiting, setWaiting] = useState<Map<string, Waiting> | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** Calls waiting beyond INBOX_LIMIT when the inbox was read (the oldest are shown first, these are not). */
   const [unread, setUnread] = useState(0);
+  const unreadNow = useRef(0);
+  unreadNow.current = unread;
   /** Decisions the server refused whose card left meanwhile (someone else decided first). */
   const [notices, setNotices] = useState<string[]>([]);
 
@@ -61,8 +73,11 @@ export function ApprovalsView({ link }: { link: Link }) {
         after = page.pageInfo.endCursor;
       }
     };
-    // Cards added by an event lack their session's raw id and title until the inbox is read again.
+    // Cards added by an event lack their session's raw id and title until the inbox is read again; and
+    // once decisions make room under INBOX_LIMIT, the calls that did not fit are read in.
+    let decidedDuringRead = new Set<string>();
     const details = coalesced(async () => {
+      decidedDuringRead = new Set();
       const calls = await readInbox();
       setWaiting((current) => {
         if (!current) return current;
@@ -71,6 +86,8 @@ export function ApprovalsView({ link }: { link: Link }) {
           const key = keyOf(call.session.id, call.callId);
           const card = next.get(key);
           if (card && !card.session) next.set(key, { ...card, session: call.session });
+          // Read as waiting, but its decision's event came after the read began: gone, not back.
+          else if (!card && !decidedDuringRead.has(key)) next.set(key, waitingOf(call));
         }
         return next;
       });
@@ -78,14 +95,7 @@ export function ApprovalsView({ link }: { link: Link }) {
     const stop = followTenant(link, INBOX_EVENTS, {
       load: async () => {
         const calls = await readInbox();
-        setWaiting(
-          new Map(
-            calls.map((call) => [
-              keyOf(call.session.id, call.callId),
-              { callId: call.callId, tool: call.tool, args: call.args, queuedAt: call.queuedAt, batchId: call.batch.batchId, sessionNodeId: call.session.id, session: call.session },
-            ]),
-          ),
-        );
+        setWaiting(new Map(calls.map((call) => [keyOf(call.session.id, call.callId), waitingOf(call)])));
       },
       onEvents: (events) => {
         setWaiting((current) => {
@@ -98,11 +108,13 @@ export function ApprovalsView({ link }: { link: Link }) {
               next.set(key, { callId: event.callId, tool: event.tool, args: event.args, queuedAt: event.at, batchId: event.batchId, sessionNodeId: event.sessionId, session: null });
             } else {
               next.delete(key);
+              decidedDuringRead.add(key);
             }
           }
           return next;
         });
-        if (events.some((event) => event.__typename === 'ToolCallAwaitingApproval')) details.request();
+        const decided = events.some((event) => 'callId' in event && event.__typename !== 'ToolCallAwaitingApproval');
+        if (events.some((event) => event.__typename === 'ToolCallAwaitingApproval') || (decided && unreadNow.current > 0)) details.request();
       },
     });
     return () => {
@@ -112,6 +124,23 @@ export function ApprovalsView({ link }: { link: Link }) {
   }, [link]);
 
   const cards = [...(waiting?.values() ?? [])].sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
+  // A card that held the focus leaves when its decision's event arrives: the focus goes on to the
+  // card that took its place (or the one before it), so a keyboard user decides one after another.
+  const list = useRef<HTMLUListElement>(null);
+  const focusedCard = useRef<number | null>(null);
+  useEffect(() => {
+    const items = list.current?.querySelectorAll<HTMLElement>('li.approval') ?? [];
+    if (focusedCard.current === null || document.activeElement !== document.body || items.length === 0) return;
+    items[Math.min(focusedCard.current, items.length - 1)]?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
+  });
+  const trackFocus = (event: React.FocusEvent<HTMLUListElement>) => {
+    const card = (event.target as HTMLElement).closest('li.approval');
+    focusedCard.current = card ? [...event.currentTarget.querySelectorAll('li.approval')].indexOf(card) : null;
+  };
+  // Focus that moves elsewhere on the page ends it; focus lost with its card (to no element) does not.
+  const leaveFocus = (event: React.FocusEvent<HTMLUListElement>) => {
+    if (event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) focusedCard.current = null;
+  };
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
@@ -121,14 +150,14 @@ export function ApprovalsView({ link }: { link: Link }) {
           ? 'Loading…'
           : cards.length === 0
             ? 'Nothing waits for approval.'
-            : `${cards.length + unread} call${cards.length + unread === 1 ? '' : 's'} waiting for approval${unread > 0 ? ` (the ${cards.length} newest shown)` : ''}`}
+            : `${cards.length + unread} call${cards.length + unread === 1 ? '' : 's'} waiting for approval${unread > 0 ? ` (the ${cards.length} that have waited longest shown)` : ''}`}
       </p>
       {notices.map((notice) => (
         <p role="alert" key={notice}>
           {notice}
         </p>
       ))}
-      <ul className="approvals">
+      <ul className="approvals" ref={list} onFocus={trackFocus} onBlur={leaveFocus}>
         {cards.map((call) => (
           <ApprovalCard key={keyOf(call.sessionNodeId, call.callId)} call={call} onRefused={(message) => setNotices((current) => [...current.filter((entry) => entry !== message), message].slice(-5))} />
         ))}
@@ -191,7 +220,15 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
           Approve
         </RoleButton>
         <label htmlFor={reasonId}>Reason</label>
-        <input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} placeholder="why not" />
+        <input
+          id={reasonId}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && reason.trim()) void decide('reject');
+          }}
+          placeholder="why not"
+        />
         <RoleButton role="APPROVER" type="button" disabled={!reason.trim()} onClick={() => void decide('reject')} aria-label={`Reject ${call.callId}`}>
           Reject
         </RoleButton>

@@ -28,7 +28,10 @@ export function HealthView() {
           setFailure(null);
         }
       } catch (error) {
-        if (!stop) setFailure((error as Error).message);
+        if (stop) return;
+        // What the last answer said no longer holds.
+        setFailure((error as Error).message);
+        setReady(null);
       }
     };
     void check();

@@ -38,6 +38,8 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   const [drawer, setDrawer] = useState<string | null>(null);
   // Where older batches than those read start (null: none left), and how many the session has.
   const [older, setOlder] = useState<{ after: string | null; total: number; loading: boolean } | null>(null);
+  // Batches created after the snapshot's newest are new to the session's total; older ones an event brings back were counted.
+  const snapshotNewest = useRef('');
   useSyncExternalStore(store.subscribe, store.getVersion);
 
   const load = useCallback(
@@ -59,7 +61,10 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
         .query(BatchHeadDocument, { sessionId, batchId }, { requestPolicy: 'network-only' })
         .toPromise()
         .then((result) => {
-          if (result.data?.toolBatch) store.read(result.data.toolBatch);
+          const batch = result.data?.toolBatch;
+          if (!batch) return;
+          store.read(batch);
+          if (batch.createdAt > snapshotNewest.current) setOlder((known) => (known ? { ...known, total: known.total + 1 } : known));
         });
     },
     [client, sessionId, store],
@@ -73,6 +78,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     const { pageInfo, totalCount } = session.batches;
     setOlder({ after: pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null, total: totalCount, loading: false });
     const newest = [...session.batches.nodes].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    snapshotNewest.current = newest?.createdAt ?? '';
     if (!focusBatch && newest) setExpanded((open) => (open.size === 0 ? new Set([newest.batchId]) : open));
     return watch(link, ToolCallEventsDocument, { sessionId, after: session.lastEventCursor ?? sessionStartCursor(sessionId) }, {
       onEvents: (events) => {
@@ -307,7 +313,7 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
       </button>
       <StatusBadge status={call.status} />
       <span className="attempt" title="attempt / max attempts">
-        {call.attempt}/{call.maxAttempts}
+        {call.attempt}/{maxAttemptsOf(call)}
       </span>
       <div className="bar-track" aria-hidden="true">
         <div className={`bar bar-wait${call.status === 'AWAITING_APPROVAL' || call.status === 'PENDING_EXTERNAL' ? ' bar-hold' : ''}`} style={{ left: pct(queued), width: width(queued, waitEnd) }} />
@@ -372,7 +378,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
             </dd>
             <dt>Attempt</dt>
             <dd>
-              {call.attempt} of {call.maxAttempts}
+              {call.attempt} of {maxAttemptsOf(call)}
             </dd>
             <dt>Queued / first started / done</dt>
             <dd>
@@ -410,7 +416,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
                   {output.class} · {output.code} · source {output.source.toLowerCase()} · retry {output.retry.kind.toLowerCase()}
                   {output.retry.afterMs ? ` after ${output.retry.afterMs} ms` : ''}
                   <br />
-                  {output.message}
+                  {visibleText(output.message)}
                 </dd>
               </>
             ) : null}
@@ -418,7 +424,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
               <>
                 <dt>Cancelled</dt>
                 <dd>
-                  {output.message} (source {output.source.toLowerCase()})
+                  {visibleText(output.message)} (source {output.source.toLowerCase()})
                 </dd>
               </>
             ) : null}
@@ -428,11 +434,11 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
           <h3>Output</h3>
           {output?.__typename === 'ToolSuccess' ? <JsonView value={output.value} /> : call.outcome ? <JsonView value={call.outcome} /> : <p>Not finished</p>}
           <h3>What the model sees</h3>
-          <pre className="model-text">{call.modelReturn?.text ?? '—'}</pre>
+          <pre className="model-text">{call.modelReturn ? visibleText(call.modelReturn.text) : '—'}</pre>
           {call.rawOutput ? (
             <>
               <h3>Raw output</h3>
-              <pre>{call.rawOutput}</pre>
+              <pre>{visibleText(call.rawOutput)}</pre>
             </>
           ) : null}
         </>
@@ -532,7 +538,7 @@ function JsonOrText({ text }: { text: string }) {
   try {
     return <JsonView value={JSON.parse(text)} />;
   } catch {
-    return <pre>{text}</pre>;
+    return <pre>{visibleText(text)}</pre>;
   }
 }
 
@@ -557,4 +563,12 @@ function ActivityPanel({ store }: { store: SessionStore; version: number }) {
       </div>
     </>
   );
+}
+
+/**
+ * A call's attempts at most, as far as this view knows: a lost worker's call may be given more
+ * attempts than it was submitted with, which no event says; an attempt beyond the known maximum shows it.
+ */
+function maxAttemptsOf(call: { attempt: number; maxAttempts: number }): number {
+  return Math.max(call.attempt, call.maxAttempts);
 }

@@ -135,9 +135,9 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
           </label>
         </div>
       ) : null}
-      {task.stateDetail && task.stateDetail !== task.error ? <p className="task-status">{task.stateDetail}</p> : null}
-      {task.summary && task.summary !== task.error ? <p>{task.summary}</p> : null}
-      {task.error ? <p role="alert">{task.error}</p> : null}
+      {task.stateDetail && task.stateDetail !== task.error ? <p className="task-status">{visibleText(task.stateDetail)}</p> : null}
+      {task.summary && task.summary !== task.error ? <p>{visibleText(task.summary)}</p> : null}
+      {task.error ? <p role="alert">{visibleText(task.error)}</p> : null}
       <LogTail text={task.outputTail} truncated={task.outputTruncated} />
     </li>
   );
@@ -168,7 +168,7 @@ function LogTail({ text, truncated }: { text: string; truncated: boolean }) {
       }}
     >
       {truncated ? '… (log truncated)\n' : ''}
-      {shown}
+      {visibleText(shown)}
     </pre>
   );
 }

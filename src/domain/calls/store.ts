@@ -51,11 +51,13 @@ export class CallStore {
   }
 
   /** A page of the tenant's calls that match, newest first (by queue time); `count` counts them all. */
-  async listCalls(tenantId: string, filter: CallFilter, page: PageRequest): Promise<{ page: Page<ToolCall>; count: () => Promise<number> }> {
+  async listCalls(tenantId: string, filter: CallFilter, page: PageRequest, oldestFirst = false): Promise<{ page: Page<ToolCall>; count: () => Promise<number> }> {
     const where = callWhere(tenantId, filter);
     const after = page.after ? keysetTime(page.after) : null;
-    const keyset: Prisma.ToolCallWhereInput = after ? { OR: [{ queuedAt: { lt: after.key } }, { queuedAt: after.key, id: { lt: after.id } }] } : {};
-    const rows = await this.db.toolCall.findMany({ where: { AND: [where, keyset] }, orderBy: [{ queuedAt: 'desc' }, { id: 'desc' }], take: page.first + 1 });
+    const beyond = oldestFirst ? 'gt' : 'lt';
+    const keyset: Prisma.ToolCallWhereInput = after ? { OR: [{ queuedAt: { [beyond]: after.key } }, { queuedAt: after.key, id: { [beyond]: after.id } }] } : {};
+    const direction = oldestFirst ? 'asc' : 'desc';
+    const rows = await this.db.toolCall.findMany({ where: { AND: [where, keyset] }, orderBy: [{ queuedAt: direction }, { id: direction }], take: page.first + 1 });
     return { page: toPage(rows, page), count: () => this.db.toolCall.count({ where }) };
   }
 
