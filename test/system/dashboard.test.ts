@@ -407,7 +407,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
   it('fits a narrow (375 px) screen: no page wider than it, long titles wrapped, the header’s controls on screen', async () => {
     await asOperator();
     const session = await newSession(`narrow-${'x'.repeat(400)}`);
-    await submit(session.sessionId, [{ id: 'narrow-call', tool: 'echo', args: { message: 'y'.repeat(2000) } }]);
+    const longPath = `/${'deep-directory-name/'.repeat(8)}file.txt`;
+    await submit(session.sessionId, [
+      { id: 'narrow-call', tool: 'echo', args: { message: 'y'.repeat(2000) } },
+      { id: 'narrow-file', tool: 'write_file', args: { path: longPath, content: 'z' } },
+    ]);
     await page.setViewportSize({ width: 375, height: 740 });
     try {
       for (const path of ['/', '/approvals', '/tools', '/status', `/sessions/${session.sessionId}`]) {
@@ -421,6 +425,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
         const signOut = await page.getByRole('button', { name: 'Sign out' }).boundingBox();
         expect(signOut && signOut.x + signOut.width, path).toBeLessThanOrEqual(375);
       }
+      // A call's row fits, its tool named; a long path wraps in the files tab.
+      const row = await page.locator('.call[data-call-id="narrow-call"]').boundingBox();
+      expect(row && row.x + row.width).toBeLessThanOrEqual(375);
+      expect(await page.locator('.call[data-call-id="narrow-call"] .call-name').innerText()).toContain('echo');
+      await page.getByRole('tab', { name: 'Messages & files' }).click();
+      await page.getByText('file.txt', { exact: false }).first().waitFor({ timeout: 10_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     } finally {
       await page.setViewportSize({ width: 1280, height: 860 });
     }

@@ -1,6 +1,6 @@
 // The tool catalogue (parameter schema, hints, policy) and a "try it" form generated from each
 // tool's schema: it creates a session, runs a batch of N calls and opens it live.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
@@ -40,11 +40,17 @@ export function ToolsView() {
 }
 
 function ToolDetail({ tool }: { tool: Tool }) {
+  // On a narrow screen the detail is below the list: bring it into view when a tool is chosen.
+  const article = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const box = article.current?.getBoundingClientRect();
+    if (box && box.top > window.innerHeight) article.current?.scrollIntoView({ block: 'start' });
+  }, []);
   const hints = Object.entries(tool.hints)
     .filter(([key, on]) => key !== '__typename' && on === true)
     .map(([key]) => key);
   return (
-    <article className="tool-detail" aria-labelledby="tool-title">
+    <article className="tool-detail" aria-labelledby="tool-title" ref={article}>
       <h2 id="tool-title">{tool.displayName}</h2>
       <p>{tool.description}</p>
       <dl className="facts">
