@@ -515,6 +515,18 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const needleRow = page.locator(`tr[data-session-id="${needle.sessionId}"]`);
     await page.locator('tr[data-session-id]').nth(24).waitFor({ timeout: 15_000 });
     await expect.poll(() => needleRow.count(), { timeout: 10_000 }).toBe(0);
+    // On the next page; opened from there, Back returns to that page, as a reload does.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await needleRow.waitFor({ timeout: 10_000 });
+    await needleRow.getByRole('link').click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('needle in the list');
+    await page.goBack();
+    await needleRow.waitFor({ timeout: 10_000 });
+    await page.getByText('Page 2').waitFor();
+    await page.reload();
+    await needleRow.waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => needleRow.count(), { timeout: 10_000 }).toBe(0);
     await page.getByLabel('Search').fill('NEEDLE');
     await needleRow.waitFor({ timeout: 10_000 });
     await expect.poll(() => page.locator('tr[data-session-id]').count()).toBe(1);
@@ -537,6 +549,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(() => page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id'))), { timeout: 10_000 }).toEqual([needle.sessionId]);
     await page.getByRole('link', { name: `Open session ${needle.sessionId}` }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('needle in the list');
+    // Back: the search as it was.
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Search').inputValue()).toBe(needle.sessionId);
+    await expect.poll(() => page.locator('tr[data-session-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id'))), { timeout: 10_000 }).toEqual([needle.sessionId]);
     // Nothing left waiting for the scenarios after this one.
     const rejected = await api.query(RejectToolCallDocument, { sessionId: needle.id, callId: 'gate', reason: 'done looking' }, operatorKey);
     expect(rejected.rejectToolCall.__typename).toBe('ToolCall');

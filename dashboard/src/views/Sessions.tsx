@@ -4,7 +4,7 @@
 // "Previous" returns to the same page. Search and "Show" ask the server (`sessions(filter)`), so
 // they find sessions on any page; while one is set, events make the page be read again (whether a
 // row still matches is the server's to say).
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
@@ -68,12 +68,24 @@ function withNewRows(page: SessionPage, rows: SessionRowFragment[]): SessionPage
   return endCursor === null ? null : { edges: kept, hasNextPage: true, endCursor };
 }
 
+/** The list's place as its address keeps it (`?q=…&show=…&after=…`), so Back and a reload return to it. */
+function placeOf(search: string): { cursors: Array<string | null>; search: string; filter: Filter } {
+  const params = new URLSearchParams(search);
+  const show = params.get('show');
+  return {
+    cursors: [null, ...params.getAll('after').filter(Boolean)],
+    search: params.get('q') ?? '',
+    filter: show === 'running' || show === 'approvals' ? show : 'all',
+  };
+}
+
 export function SessionsView({ link }: { link: Link }) {
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [search, setSearch] = useState('');
-  const [filter, setFilter] = useState<Filter>('all');
+  const [start] = useState(() => placeOf(location.search));
+  const [cursors, setCursors] = useState<Array<string | null>>(start.cursors);
+  const [search, setSearch] = useState(start.search);
+  const [filter, setFilter] = useState<Filter>(start.filter);
   // The search the server is asked for: the typed text once typing pauses.
-  const [searched, setSearched] = useState('');
+  const [searched, setSearched] = useState(start.search.trim());
   useEffect(() => {
     const timer = setTimeout(() => setSearched(search.trim()), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
@@ -89,8 +101,24 @@ export function SessionsView({ link }: { link: Link }) {
     if (filter === 'approvals') chosen.hasPendingApprovals = true;
     return Object.keys(chosen).length > 0 ? chosen : null;
   }, [searched, filter]);
-  // Another filter starts again from the first page.
-  useEffect(() => setCursors([null]), [serverFilter]);
+  // Another filter starts again from the first page (not the one the address gave at the start).
+  const lastFilter = useRef(JSON.stringify(serverFilter));
+  useEffect(() => {
+    const key = JSON.stringify(serverFilter);
+    if (key === lastFilter.current) return;
+    lastFilter.current = key;
+    setCursors([null]);
+  }, [serverFilter]);
+  useEffect(() => {
+    const params = new URLSearchParams();
+    // The text as typed, not as last searched: Back restores what the field held.
+    if (search.trim()) params.set('q', search.trim());
+    if (filter !== 'all') params.set('show', filter);
+    for (const cursor of cursors) if (cursor) params.append('after', cursor);
+    const query = params.toString();
+    const target = `${location.pathname}${query ? `?${query}` : ''}`;
+    if (target !== location.pathname + location.search) history.replaceState(null, '', target);
+  }, [search, filter, cursors]);
   const [now, setNow] = useState(Date.now());
   const [page, setPage] = useState<SessionPage | null>(null);
   const [error, setError] = useState<string | null>(null);
