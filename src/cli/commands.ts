@@ -1,6 +1,7 @@
 // The commands that go through the API (every one but `keys`): run, watch, calls, tasks.
 import {
   APPROVE_CALL,
+  REJECT_CALL,
   BATCH_CALLS,
   CANCEL_CALL,
   CANCEL_TASK,
@@ -199,6 +200,13 @@ export async function cancelCall(api: Transport, screen: Screen, sessionId: stri
 export async function approveCall(api: Transport, screen: Screen, sessionId: string, callId: string): Promise<void> {
   const { approveToolCall } = await api.request<{ approveToolCall: Result<{ callId: string; status: string }> }>(APPROVE_CALL, { sessionId, callId });
   const call = unwrap(approveToolCall, 'ToolCall');
+  screen.write(`${printable(call.callId)}  ${call.status}\n`);
+}
+
+/** `calls reject <session> <call-id> --reason TEXT`: the call fails approval_rejected with the reason. */
+export async function rejectCall(api: Transport, screen: Screen, sessionId: string, callId: string, reason: string): Promise<void> {
+  const { rejectToolCall } = await api.request<{ rejectToolCall: Result<{ callId: string; status: string }> }>(REJECT_CALL, { sessionId, callId, reason });
+  const call = unwrap(rejectToolCall, 'ToolCall');
   screen.write(`${printable(call.callId)}  ${call.status}\n`);
 }
 

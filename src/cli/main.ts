@@ -2,7 +2,7 @@
 // (or --key). Expected failures print one line and exit 1; usage errors exit 2.
 import { parseArgs } from 'node:util';
 import { DomainError } from '../model/errors.js';
-import { approveCall, cancelCall, cancelTask, listCalls, listTasks, runTool, watchSession } from './commands.js';
+import { approveCall, cancelCall, cancelTask, listCalls, listTasks, rejectCall, runTool, watchSession } from './commands.js';
 import { keysCommand } from './keys.js';
 import { type Screen, stdoutScreen } from './render.js';
 import { CliError, httpTransport, type Transport } from './transport.js';
@@ -14,6 +14,8 @@ export const USAGE = `usage: toolrun <command> [options]
   calls list <session>                        every call of the session, newest batch first
   calls cancel <session> <call-id>            cancel a call
   calls approve <session> <call-id>           approve a call awaiting approval
+  calls reject <session> <call-id> --reason TEXT
+                                              reject it: it fails (approval_rejected) with the reason
   tasks list <session>                        every background run and monitor of the session, newest first
   tasks cancel <task-id>                      cancel a background run
   keys list                                   the API keys of your key's tenant (admin role)
@@ -40,6 +42,7 @@ const ARGUMENTS_AFTER: Record<string, number> = {
   'calls list': 1,
   'calls cancel': 2,
   'calls approve': 2,
+  'calls reject': 2,
   'tasks list': 1,
   'tasks cancel': 1,
 };
@@ -57,6 +60,7 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
       roles: { type: 'string', default: 'submitter,approver' },
       'expires-in': { type: 'string' },
       overlap: { type: 'string', default: '0' },
+      reason: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -85,7 +89,7 @@ async function apiCommand(
   command: string,
   sub: string | undefined,
   rest: string[],
-  values: { args?: string; session?: string; name: string; roles: string; 'expires-in'?: string; overlap: string },
+  values: { args?: string; session?: string; name: string; roles: string; 'expires-in'?: string; overlap: string; reason?: string },
 ): Promise<number> {
   switch (command) {
     case 'keys': {
@@ -123,6 +127,10 @@ async function apiCommand(
       if (!callId) throw new UsageError(`calls ${sub ?? ''}: expected a session id and a call id`);
       if (sub === 'cancel') return (await cancelCall(api, screen, session, callId), 0);
       if (sub === 'approve') return (await approveCall(api, screen, session, callId), 0);
+      if (sub === 'reject') {
+        if (!values.reason?.trim()) throw new UsageError('calls reject: --reason is required (the call fails with it)');
+        return (await rejectCall(api, screen, session, callId, values.reason), 0);
+      }
       throw new UsageError(`unknown calls command ${sub ?? ''}`);
     }
     case 'tasks': {

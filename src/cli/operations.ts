@@ -85,6 +85,10 @@ export const APPROVE_CALL = `mutation CliApproveCall($sessionId: ID!, $callId: S
   approveToolCall(sessionId: $sessionId, callId: $callId) { __typename ... on ToolCall { callId status } ... on Error { code message } }
 }`;
 
+export const REJECT_CALL = `mutation CliRejectCall($sessionId: ID!, $callId: String!, $reason: String!) {
+  rejectToolCall(sessionId: $sessionId, callId: $callId, reason: $reason) { __typename ... on ToolCall { callId status } ... on Error { code message } }
+}`;
+
 export const SESSION_TASKS = `query CliTasks($sessionId: ID!, $first: Int, $after: String) {
   tasks(sessionId: $sessionId, first: $first, after: $after) { ${PAGE_INFO} nodes { taskId kind state stateDetail title tool createdAt finishedAt } }
 }`;

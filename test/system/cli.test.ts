@@ -1,5 +1,5 @@
 // The `toolrun` command, run as people run it (the compiled bin, a child process) against a test
-// server: run with live progress, watch, calls list/cancel/approve, tasks list/cancel, and the keys
+// server: run with live progress, watch, calls list/cancel/approve/reject, tasks list/cancel, and the keys
 // commands with an admin key.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,13 +98,14 @@ describe('toolrun watch and calls', () => {
     expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
   });
 
-  it('lists, cancels and approves calls', { timeout: 180_000 }, async () => {
+  it('lists, cancels, approves and rejects calls', { timeout: 180_000 }, async () => {
     const session = await newSession(app);
     await submitBatch(app, {
       sessionId: session.id,
       calls: [
         { id: 'slow', tool: 'sleep', args: { ms: 60_000 } },
         { id: 'del', tool: 'delete_file', args: { path: '/nothing.txt' } },
+        { id: 'del-2', tool: 'delete_file', args: { path: '/keep.txt' } },
       ],
     });
     await waitForStatus(app, 'slow', session.id, 'RUNNING');
@@ -124,6 +125,14 @@ describe('toolrun watch and calls', () => {
     const approved = await finished(['calls', 'approve', session.id, 'del'], { TOOLRUN_API_KEY: approver });
     expect(approved.exit.code, approved.text).toBe(0);
     expect(approved.text).toMatch(/^del\s+(QUEUED|RUNNING|FAILED|SUCCEEDED)/m);
+    const noReason = await finished(['calls', 'reject', session.id, 'del-2'], { TOOLRUN_API_KEY: approver });
+    expect(noReason.exit.code).toBe(2);
+    expect(noReason.text).toContain('--reason is required');
+    const rejected = await finished(['calls', 'reject', session.id, 'del-2', '--reason', 'keep that file'], { TOOLRUN_API_KEY: approver });
+    expect(rejected.exit.code, rejected.text).toBe(0);
+    expect(rejected.text).toMatch(/^del-2\s+FAILED/m);
+    const outcome = await app.request(`query { toolCall(sessionId: "${session.id}", callId: "del-2") { outcome } }`);
+    expect(JSON.stringify(outcome.data)).toContain('keep that file');
 
     const cancelled = await finished(['calls', 'cancel', session.id, 'slow']);
     expect(cancelled.exit.code, cancelled.text).toBe(0);
