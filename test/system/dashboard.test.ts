@@ -9,6 +9,7 @@ import { ApiKeyService } from '../../src/domain/tenants/api-keys.js';
 import { CALL_EVENT_TYPES } from '../../src/model/events.js';
 import {
   ApproveToolCallDocument,
+  CancelToolBatchDocument,
   CreateSessionDocument,
   ExecuteToolBatchDocument,
   GetToolBatchDocument,
@@ -205,6 +206,24 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+  });
+
+  it('shows a batch whose calls all wait in the queue (every worker slot busy), before any event of it', async () => {
+    await asOperator();
+    // 150 long sleeps of the same tenant take every call slot of the worker (64) and queue the rest.
+    const busy = await newSession('busy');
+    const filler = await submit(busy.sessionId, Array.from({ length: 150 }, (_, index) => ({ id: `fill-${index}`, tool: 'sleep', args: { ms: 30_000 } })));
+    const waiting = await newSession('waiting');
+    await openSession(waiting.sessionId);
+    await submit(waiting.sessionId, [{ id: 'queued-add', tool: 'add', args: { a: 1, b: 2 } }]);
+    const row = page.locator('.call[data-call-id="queued-add"]');
+    try {
+      await row.waitFor({ timeout: 15_000 });
+      expect(await row.getAttribute('data-status')).toBe('QUEUED');
+    } finally {
+      await api.query(CancelToolBatchDocument, { sessionId: busy.sessionId, batchId: filler.batchId });
+    }
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('SUCCEEDED');
   });
 
   it("lists a retried call's attempts in its drawer", async () => {

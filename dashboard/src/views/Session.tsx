@@ -15,6 +15,7 @@ import {
   CallDetailDocument,
   CancelBatchDocument,
   CancelCallDocument,
+  NewestBatchesDocument,
   OlderBatchesDocument,
   SessionFileContentDocument,
   SessionFilesDocument,
@@ -26,6 +27,9 @@ import {
 import { TasksPanel } from './Tasks.js';
 
 type Tab = 'batches' | 'tasks' | 'files' | 'activity';
+
+/** How often an open session reads its newest batches again (for those no event has announced yet). */
+const NEWEST_BATCHES_EVERY_MS = 5000;
 const WAITING = new Set(['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL']);
 
 export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessionId: string; focusBatch: string | null }) {
@@ -100,6 +104,27 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   useEffect(() => {
     for (const batchId of expanded) if (store.batches.has(batchId)) load(batchId);
   });
+
+  // A batch whose calls all wait in the queue (every worker busy) has had no event yet: the newest
+  // batches are read again every few seconds while the page is in view, so it shows as queued.
+  useEffect(() => {
+    if (!session) return;
+    const timer = setInterval(() => {
+      if (document.hidden) return;
+      void client
+        .query(NewestBatchesDocument, { id: sessionId }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .then((result) => {
+          const page = result.data?.session?.batches;
+          const unknown = page?.nodes.filter((node) => !store.batches.has(node.batchId)) ?? [];
+          if (!page || unknown.length === 0) return;
+          store.setBatches(unknown);
+          setOlder((known) => (known ? { ...known, total: page.totalCount } : known));
+          setExpanded((open) => (open.size === 0 ? new Set([unknown[0]!.batchId]) : open));
+        });
+    }, NEWEST_BATCHES_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [client, session, sessionId, store]);
 
   const showOlder = () => {
     if (!older?.after || older.loading) return;
