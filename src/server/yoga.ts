@@ -22,6 +22,7 @@ import { GRAPHQL_PATH } from './paths.js';
 import { useEarlyAdmission } from './plugins/use-early-admission.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { useTracing } from './plugins/use-tracing.js';
+import { useUnservedStreams } from './plugins/use-unserved-streams.js';
 import { yogaLogger } from './yoga-logger.js';
 
 export interface ServerContext {
@@ -72,6 +73,7 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       useInputLimits({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH }),
       useQueryCost(config.MAX_QUERY_COST),
       useRequestErrorCodes(),
+      useUnservedStreams(),
     ],
     context: async (initial) => {
       const { shutdown } = options;

@@ -261,6 +261,21 @@ describe('API keys', () => {
     again.dispose();
     await sse.close();
     await client.dispose();
+
+    // A subscription refused for its Accept header (406) holds no slot: ten of them, then three streams open.
+    await within(2000, () => toolrun.services.streams.count(issued.apiKey.id) === 0);
+    for (let i = 0; i < 10; i++) {
+      const response = await toolrun.endpoint.fetch(toolrun.endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${issued.key}` },
+        body: JSON.stringify({ query: EVENTS, variables: { sessionId } }),
+      });
+      expect(response.status).toBe(406);
+    }
+    await within(2000, () => toolrun.services.streams.count(issued.apiKey.id) === 0);
+    const streams = [0, 1, 2].map(() => sseSubscription(toolrun.endpoint, EVENTS, { sessionId }, issued.key));
+    await within(2000, () => toolrun.services.streams.count(issued.apiKey.id) === 3);
+    await Promise.all(streams.map((stream) => stream.close()));
   });
 
 });
