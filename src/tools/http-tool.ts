@@ -65,9 +65,15 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return null;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
+  // An HTTP date names its day first (`Sun, 06 Nov 1994 08:49:37 GMT`, or the two obsolete forms);
+  // anything else (`1.5`, `-5`, which Date.parse reads as years) is no Retry-After: the backoff applies.
+  if (!HTTP_DATE_START.test(text)) return null;
+  // HTTP dates are in GMT; the asctime form does not say so (Date.parse would read local time).
+  const at = Date.parse(/GMT$/.test(text) ? text : `${text} GMT`);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
+
+const HTTP_DATE_START = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
 
 class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';

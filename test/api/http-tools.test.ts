@@ -437,6 +437,13 @@ describe('HTTP tool client', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeNull();
+    // Neither whole seconds nor an HTTP date (Date.parse would take them for years long past: a retry at once).
+    expect(parseRetryAfter('1.5', now)).toBeNull();
+    expect(parseRetryAfter('-5', now)).toBeNull();
+    expect(parseRetryAfter('2026-01-01T00:00:09Z', now)).toBeNull();
+    // The obsolete HTTP date forms are dates too.
+    expect(parseRetryAfter('Thursday, 01-Jan-26 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Thu Jan  1 00:00:05 2026', now)).toBe(5000);
     expect(parseRetryAfter(undefined, now)).toBeNull();
   });
 });
