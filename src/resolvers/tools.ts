@@ -51,7 +51,7 @@ builder.mutationFields((t) => ({
     description:
       'Gives an HTTP tool a new signing secret (admin role), returned once; the old one keeps signing beside it (a second `webhook-signature` entry) for `overlapSeconds` (default 0: stops at once).',
     errors: { types: [NotFoundError, ValidationError] },
-    args: { name: t.arg.string({ description: 'The HTTP tool’s name', required: true }), overlapSeconds: t.arg.int({ description: '0 to 2592000 (30 days)' }) },
+    args: { name: t.arg.string({ description: 'The HTTP tool’s name', required: true }), overlapSeconds: t.arg.int({ description: '0 to 2592000 (30 days); during the overlap of a previous rotation only 0, which stops every older secret at once' }) },
     resolve: (_root, args, { services, viewer }) => services.registeredTools.rotateSigningSecret(viewer.tenantId, args.name, args.overlapSeconds ?? 0),
   }),
   removeTool: t.field({

@@ -213,6 +213,15 @@ describe('registration', () => {
     expect(verifyWebhook(secret, second.rawBody, second.headers)).toBe(true);
     expect(verifyWebhook(registration.signingSecret, second.rawBody, second.headers)).toBe(true);
 
+    // Rotating again with an overlap while this one's runs would end the oldest secret's early: refused, naming when it ends.
+    const again = (await app.request<{ rotateToolSigningSecret: { __typename: string; field?: string; message?: string } }, unknown>(
+      `mutation { rotateToolSigningSecret(name: "secretive", overlapSeconds: 60) { __typename ... on ValidationError { field message } } }`,
+      {},
+    )).data!.rotateToolSigningSecret;
+    expect(again).toMatchObject({ __typename: 'ValidationError', field: 'overlapSeconds', message: expect.stringContaining('within the overlap of its last rotation') });
+    await runOne('secretive');
+    expect(verifyWebhook(registration.signingSecret, server.callsTo('/secretive').at(-1)!.rawBody, server.callsTo('/secretive').at(-1)!.headers)).toBe(true);
+
     // Rotating again without overlap: only the newest secret signs.
     const newest = (await rotate(0)).data!.rotateToolSigningSecret.signingSecret;
     server.secrets.add(newest);

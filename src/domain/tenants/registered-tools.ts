@@ -153,6 +153,15 @@ export class RegisteredToolService {
     const current = await this.deps.db.registeredTool.findUnique({ where: { tenantId_name: { tenantId, name } } });
     if (!current) throw this.notRegistered(name);
     if (current.kind !== 'HTTP') throw new ValidationError(`\`${name}\` is an external tool; only HTTP tools have a signing secret`, 'name');
+    // Only one older secret signs beside the current one: a second rotation with an overlap, while the
+    // first one's runs, would silently end it early for a receiver that holds only the oldest.
+    const overlapEnds = current.previousSigningSecret !== null ? current.previousSecretExpiresAt : null;
+    if (overlapSeconds > 0 && overlapEnds && overlapEnds.getTime() > Date.now()) {
+      throw new ValidationError(
+        `\`${name}\` is within the overlap of its last rotation (its previous secret signs until ${overlapEnds.toISOString()}): rotate again after that, or with overlapSeconds 0, which stops every older secret at once`,
+        'overlapSeconds',
+      );
+    }
     const signingSecret = newSigningSecret();
     const { secrets } = this.deps;
     const keepOld = overlapSeconds > 0 && current.signingSecret !== null;
