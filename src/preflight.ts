@@ -95,9 +95,9 @@ export function migrateDatabase(config: Config): void {
   }
 }
 
-const LISTEN_PROBLEMS: Record<string, (host: string, port: number) => string> = {
-  EADDRINUSE: (host, port) => `port ${port} on ${host} is already in use: stop what listens there, or set PORT`,
-  EACCES: (host, port) => `no permission to listen on ${host}:${port} (ports below 1024 need privileges): set PORT`,
+const LISTEN_PROBLEMS: Record<string, (host: string, port: number, setting: string) => string> = {
+  EADDRINUSE: (host, port, setting) => `port ${port} on ${host} is already in use: stop what listens there, or set ${setting}`,
+  EACCES: (host, port, setting) => `no permission to listen on ${host}:${port} (ports below 1024 need privileges): set ${setting}`,
   EADDRNOTAVAIL: (host) => `HOST "${host}" is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for every interface)`,
   ENOTFOUND: (host) => `HOST "${host}" does not resolve to an address: set HOST to an address of this machine (127.0.0.1, or 0.0.0.0 for every interface)`,
   EAI_AGAIN: (host) => `HOST "${host}" could not be resolved (DNS did not answer): set HOST to an IP address of this machine`,
@@ -105,7 +105,7 @@ const LISTEN_PROBLEMS: Record<string, (host: string, port: number) => string> = 
 };
 
 /** A listen() failure as one line, or null for one that is not the configuration's fault. */
-export function listenProblem(error: unknown, host: string, port: number): string | null {
+export function listenProblem(error: unknown, host: string, port: number, setting = 'PORT'): string | null {
   const code = (error as { code?: string }).code;
-  return code && LISTEN_PROBLEMS[code] ? LISTEN_PROBLEMS[code](host, port) : null;
+  return code && LISTEN_PROBLEMS[code] ? LISTEN_PROBLEMS[code](host, port, setting) : null;
 }

@@ -66,20 +66,24 @@ export async function boot(options: { migrate: boolean; localServices?: boolean;
   }
 }
 
-/** Listens on PORT (or `port`) of HOST; a port in use, an unresolvable HOST and the like end the process with one line. */
+/**
+ * Listens on PORT of HOST (the API), or on another port a setting names (`port`, `portSetting`: a
+ * worker's metrics); a port in use, an unresolvable HOST and the like end the process with one line
+ * naming the setting to change.
+ */
 export async function listen(
   api: Pick<ApiServer, 'listen'>,
   booted: Booted,
-  options: { port?: number; cleanup?: () => Promise<void> } = {},
+  options: { port?: { value: number; setting: string }; cleanup?: () => Promise<void> } = {},
 ): Promise<number> {
   const { HOST: host } = booted.config;
-  const port = options.port ?? booted.config.PORT;
+  const { value: port, setting } = options.port ?? { value: booted.config.PORT, setting: 'PORT' };
   const cleanup = options.cleanup ?? (async () => undefined);
-  tuneApiHeap(booted.config.API_HEAP_GROWING_PERCENT);
+  if (!options.port) tuneApiHeap(booted.config.API_HEAP_GROWING_PERCENT);
   try {
     return await api.listen(port, host);
   } catch (error) {
-    const problem = listenProblem(error, host, port);
+    const problem = listenProblem(error, host, port, setting);
     await cleanup().catch(() => undefined);
     await booted.closeServices();
     await booted.local?.stop().catch(() => undefined);

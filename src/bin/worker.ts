@@ -5,7 +5,7 @@ const [{ startWorkerRuntime }, { createMetricsServer }] = await Promise.all([imp
 const { config, logger, services } = booted;
 // Its own metrics port, taken before any job: a port in use ends the process in one line.
 const metrics = config.WORKER_METRICS_PORT === undefined ? null : createMetricsServer();
-const metricsPort = metrics ? await listen(metrics, booted, { port: config.WORKER_METRICS_PORT! }) : null;
+const metricsPort = metrics ? await listen(metrics, booted, { port: { value: config.WORKER_METRICS_PORT!, setting: 'WORKER_METRICS_PORT' } }) : null;
 const runtime = await startWorkerRuntime(services);
 logger.info({ workerId: services.workerId, ...(metricsPort === null ? {} : { metrics: `http://${config.HOST}:${metricsPort}/metrics` }) }, 'worker running');
 onShutdown(booted, async () => {

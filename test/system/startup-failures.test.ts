@@ -79,6 +79,11 @@ describe('the API cannot listen', () => {
     expect(line).toBe(`toolrun: port ${taken} on 127.0.0.1 is already in use: stop what listens there, or set PORT`);
   }, 60_000);
 
+  it("a worker's metrics port in use is one line naming WORKER_METRICS_PORT, not PORT", async () => {
+    const { line } = await failing('worker', { WORKER_METRICS_PORT: String(taken) });
+    expect(line).toBe(`toolrun: port ${taken} on 127.0.0.1 is already in use: stop what listens there, or set WORKER_METRICS_PORT`);
+  }, 60_000);
+
   it('a HOST that does not resolve is one line naming it and HOST', async () => {
     // Two dots: refused by the resolver itself, so the test sends no DNS query anywhere.
     const { line } = await failing('api', { PORT: String(await freePort()), HOST: 'toolrun..invalid' });
