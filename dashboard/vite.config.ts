@@ -25,7 +25,7 @@ function precompressed(outDir: string): Plugin {
 }
 
 // Built into dist/dashboard/, which the API serves at `/` (src/server/dashboard.ts).
-// `npm run dashboard:dev` serves it with hot reload, sending /graphql to a toolrun on :4000.
+// `npm run dashboard:dev` serves it with hot reload, sending /graphql to a toolrun on :4000 (or TOOLRUN_API).
 const root = fileURLToPath(new URL('.', import.meta.url));
 const outDir = fileURLToPath(new URL('../dist/dashboard', import.meta.url));
 export default defineConfig({
@@ -34,5 +34,5 @@ export default defineConfig({
   // toolrun's typed client (src/client/, no Node built-ins), the same module as the package's `toolrun/client`.
   resolve: { alias: { 'toolrun/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) } },
   build: { outDir, emptyOutDir: true, sourcemap: true },
-  server: { proxy: { '/graphql': { target: 'http://127.0.0.1:4000', ws: true } } },
+  server: { proxy: { '/graphql': { target: process.env.TOOLRUN_API ?? 'http://127.0.0.1:4000', ws: true } } },
 });
