@@ -50,7 +50,7 @@ export class CallStore {
     return this.db.toolCall.findMany({ where: { batchRowId: { in: [...batchRowIds] } }, orderBy: [{ batchRowId: 'asc' }, { position: 'asc' }] });
   }
 
-  /** A page of the tenant's calls that match, newest first (by queue time); `count` counts them all. */
+  /** A page of the tenant's calls that match, by queue time: newest first, or oldest first; `count` counts them all. */
   async listCalls(tenantId: string, filter: CallFilter, page: PageRequest, oldestFirst = false): Promise<{ page: Page<ToolCall>; count: () => Promise<number> }> {
     const where = callWhere(tenantId, filter);
     const after = page.after ? keysetTime(page.after) : null;
