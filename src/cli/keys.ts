@@ -39,7 +39,7 @@ export async function keysCommand(api: Transport, screen: Screen, command: KeysC
       const { rotateApiKey } = await api.request<{ rotateApiKey: Result<IssuedKey> }>(ROTATE_API_KEY, { id: command.key, overlapSeconds: durationOption(command.overlap, 'overlap', MAX_OVERLAP_DAYS) });
       const rotated = unwrap(rotateApiKey, 'IssuedApiKey');
       const previous = rotated.previous;
-      screen.write(`${issued(rotated)}${previous ? `old key ${previous.prefix}… (${previous.id}) ${previous.revokedAt ? `refused from ${previous.revokedAt}` : 'still active'}\n` : ''}`);
+      screen.write(`${issued(rotated)}${previous ? `old key ${previous.prefix}… (${previous.id}) ${oldKeyState(previous)}\n` : ''}`);
       return;
     }
   }
@@ -47,6 +47,13 @@ export async function keysCommand(api: Transport, screen: Screen, command: KeysC
 
 function issued({ key, apiKey }: IssuedKey): string {
   return `id     ${apiKey.id}\nroles  ${apiKey.roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n`;
+}
+
+/** What becomes of the old key of a rotation: refused now, or working until the overlap ends. */
+function oldKeyState(key: ApiKeyRow): string {
+  if (key.revokedAt && !key.active) return `refused from ${key.revokedAt}`;
+  const until = key.revokedAt ?? key.expiresAt;
+  return until ? `works until ${until}` : 'still active';
 }
 
 function state(key: ApiKeyRow): string {

@@ -230,7 +230,8 @@ describe('toolrun keys', () => {
     const newKey = /^key\s+(trk_\S+)$/m.exec(rotated.text)![1]!;
     const newId = /^id\s+(\S+)$/m.exec(rotated.text)![1]!;
     expect(await app.services.apiKeys.authenticate(newKey)).toMatchObject({ roles: ['submitter', 'admin'] });
-    // The old key keeps working for the overlap.
+    // The old key keeps working for the overlap, and the command says until when.
+    expect(rotated.text).toMatch(/^old key trk_\S+… \(\S+\) works until \d{4}-\d\d-\d\dT/m);
     expect(await app.services.apiKeys.authenticate(key)).not.toBeNull();
 
     const revoked = await finished(['keys', 'revoke', newId], env);
