@@ -33,6 +33,11 @@ const { files, search } = workerData;
 const regex = RE2JS.compile(RE2JS.translateRegExp(search.pattern), search.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
 const glob = search.glob ? RE2JS.compile(search.glob.source) : null;
 const nameOf = (path) => path.slice(path.lastIndexOf('/') + 1);
+// A long line is shortened on a character boundary: never half of a surrogate pair.
+const cut = (text, max) => {
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+};
 const matches = [];
 let truncated = false;
 let filesSearched = 0;
@@ -53,7 +58,7 @@ for (const file of files) {
       truncated = true;
       break;
     }
-    const text = line.length > search.maxLineChars ? line.slice(0, search.maxLineChars) + '\\u2026' : line;
+    const text = line.length > search.maxLineChars ? cut(line, search.maxLineChars) + '\\u2026' : line;
     matches.push({ path: file.path, line: index + 1, text });
   }
 }

@@ -265,6 +265,11 @@ describe('PrismaSessionFiles', () => {
     expect((await session.grep('^export', { path: '/src/main.ts' })).matches).toEqual([{ path: '/src/main.ts', line: 3, text: 'export {};' }]);
     expect((await session.grep('todo', { glob: '{*.md,*.txt}', ignoreCase: true, maxMatches: 500 })).matches).toHaveLength(31);
 
+    // A long line is shortened to 500 characters on a character boundary, never half an emoji.
+    await session.writeFile('/long.txt', `${'x'.repeat(499)}\u{1F389}tail\n${'y'.repeat(600)} tail\n`);
+    const long = await session.grep('tail', { path: '/long.txt' });
+    expect(long.matches.map((match) => match.text)).toEqual([`${'x'.repeat(499)}\u2026`, `${'y'.repeat(500)}\u2026`]);
+
     const limited = await session.grep('todo \\d+', { maxMatches: 5 });
     expect(limited.matches).toHaveLength(5);
     expect(limited.truncated).toBe(true);
