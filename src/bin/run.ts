@@ -67,7 +67,7 @@ export async function boot(options: { migrate: boolean; localServices?: boolean;
 }
 
 /**
- * Listens on PORT of HOST (the API), or on another port a setting names (`port`, `portSetting`: a
+ * Listens on PORT of HOST (the API), or on another port and the setting that names it (`port`: a
  * worker's metrics); a port in use, an unresolvable HOST and the like end the process with one line
  * naming the setting to change.
  */

@@ -17,6 +17,12 @@ export function characters(text: string): number {
   return count;
 }
 
+/** The first `max` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair. */
+export function cutAt(text: string, max: number): string {
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
 /** Whether `text` has more than `max` characters (without counting when its UTF-16 length says it cannot). */
 export function longerThan(text: string, max: number): boolean {
   return text.length > max && characters(text) > max;

@@ -33,7 +33,7 @@ const { files, search } = workerData;
 const regex = RE2JS.compile(RE2JS.translateRegExp(search.pattern), search.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
 const glob = search.glob ? RE2JS.compile(search.glob.source) : null;
 const nameOf = (path) => path.slice(path.lastIndexOf('/') + 1);
-// A long line is shortened on a character boundary: never half of a surrogate pair.
+// A long line is shortened on a character boundary, as cutAt in model/text.ts does (this thread's source cannot import it).
 const cut = (text, max) => {
   const last = text.charCodeAt(max - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);

@@ -4,7 +4,7 @@
 // src/domain/sessions/session-files.ts.
 import { type FailureClass, ToolFailureError } from '../model/outcome.js';
 import { LONE_SURROGATE } from '../model/storable-json.js';
-import { characters, longerThan } from '../model/text.js';
+import { characters, cutAt, longerThan } from '../model/text.js';
 
 /** Largest file content, in UTF-8 bytes. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -122,9 +122,7 @@ export function fileError(cls: FailureClass, code: string, message: string): Too
 const SHOWN_PATH_CHARS = 200;
 function shownPath(path: unknown): string {
   if (typeof path !== 'string' || path.length <= SHOWN_PATH_CHARS) return JSON.stringify(path);
-  // Never half of a surrogate pair.
-  const cut = /[\uD800-\uDBFF]$/.test(path.slice(0, SHOWN_PATH_CHARS)) ? SHOWN_PATH_CHARS - 1 : SHOWN_PATH_CHARS;
-  return `${JSON.stringify(path.slice(0, cut))}… (${characters(path)} characters)`;
+  return `${JSON.stringify(cutAt(path, SHOWN_PATH_CHARS))}… (${characters(path)} characters)`;
 }
 
 export const fileErrors = {
@@ -176,5 +174,3 @@ export function normalizePath(input: unknown): string {
   if (path.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(path) > MAX_PATH_BYTES) throw fileErrors.invalidPath(input, `the path is longer than ${MAX_PATH_BYTES} bytes in UTF-8`);
   return path;
 }
-
-

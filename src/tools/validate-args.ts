@@ -69,7 +69,8 @@ const cache = new Map<string, CacheEntry>();
 function compile(schema: unknown): CacheEntry {
   const ajv = ajvFor(schema);
   const copy = withoutId(schema);
-  return { validate: ajv.compile(copy), ajv, schema: copy };
+  // Compiling a schema's patterns draws on a budget of its own (a tenant's schema may hold many).
+  return { validate: withPatternBudget(patternBudget(), () => ajv.compile(copy)), ajv, schema: copy };
 }
 
 function cached(key: string, schema: unknown): CacheEntry {
@@ -138,7 +139,7 @@ export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'paramete
   if (!isPlainObject(args)) return { ok: false, message: 'args must be an object' };
   let entry: CacheEntry;
   try {
-    entry = withPatternBudget(patternBudget(), () => cached(`${definition.name}:${schemaHash(definition.parametersSchema)}`, definition.parametersSchema));
+    entry = cached(`${definition.name}:${schemaHash(definition.parametersSchema)}`, definition.parametersSchema);
   } catch (error) {
     return { ok: false, message: `the parameters schema of tool \`${definition.name}\` is invalid: ${(error as Error).message}` };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { characters, longerThan } from '../../src/model/text.js';
+import { characters, cutAt, longerThan } from '../../src/model/text.js';
 
 describe('characters', () => {
   it('counts code points: a surrogate pair is one, a lone surrogate one', () => {
@@ -17,5 +17,14 @@ describe('characters', () => {
     expect(longerThan('\u{20000}'.repeat(501), 500)).toBe(true);
     expect(longerThan('a'.repeat(501), 500)).toBe(true);
     expect(longerThan('a'.repeat(500), 500)).toBe(false);
+  });
+});
+
+describe('cutAt', () => {
+  it('cuts at a UTF-16 length, never inside a surrogate pair', () => {
+    expect(cutAt('abcdef', 3)).toBe('abc');
+    expect(cutAt('ab\u{1F389}cd', 3)).toBe('ab');
+    expect(cutAt('ab\u{1F389}cd', 4)).toBe('ab\u{1F389}');
+    expect(cutAt('ab', 5)).toBe('ab');
   });
 });

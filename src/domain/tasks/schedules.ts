@@ -2,6 +2,7 @@
 // (recurring) or an RFC 3339 instant (one-shot), in an IANA timezone (default UTC).
 import { CronExpressionParser } from 'cron-parser';
 import { InvalidScheduleError } from '../../model/errors.js';
+import { cutAt } from '../../model/text.js';
 
 export const MAX_ACTIVE_SCHEDULES_PER_SESSION = 10;
 /**
@@ -104,7 +105,7 @@ function optionalString(value: unknown, field: InvalidScheduleError['field']): s
 
 /** A value as an error message repeats it: quoted, and cut after 100 characters (input may be huge). */
 function quoted(value: string): string {
-  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  return JSON.stringify(value.length > 100 ? `${cutAt(value, 100)}…` : value);
 }
 
 /** Validates an IANA timezone name and returns its canonical spelling. */
