@@ -98,6 +98,9 @@ export function ApprovalsView({ link }: { link: Link }) {
         setWaiting(new Map(calls.map((call) => [keyOf(call.session.id, call.callId), waitingOf(call)])));
       },
       onEvents: (events) => {
+        // Noted at once (a state updater may run later): a read under way must not bring these back.
+        const decided = events.filter((event) => 'callId' in event && event.__typename !== 'ToolCallAwaitingApproval');
+        for (const event of decided) if ('callId' in event) decidedDuringRead.add(keyOf(event.sessionId, event.callId));
         setWaiting((current) => {
           const next = new Map(current ?? []);
           for (const event of events) {
@@ -108,13 +111,11 @@ export function ApprovalsView({ link }: { link: Link }) {
               next.set(key, { callId: event.callId, tool: event.tool, args: event.args, queuedAt: event.at, batchId: event.batchId, sessionNodeId: event.sessionId, session: null });
             } else {
               next.delete(key);
-              decidedDuringRead.add(key);
             }
           }
           return next;
         });
-        const decided = events.some((event) => 'callId' in event && event.__typename !== 'ToolCallAwaitingApproval');
-        if (events.some((event) => event.__typename === 'ToolCallAwaitingApproval') || (decided && unreadNow.current > 0)) details.request();
+        if (events.some((event) => event.__typename === 'ToolCallAwaitingApproval') || (decided.length > 0 && unreadNow.current > 0)) details.request();
       },
     });
     return () => {
