@@ -203,7 +203,7 @@ export class CallAttempts {
         else await this.eventLog.write(sessionId, run);
         return ok;
       } catch (error) {
-        if (failures === 0 || failures % 10 === 0) this.logger.warn({ err: error, failures: failures + 1 }, `writing the ${what} failed; retrying`);
+        if (failures === 0 || failures % 10 === 0) this.logger.warn({ err: error, sessionId, failures: failures + 1 }, `writing the ${what} failed; retrying`);
         await new Promise((resolve) => setTimeout(resolve, WRITE_BACKOFF_MS[Math.min(failures, WRITE_BACKOFF_MS.length - 1)]));
       }
     }

@@ -7,7 +7,6 @@ import type { CallDescriptor } from '../domain/calls/call-jobs.js';
 import type { BackgroundService } from '../domain/tasks/background.js';
 import type { SessionService } from '../domain/sessions/sessions.js';
 import type { Logger } from '../logger.js';
-import { withLogContext } from '../logging/context.js';
 import { isInfrastructureError, summarizeError } from '../logging/infrastructure-errors.js';
 import { isLockWaitTimeout, isTransientDatabaseError } from '../sql.js';
 import { failure, outputs, type ToolCallOutput, type ToolFailure, ToolFailureError } from '../model/outcome.js';
@@ -75,11 +74,11 @@ export class CallRunner {
   }
 
   /**
-   * Runs the call with its ids in the log context (a job runs several calls at once); with tracing
-   * on, in a span of the trace its job carries (`trace`).
+   * Runs the call; with tracing on, in a span of the trace its job carries (`trace`). `log` is the
+   * job's logger (it names the job, tenant and session; the call's lines add its id).
    */
-  run(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean; trace?: TraceCarrier }): Promise<RunResult> {
-    const run = () => withLogContext({ tenantId: call.tenantId, sessionId: call.sessionId, callId: call.callId }, () => this.runCall(call, descriptor, options));
+  run(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean; trace?: TraceCarrier; log: Logger }): Promise<RunResult> {
+    const run = () => this.runCall(call, descriptor, options);
     if (!tracingEnabled) return run();
     const attributes = { 'toolrun.tool': call.tool, 'toolrun.call.id': call.callId, 'toolrun.call.attempt': call.attempt, 'toolrun.session.id': call.sessionId };
     return inSpan('toolrun.call.run', { kind: SpanKind.CONSUMER, attributes, parent: options.trace }, async (span) => {
@@ -90,7 +89,7 @@ export class CallRunner {
     });
   }
 
-  private async runCall(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
+  private async runCall(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean; log: Logger }): Promise<RunResult> {
     if (options.inLane) return this.runInHand(call, descriptor, options);
     const key = `${call.id}:${call.attempt}`;
     if (this.inHand.has(key)) return 'skipped';
@@ -102,7 +101,7 @@ export class CallRunner {
     }
   }
 
-  private async runInHand(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean }): Promise<RunResult> {
+  private async runInHand(call: CallRef, descriptor: CallDescriptor, options: { inLane: boolean; log: Logger }): Promise<RunResult> {
     const { registry, slots } = this.deps;
     const tool = await registry.resolve(call.tenantId, call.tool);
     if (tool?.definition.kind === 'EXTERNAL') {
@@ -111,13 +110,13 @@ export class CallRunner {
     }
     if (!(await slots.acquire(call.tenantId))) return 'stopped';
     try {
-      return await this.attempt(call, descriptor, tool, options.inLane);
+      return await this.attempt(call, descriptor, tool, options.inLane, options.log);
     } finally {
       slots.release(call.tenantId);
     }
   }
 
-  private async attempt(call: CallRef, descriptor: CallDescriptor, tool: ResolvedTool | null, inLane: boolean): Promise<RunResult> {
+  private async attempt(call: CallRef, descriptor: CallDescriptor, tool: ResolvedTool | null, inLane: boolean, log: Logger): Promise<RunResult> {
     const { attempts } = this.deps;
     const hints = tool?.definition.hints;
     const rerunnable = mayRunTwice(hints);
@@ -149,7 +148,7 @@ export class CallRunner {
       output: () => undefined,
       status: (text) => attempts.progress(attempt, { message: text }),
       spawnBackground: this.deps.background ? (spawnArgs: Record<string, unknown>) => this.deps.background!.spawnFromTool(call.tenantId, call.sessionId, spawnArgs) : undefined,
-    }, () => this.deps.logger.child({ callId: call.callId, sessionId: call.sessionId, tool: call.tool }));
+    }, () => log.child({ callId: call.callId, tool: call.tool }));
     const started = performance.now();
     let settled: Settled;
     this.executions.add(execution);
@@ -159,10 +158,10 @@ export class CallRunner {
       this.executions.delete(execution);
     }
     const durationMs = performance.now() - started;
-    return this.record(attempt, tool, execution, settled, durationMs, rerunnable);
+    return this.record(attempt, tool, execution, settled, durationMs, rerunnable, log);
   }
 
-  private async record(attempt: CallAttempt, tool: ResolvedTool, execution: Execution, settled: Settled, durationMs: number, rerunnable: boolean): Promise<RunResult> {
+  private async record(attempt: CallAttempt, tool: ResolvedTool, execution: Execution, settled: Settled, durationMs: number, rerunnable: boolean, log: Logger): Promise<RunResult> {
     const { attempts } = this.deps;
     const { call } = attempt;
     const reason = execution.reason;
@@ -179,40 +178,40 @@ export class CallRunner {
       return (await attempts.finish(attempt, output, durationMs)) ? 'done' : 'skipped';
     }
     let output: ToolCallOutput;
-    if (reason === 'cancelled') output = this.cancelledOutput(call, settled);
+    if (reason === 'cancelled') output = this.cancelledOutput(call, settled, log);
     else if (reason === 'timeout') {
       // A tool that reports its own TIMEOUT failure at the deadline (an HTTP tool: safe to retry) decides its retry.
       output =
         settled.kind === 'error' && settled.error instanceof ToolFailureError && settled.error.failure.class === 'TIMEOUT'
           ? outputs.failure(settled.error.failure)
           : outputs.failure(failure('TIMEOUT', 'timeout', `Tool \`${call.tool}\` timed out after ${call.timeoutMs} ms`));
-    } else output = this.outputOf(call, settled, rerunnable);
+    } else output = this.outputOf(call, settled, rerunnable, log);
 
     // A cancelled call is never retried, whatever its failure says.
     const decision = reason === 'cancelled' ? { kind: 'final' as const, output } : decideRetry(output, call.attempt, call.maxAttempts, tool.definition.retry);
     if (decision.kind === 'retry') return (await attempts.requeue(attempt, decision.failure, decision.delayMs)) ? 'requeued' : 'skipped';
     if (tracingEnabled) setActiveSpanAttributes(outcomeAttributes(decision.output));
     const recorded = await attempts.finish(attempt, decision.output, durationMs);
-    this.deps.logger.debug({ attempt: call.attempt, status: decision.output.status, durationMs: Math.round(durationMs), recorded }, 'call attempt ended');
+    log.debug({ callId: call.callId, attempt: call.attempt, status: decision.output.status, durationMs: Math.round(durationMs), recorded }, 'call attempt ended');
     return recorded ? 'done' : 'skipped';
   }
 
   /** A typed failure the tool threw; an INTERNAL one is masked (outputs.failure) and its details logged here. */
-  private reportedFailure(call: CallRef, reported: ToolFailure): ToolCallOutput {
+  private reportedFailure(call: CallRef, reported: ToolFailure, log: Logger): ToolCallOutput {
     if (reported.class === 'INTERNAL') {
-      this.deps.logger.error({ code: reported.code, details: reported.message, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool reported an internal error');
+      log.error({ code: reported.code, details: reported.message, callId: call.callId, tool: call.tool }, 'tool reported an internal error');
     }
     return outputs.failure(reported);
   }
 
   /** Cancelled: what the tool produced within the grace period wins (its side effect happened); else CANCELLED. */
-  private cancelledOutput(call: CallRef, settled: Settled): ToolCallOutput {
-    if (settled.kind === 'value') return this.outputOf(call, settled, false);
-    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return this.reportedFailure(call, settled.error.failure);
+  private cancelledOutput(call: CallRef, settled: Settled, log: Logger): ToolCallOutput {
+    if (settled.kind === 'value') return this.outputOf(call, settled, false, log);
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return this.reportedFailure(call, settled.error.failure, log);
     return outputs.cancelled();
   }
 
-  private outputOf(call: CallRef, settled: Settled, rerunnable: boolean): ToolCallOutput {
+  private outputOf(call: CallRef, settled: Settled, rerunnable: boolean, log: Logger): ToolCallOutput {
     if (settled.kind === 'value') {
       try {
         return outputs.success(settled.value);
@@ -223,18 +222,18 @@ export class CallRunner {
         throw error;
       }
     }
-    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return this.reportedFailure(call, settled.error.failure);
+    if (settled.kind === 'error' && settled.error instanceof ToolFailureError) return this.reportedFailure(call, settled.error.failure, log);
     if (settled.kind === 'error' && isStoreUnavailable(settled.error)) {
       // What toolrun gives a tool (its session's files, output, progress) failed because PostgreSQL or
       // Redis did not answer in time: no fault of the tool's, and a rerunnable tool may simply run again.
-      this.deps.logger.warn({ err: summarizeError(settled.error), callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool stopped: the store did not answer');
+      log.warn({ err: summarizeError(settled.error), callId: call.callId, tool: call.tool }, 'tool stopped: the store did not answer');
       return outputs.failure(
         failure('UNAVAILABLE', 'store_unavailable', `toolrun's store did not answer in time while \`${call.tool}\` ran${rerunnable ? '' : '; the tool is not idempotent, so it is not run again'}`, {
           retry: rerunnable ? { kind: 'SAFE', afterMs: STORE_RETRY_AFTER_MS } : { kind: 'NEVER' },
         }),
       );
     }
-    this.deps.logger.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, sessionId: call.sessionId, tool: call.tool }, 'tool failed with an internal error');
+    log.error({ err: settled.kind === 'error' ? settled.error : undefined, callId: call.callId, tool: call.tool }, 'tool failed with an internal error');
     return outputs.internal();
   }
 }

@@ -18,7 +18,6 @@ import type { EventLog } from '../domain/event-log.js';
 import { addJob, type Dispatcher } from '../domain/outbox.js';
 import { wakeLane } from '../domain/calls/call-writes.js';
 import type { Logger } from '../logger.js';
-import { withLogContext } from '../logging/context.js';
 import type { Queryable } from '../sql.js';
 import type { CallRunner, RunResult } from './call-runner.js';
 import type { TenantLimitsService } from '../domain/tenants/tenant-limits.js';
@@ -70,8 +69,8 @@ export class CallWorker {
   constructor(private readonly deps: CallWorkerDeps) {
     const { config } = deps;
     const handlers: JobHandlers<'calls'> = {
-      'run-calls': (data, job) => this.tracked(() => this.runCalls(data, job)),
-      'run-lane': (data, job) => this.tracked(() => this.runLane(data, job)),
+      'run-calls': (data, job, { log }) => this.tracked(() => this.runCalls(data, job, log)),
+      'run-lane': (data, job, { log }) => this.tracked(() => this.runLane(data, job, log)),
     };
     this.workers = [
       createQueueWorker('calls', handlers, { ...deps, concurrency: Math.ceil(config.WORKER_CONCURRENCY / config.CALLS_PER_JOB) + 1 }),
@@ -98,19 +97,19 @@ export class CallWorker {
     return { limit, permits: limit > 0 ? await this.deps.permits.take(tenantId, wanted, limit) : null };
   }
 
-  private async runCalls(job: RunCallsJob, queued: Job): Promise<JobResult> {
+  private async runCalls(job: RunCallsJob, queued: Job, log: Logger): Promise<JobResult> {
     const { limit, permits } = await this.permits(job.tenantId, job.calls.length);
     if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
     this.deps.dispatcher.started(queued.id, job.tenantId);
     const startedAs = this.deps.identity.current();
-    const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false, trace: job.trace });
+    const run = (call: RunCallsJob['calls'][number]) => this.deps.runner.run(callRefOf(job, call), call, { inLane: false, trace: job.trace, log });
     const results = permits ? await inTurns(job.calls, permits, run) : await Promise.all(job.calls.map(run));
     if (await this.declaredDeadSince(startedAs, results)) {
       // Its claims and writes were refused from the moment it was declared dead, and the reaper that
       // declared it may not have seen this job: the calls still queued at their attempt get jobs
       // again (one the reaper did rescue gets a second job, which its attempt fences).
       const rescued = await rescueCalls(this.deps.sql, this.deps.eventLog, this.deps.dispatcher, [job], `abandoned-${randomUUID().slice(0, 8)}`);
-      if (rescued > 0) this.deps.logger.warn({ calls: rescued }, 'calls this worker took after it was declared dead were handed back');
+      if (rescued > 0) log.warn({ calls: rescued }, 'calls this worker took after it was declared dead were handed back');
       return undefined;
     }
     // Calls this worker did not start before shutting down go back to the queue, untouched.
@@ -124,18 +123,18 @@ export class CallWorker {
   }
 
   /** Runs the batch's serial calls one at a time, in order, until one must wait or all are done. */
-  private async runLane(job: RunLaneJob, queued: Job): Promise<JobResult> {
+  private async runLane(job: RunLaneJob, queued: Job, log: Logger): Promise<JobResult> {
     const { limit, permits } = await this.permits(job.tenantId, 1);
     if (permits?.length === 0) return { delayMs: atLimitDelayMs(queued.opts.priority, limit) };
     try {
-      await this.runLaneCalls(job, queued.id);
+      await this.runLaneCalls(job, queued.id, log);
     } finally {
       permits?.[0]?.();
     }
     return undefined;
   }
 
-  private async runLaneCalls(job: RunLaneJob, jobId: string | undefined): Promise<void> {
+  private async runLaneCalls(job: RunLaneJob, jobId: string | undefined, log: Logger): Promise<void> {
     this.deps.dispatcher.started(jobId, job.tenantId);
     for (;;) {
       const turn = await nextSerialCall(this.deps.sql, job.batchRowId);
@@ -143,7 +142,7 @@ export class CallWorker {
       // whoever ends the wait wakes the lane again.
       if (!turn || turn.status !== 'QUEUED') return;
       const startedAs = this.deps.identity.current();
-      const result = await this.deps.runner.run(callRefOf(job, turn.descriptor), turn.descriptor, { inLane: true, trace: job.trace });
+      const result = await this.deps.runner.run(callRefOf(job, turn.descriptor), turn.descriptor, { inLane: true, trace: job.trace, log });
       // Stopped here, or declared dead meanwhile (its writes refused): the lane goes on elsewhere.
       if (result === 'stopped' || (await this.declaredDeadSince(startedAs, [result]))) {
         await this.deps.eventLog.write(job.sessionId, async (scope) => wakeLane(scope, this.deps.dispatcher, job));

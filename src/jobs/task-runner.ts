@@ -14,7 +14,6 @@ import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbea
 import { MalformedToolValueError } from '../model/tool-value.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
-import { addLogContext } from '../logging/context.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
 import type { CancelRegistry } from './cancel-registry.js';
 import { type AbortKind, Execution, replayKeyOf, type Settled } from './execution.js';
@@ -58,11 +57,11 @@ export class TaskRunner {
     return this.running.has(taskId);
   }
 
-  async run(data: JobCatalogue['run-task'], jobSignal?: AbortSignal): Promise<TaskVerdict> {
+  /** `log` is the job's logger: its lines name the job and the task. */
+  async run(data: JobCatalogue['run-task'], log: Logger, jobSignal?: AbortSignal): Promise<TaskVerdict> {
     const { tasks, eventLog, registry, workerId } = this.deps;
     const task = await tasks.withTenant(data.taskId);
     if (!task || task.attempt !== data.attempt) return DONE;
-    addLogContext({ tenantId: task.session.tenantId });
     if (task.state === 'RUNNING') {
       if (this.running.has(task.id)) return DONE;
       const lastSign = (task.heartbeatAt ?? task.startedAt ?? task.createdAt).getTime();
@@ -81,12 +80,12 @@ export class TaskRunner {
       await this.finish(claimed, { state: 'FAILED', summary: error, error });
       return DONE;
     }
-    await this.execute(claimed, task.session.tenantId, tool, jobSignal);
+    await this.execute(claimed, task.session.tenantId, tool, log, jobSignal);
     return DONE;
   }
 
-  private async execute(task: Task, tenantId: string, tool: ResolvedTool, jobSignal?: AbortSignal): Promise<void> {
-    const { config, eventLog, logger } = this.deps;
+  private async execute(task: Task, tenantId: string, tool: ResolvedTool, log: Logger, jobSignal?: AbortSignal): Promise<void> {
+    const { config, eventLog } = this.deps;
     const attempt = task.attempt;
     const spec = specOf(task);
     const timeoutMs = tool.definition.timeoutMs;
@@ -100,7 +99,7 @@ export class TaskRunner {
     });
     const abort = (kind: AbortKind) => execution.abort(kind);
     this.running.add(task.id);
-    const runLogger = logger.child({ taskId: task.id, runId: task.runId, sessionId: task.sessionId, tool: task.tool, attempt });
+    const runLogger = log.child({ tenantId, runId: task.runId, tool: task.tool, attempt });
     const sink = new TaskSink(
       (update) => eventLog.writeWithPrisma(task.sessionId, (scope) => recordActivity(scope, task.id, attempt, update)),
       () => abort('superseded'),

@@ -27,8 +27,8 @@ export class TaskWorker {
     this.worker = createQueueWorker(
       'tasks',
       {
-        'run-task': async (data, _job, signal) => {
-          const verdict = await runner.run(data, signal);
+        'run-task': async (data, _job, { signal, log }) => {
+          const verdict = await runner.run(data, log, signal);
           return verdict.kind === 'recheck' ? { delayMs: verdict.delayMs } : undefined;
         },
         'fire-schedule': async (data, job) => {

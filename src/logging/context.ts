@@ -1,6 +1,7 @@
-// Fields that every log line written while handling one request or job carries (request id,
-// tenant, session, call, task), without passing a child logger through every layer: the logger's
-// mixin reads them from here. Traces and metrics can read the same context later.
+// Fields that every log line written while handling one request carries (request id, tenant),
+// without passing a child logger through every layer: the logger's mixin reads them from here.
+// Jobs do pass one (jobs/queue-worker.ts): an AsyncLocalStorage in use turns on async hooks, which
+// on Node 20 slow every promise of the process, and a worker's jobs are its hot path.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface LogContext {
