@@ -456,14 +456,18 @@ describe('background runs (in-process worker)', () => {
   it('stops a superseded attempt: once re-attached, the old attempt writes nothing and the new one completes', async () => {
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'sleep', args: { ms: 1500, progressIntervalMs: 50 } });
-    await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING');
+    const first = await waitForTask(app, run.taskId, (task) => task.state === 'RUNNING');
     // Attempt 1 is declared lost while this process's worker still runs it.
+    const lostAt = Date.now();
     expect(await app.services.taskRecovery.recover(run.taskId, 1, 'test: declared lost', { requireStale: false })).toBe('reattached');
     const seqAfterReattach = (await app.services.db.session.findUniqueOrThrow({ where: { id: session.rowId } })).eventSeq;
 
     const done = await waitForTask(app, run.taskId, finished);
     expect(done).toMatchObject({ state: 'SUCCEEDED', attempt: 2 });
     expect(done.runId).not.toBe(run.runId);
+    // `startedAt` is when the current attempt started: attempt 2's start, not attempt 1's.
+    expect(Date.parse(done.startedAt!)).toBeGreaterThanOrEqual(lostAt);
+    expect(Date.parse(done.startedAt!)).toBeGreaterThan(Date.parse(first.startedAt!));
     // Attempt 1 kept sleeping for a while, but none of its progress, heartbeats or its finish got through.
     const fromOld = await app.services.db.event.count({
       where: { sessionId: session.rowId, seq: { gt: seqAfterReattach }, taskId: run.taskId, payload: { path: ['attempt'], equals: 1 } },

@@ -87,7 +87,7 @@ export async function claimTask(scope: PrismaWriteScope, taskId: string, attempt
   const now = new Date();
   const task = await scope.tx.task.update({
     where: { id: taskId },
-    data: { state: 'RUNNING', workerId, heartbeatAt: now, startedAt: current.startedAt ?? now, stateDetail: STARTING },
+    data: { state: 'RUNNING', workerId, heartbeatAt: now, startedAt: now, stateDetail: STARTING },
   });
   if (task.logPath) await writeArtifact(() => filesIn(scope, task.sessionId).writeFile(task.logPath!, ''));
   scope.emit(taskEvent('TaskStarted', task, { attempt, workerId, logPath: task.logPath, resultPath: task.resultPath }));
@@ -250,6 +250,8 @@ export async function reattachTask(scope: PrismaWriteScope, taskId: string, atte
       resultPath: artifacts.resultPath,
       workerId: null,
       heartbeatAt: null,
+      // `startedAt` is when the current attempt started: the next one has not yet.
+      startedAt: null,
       progress: Prisma.DbNull,
       outputTail: '',
       outputSize: 0,
