@@ -28,7 +28,7 @@ export function sessionEvents(feed: EventFeed, options: SessionEventsOptions): A
   const stream = feed.session(tenantId, sessionId, { after: options.afterSeq, matches: options.matches, until: options.until, signal: options.signal });
   return withExpiredEvents(stream, tenantId, (oldest) => ({
     sessionId,
-    seq: oldest,
+    seq: Math.max(0, oldest - 1),
     tenantSeq: 0,
     oldestCursor: encodeEventCursor(sessionId, Math.max(0, oldest - 1)),
   }));
@@ -46,12 +46,16 @@ export function tenantEvents(feed: EventFeed, options: TenantEventsOptions): Asy
   return withExpiredEvents(stream, tenantId, (oldest) => ({
     sessionId: '',
     seq: 0,
-    tenantSeq: oldest,
+    tenantSeq: Math.max(0, oldest - 1),
     oldestCursor: encodeTenantEventCursor(tenantId, Math.max(0, oldest - 1)),
   }));
 }
 
-/** The stream's events, with an expired cursor turned into a CursorExpired event. */
+/**
+ * The stream's events, with an expired cursor turned into a CursorExpired event. Its position is
+ * just before the oldest event retained (its `cursor` is its `oldestCursor`): a client that resumes
+ * after it, as after any event, misses none of the events still kept.
+ */
 function withExpiredEvents(
   stream: AsyncIterableIterator<StreamItem>,
   tenantId: string,

@@ -124,6 +124,12 @@ describe('cursors', () => {
     const event = (await expired.next(5000)).data!.toolCallEvents;
     expect(event).toMatchObject({ __typename: 'CursorExpired' });
     await expired.close();
+    // Resuming after it, as after any event, delivers every event still retained: from seq 4 on.
+    if (event.__typename !== 'CursorExpired') throw new Error('expected CursorExpired');
+    const resumed = app.ws(ToolCallEventsDocument, { sessionId: sessionA, after: event.cursor });
+    expect((await resumed.next(5000)).data!.toolCallEvents).toMatchObject({ seq: 4 });
+    await resumed.close();
+    expect(event.cursor).toBe(event.oldestCursor);
   });
 });
 
