@@ -32,13 +32,20 @@ builder.subscriptionFields((t) => ({
         const sessionId = localId(args.sessionId, 'Session');
         await context.services.sessions.assertExists(context.viewer.tenantId, sessionId);
         if (args.completeWhenDone && !args.batchId) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
-        const batch = args.batchId ? await context.services.calls.findBatch(context.viewer.tenantId, sessionId, args.batchId) : null;
+        const findBatch = () => context.services.calls.findBatch(context.viewer.tenantId, sessionId, args.batchId!);
+        let batch = args.batchId ? await findBatch() : null;
+        let from: number | undefined;
+        if (args.completeWhenDone && batch?.status !== 'COMPLETED') {
+          // See `Scope.from`: the head first, then the batch again.
+          from = await context.services.feed.head('session', sessionId);
+          batch = await findBatch();
+        }
         const done = args.completeWhenDone && batch?.status === 'COMPLETED';
         return {
           sessionId,
           matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId),
           until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
-          ...(done ? { finished: await context.services.calls.finishedEvents(batch) } : {}),
+          ...(done ? { finished: await context.services.calls.finishedEvents(batch!) } : { from }),
         };
       }),
     resolve: (event) => eventOrKeyError(event),
@@ -61,14 +68,21 @@ builder.subscriptionFields((t) => ({
         const { services, viewer } = context;
         if (args.completeWhenDone && !args.taskId) throw new ValidationError('completeWhenDone needs taskId', 'completeWhenDone');
         if (args.taskId) {
-          const task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
+          let task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
           if (args.sessionId && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
+          let from: number | undefined;
+          if (args.completeWhenDone && !FINISHED_TASK_STATES.includes(task.state)) {
+            // See `Scope.from`: the head first, then the task again.
+            from = await services.feed.head('session', task.sessionId);
+            task = await services.tasks.findTask(viewer.tenantId, task.id);
+          }
           const done = args.completeWhenDone && FINISHED_TASK_STATES.includes(task.state);
+          const taskId = task.id;
           return {
             sessionId: task.sessionId,
-            matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === task.id,
-            until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === task.id : undefined,
-            ...(done ? { finished: await services.tasks.finishedEvents(task) } : {}),
+            matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === taskId,
+            until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === taskId : undefined,
+            ...(done ? { finished: await services.tasks.finishedEvents(task) } : { from }),
           };
         }
         if (!args.sessionId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
@@ -128,6 +142,13 @@ interface Scope {
    * ends it at once.
    */
   finished?: FinishedEvents;
+  /**
+   * Where a stream without `after` that is to complete when its batch or task does starts: the
+   * session's head read before the batch or task was last seen unfinished, so that its final event
+   * (committed after that read) is delivered. Starting "from now", after that read, could miss it
+   * and wait forever.
+   */
+  from?: number;
 }
 
 /** Resolves (and authorizes) what to watch, decodes the cursor, then streams until unsubscribe or shutdown. */
@@ -136,7 +157,7 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
   let afterSeq: number | undefined;
   try {
     watched = await scope();
-    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : (watched.finished?.from ?? undefined);
+    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : watched.finished ? (watched.finished.from ?? undefined) : watched.from;
     if (after) await refuseAhead(context, 'session', watched.sessionId, afterSeq!);
   } catch (error) {
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });

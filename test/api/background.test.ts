@@ -175,6 +175,33 @@ describe('background runs (in-process worker)', () => {
     await expect(atEnd.next(5000)).rejects.toThrow('subscription ended');
   });
 
+  it('completes a stream without `after` (completeWhenDone) for a run that finished while the subscription started', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 2, intervalMs: 100 } });
+    // The subscription reads the run while it is unfinished; the run finishes before the stream starts.
+    const tasks = app.services.tasks;
+    const findTask = tasks.findTask;
+    let delayed = false;
+    tasks.findTask = async (...args: Parameters<typeof findTask>) => {
+      const task = await findTask.apply(tasks, args);
+      if (!delayed && task.id === run.taskId) {
+        delayed = true;
+        expect(finished(task)).toBe(false);
+        await waitForTask(app, run.taskId, finished);
+      }
+      return task;
+    };
+    try {
+      const stream = app.ws(TaskEventsUntilDoneDocument, { taskId: run.taskId });
+      const items = await stream.until((item) => item.data?.taskEvents.type === 'TaskFinished', 5000);
+      expect(delayed).toBe(true);
+      expect(items.at(-1)?.data?.taskEvents.type).toBe('TaskFinished');
+      await expect(stream.next(5000)).rejects.toThrow('subscription ended');
+    } finally {
+      tasks.findTask = findTask;
+    }
+  });
+
   it('still ends a run whose artifacts cannot be written (the session made /.background a file)', async () => {
     const session = await newSession(app);
     await app.query(ExecuteToolBatchDocument, { sessionId: session.id, waitMs: 5000, calls: [{ id: 'w', tool: 'write_file', args: { path: '/.background', content: 'mine' } }] });

@@ -19,7 +19,7 @@ import {
   ToolCallEventsDocument,
 } from '../gql/graphql.js';
 import { batchCompleted, eventsOf, expectCompleteSequence, readEvents } from '../support/events.js';
-import { createSession, fromStart, newSession, submitBatch } from '../support/fixtures.js';
+import { createSession, fromStart, newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -181,6 +181,35 @@ describe('streams that could only wait forever', () => {
     const unknown = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: 'tool-batch:nope' });
     expect((await unknown.next(5000)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     await unknown.close();
+  });
+});
+
+describe('completeWhenDone without a cursor', () => {
+  it('completes for a batch that completed while the subscription started', async () => {
+    const sessionId = await createSession(app);
+    const batch = await submitBatch(app, { sessionId, calls: [{ id: 'nap', tool: 'sleep', args: { ms: 200 } }] });
+    // The subscription reads the batch while it is unfinished; it completes before the stream starts.
+    const calls = app.services.calls;
+    const findBatch = calls.findBatch;
+    let delayed = false;
+    calls.findBatch = async (...args: Parameters<typeof findBatch>) => {
+      const found = await findBatch.apply(calls, args);
+      if (!delayed && found.batchId === batch.batchId) {
+        delayed = true;
+        expect(found.status).not.toBe('COMPLETED');
+        await waitForBatch(app, sessionId, batch.batchId);
+      }
+      return found;
+    };
+    try {
+      const stream = app.ws(BatchEventsUntilDoneDocument, { sessionId, batchId: batch.batchId });
+      const events = eventsOf(await stream.until(batchCompleted(batch.batchId), 5000));
+      expect(delayed).toBe(true);
+      expect(events.at(-1)).toMatchObject({ __typename: 'ToolBatchCompleted' });
+      await expect(stream.next(5000)).rejects.toThrow('subscription ended');
+    } finally {
+      calls.findBatch = findBatch;
+    }
   });
 });
 
