@@ -78,6 +78,14 @@ describe('parseSchedule', () => {
     expect(refusal({ scheduledAt: 1_700_000_000 }).field).toBe('schedule.scheduledAt');
     expect(refusal({ cronExpression: '61 * * * *' }).field).toBe('schedule.cronExpression');
     expect(refusal({ cronExpression: 'every minute' }).field).toBe('schedule.cronExpression');
+    // Jenkins' hashed `H` is random at each parse (the next trigger shown and the firings would differ).
+    for (const cronExpression of ['H * * * *', '0 H * * *', 'H/15 * * * *', 'H(0-29) * * * *', '0 0 * * h']) {
+      const hashed = refusal({ cronExpression }, { now });
+      expect(hashed.field).toBe('schedule.cronExpression');
+      expect(hashed.message).toContain('`H`');
+    }
+    expect(parseSchedule({ cronExpression: '0 9 * * MON-THU' }, { now }).nextTriggerAt).toEqual(new Date('2026-04-20T09:00:00Z'));
+    expect(parseSchedule({ cronExpression: '0 9 * * thu' }, { now }).nextTriggerAt).toEqual(new Date('2026-04-23T09:00:00Z'));
     expect(refusal({ cronExpression: '* * * *' }).message).toContain('5 fields');
     expect(refusal({ cronExpression: '*/2 * * * * *' }).message).toContain('got 6');
     expect(refusal({ cronExpression: '* * * * *', timezone: 'Nowhere/Special' }).field).toBe('schedule.timezone');

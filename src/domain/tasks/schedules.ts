@@ -67,8 +67,16 @@ export function parseSchedule(input: unknown, options: { allowSeconds?: boolean;
       'schedule.cronExpression',
     );
   }
+  if (HASHED_FIELD.test(expression)) {
+    // cron-parser takes Jenkins' `H` as a random value, drawn again at each parse: the reported next
+    // trigger and the queue's firings would each pick their own.
+    throw new InvalidScheduleError(`cronExpression ${quoted(expression)} is invalid: \`H\` (a hashed value) is not standard cron; name the minute, hour or day`, 'schedule.cronExpression');
+  }
   return { type: 'CRON', cronExpression: expression, scheduledAt: null, timezone, nextTriggerAt: nextCronTrigger(expression, timezone, now) };
 }
+
+/** A field holding Jenkins' `H` (not a letter of a month or day name, such as THU). */
+const HASHED_FIELD = /(^|[^a-z])h(?![a-z])/i;
 
 /**
  * Where a schedule stands: ACTIVE (fires on its cadence), PAUSED (enabled, fires nothing until
