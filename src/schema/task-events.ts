@@ -74,7 +74,7 @@ builder.objectRef<SessionEvent<'TaskOutput'>>('TaskOutput').implement({
     attempt: t.int({ description: 'The attempt this event belongs to', resolve: (event) => event.payload.attempt }),
     stream: t.field({ description: 'Standard output or standard error', type: OutputStreamEnum, resolve: (event) => (event.payload.stream === 'stderr' ? 'STDERR' : 'STDOUT') }),
     text: t.string({ description: 'The output chunk', resolve: (event) => event.payload.text }),
-    truncated: t.boolean({ description: 'This chunk reached the log’s cap; later output is not logged', resolve: (event) => event.payload.truncated === true }),
+    truncated: t.boolean({ description: 'True on the event (its text empty) that marks the moment the log hit its cap, right after the chunk that reached it (that chunk’s text cut to fit); later output is not logged', resolve: (event) => event.payload.truncated === true }),
   }),
 });
 

@@ -94,7 +94,7 @@ TaskRef.implement({
     outputTail: t.exposeString('outputTail', { description: 'The last 2,048 characters of output' }),
     outputSize: t.exposeInt('outputSize', { description: 'Characters of output in the log (at most 262,144)' }),
     outputTruncated: t.exposeBoolean('outputTruncated', { description: 'The log reached its cap and later output was dropped' }),
-    attempt: t.exposeInt('attempt', { description: 'The current attempt, from 1 (0 before the first starts; a run re-attached after losing its worker has the next one)' }),
+    attempt: t.exposeInt('attempt', { description: 'The current attempt, from 1 (a queued run is at 1 before it starts; a run re-attached after losing its worker has the next one)' }),
     workerId: t.exposeString('workerId', { description: 'The worker running the current attempt', nullable: true }),
     heartbeatAt: t.expose('heartbeatAt', { description: 'When the running attempt last said it was alive', type: 'DateTime', nullable: true }),
     cancelRequestedAt: t.expose('cancelRequestedAt', { description: 'When a cancel was asked for while it ran; null when none was', type: 'DateTime', nullable: true }),
@@ -106,7 +106,7 @@ TaskRef.implement({
     eventCursor: t.string({
       nullable: true,
       description:
-        'Session cursor just before the task’s first event: `taskEvents(taskId, after: eventCursor, completeWhenDone: true)` delivers all of them and completes. Null for a finished task whose events are no longer retained.',
+        'Session cursor just before the task’s first event: `taskEvents(taskId, after: eventCursor, completeWhenDone: true)` delivers all of them and completes. When a long run’s first events are already past the retention, just before the oldest one retained; null for a finished task none of whose events are retained.',
       resolve: async (task, _args, context) => {
         const start = await requestLoader(context, 'task-event-starts', (ids) => context.services.tasks.eventStarts(ids)).load(task.id);
         return start ? encodeEventCursor(start.sessionId, start.seq) : null;
@@ -133,7 +133,7 @@ ScheduleRef.implement({
     cronExpression: t.exposeString('cronExpression', { description: 'CRON: the 5-field cron expression', nullable: true }),
     scheduledAt: t.expose('scheduledAt', { description: 'ONCE: when it fires', type: 'DateTime', nullable: true }),
     timezone: t.exposeString('timezone', { description: 'IANA timezone the cron expression is read in' }),
-    nextTriggerAt: t.expose('nextTriggerAt', { description: 'When it fires next; null once it will not fire again', type: 'DateTime', nullable: true }),
+    nextTriggerAt: t.expose('nextTriggerAt', { description: 'When it fires next; null while paused and once it will not fire again', type: 'DateTime', nullable: true }),
     lastTriggerAt: t.expose('lastTriggerAt', { description: 'When it last fired; null before the first time', type: 'DateTime', nullable: true }),
     enabled: t.exposeBoolean('enabled', { description: 'False once cancelled (or a one-shot schedule has fired)' }),
     status: t.field({ type: ScheduleStatusEnum, description: 'ACTIVE, PAUSED, CANCELED or FINISHED', resolve: (schedule) => scheduleStatus(schedule) }),
