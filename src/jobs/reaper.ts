@@ -36,6 +36,8 @@ export interface ReaperDeps {
   logger: Logger;
   /** Runs when Redis lost its data (after the calls' jobs are written again): re-arm what else lived there. */
   onRedisReset(): Promise<void>;
+  /** false while this worker's own heartbeats do not land steadily: every heartbeat may be old then (see own-heartbeat.ts). */
+  mayJudgeHeartbeats(): boolean;
 }
 
 const PRUNE_EVERY_TICKS = 5;
@@ -76,7 +78,7 @@ export class Reaper extends PeriodicPass {
 
   async recoverLostWorkers(): Promise<number> {
     const { workers, sql, eventLog, dispatcher, registry } = this.deps;
-    const dead = await workers.declareStaleDead();
+    const dead = this.deps.mayJudgeHeartbeats() ? await workers.declareStaleDead() : [];
     if (dead.length > 0) {
       this.deps.logger.warn({ workers: dead }, 'workers stopped sending heartbeats; recovering their calls');
       await this.rescueJobsOf(dead);

@@ -20,6 +20,8 @@ export interface TaskReaperDeps {
   logger: Logger;
   /** Runs of this process, never reaped here. */
   isRunningHere(taskId: string): boolean;
+  /** false while this worker's own heartbeats do not land steadily: every heartbeat may be old then (see own-heartbeat.ts). */
+  mayJudgeHeartbeats(): boolean;
 }
 
 const BATCH = 200;
@@ -47,6 +49,7 @@ export class TaskReaper extends PeriodicPass {
   async recoverStale(): Promise<number> {
     const { tasks, recovery } = this.deps;
     let recovered = 0;
+    if (!this.deps.mayJudgeHeartbeats()) return recovered;
     for (const row of await tasks.staleRuns(staleAfterMs(this.deps.config), BATCH)) {
       if (this.deps.isRunningHere(row.id)) continue;
       const outcome = await recovery.recover(row.id, row.attempt, 'the worker running it stopped sending heartbeats', { requireStale: true });

@@ -5,6 +5,7 @@
 // is stopped — a rerunnable call handed back to the queue, any other failed `worker_shutdown` (never
 // run twice) — and calls not started yet are handed back untouched.
 import { hostname } from 'node:os';
+import { staleAfterMs } from '../domain/tasks/recovery.js';
 import { cancelRequestedOn } from '../domain/workers.js';
 import { readArgs } from '../domain/calls/lane.js';
 import type { Services } from '../services.js';
@@ -14,6 +15,7 @@ import { CallRunner } from './call-runner.js';
 import { CallSlots } from './call-slots.js';
 import { CallWorker } from './call-worker.js';
 import { CancelRegistry } from './cancel-registry.js';
+import { OwnHeartbeat } from './own-heartbeat.js';
 import { Reaper } from './reaper.js';
 import { RunningCallPermits } from './running-calls.js';
 import { TaskReaper } from './task-reaper.js';
@@ -39,6 +41,8 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
   let workerId = services.workerId;
   let incarnation = 1;
   await workers.register(workerId, hostname(), process.pid);
+  // Judges the others' heartbeats only while its own land steadily (own-heartbeat.ts).
+  const ownHeartbeat = new OwnHeartbeat(config.HEARTBEAT_INTERVAL_MS, Math.max(config.WORKER_DEAD_AFTER_MS, staleAfterMs(config)));
 
   const shutdown = new AbortController();
   const cancels = new CancelRegistry(bus);
@@ -89,10 +93,19 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     redis: redis.command,
     logger,
     onRedisReset: () => taskReaper.registerSchedules(),
+    mayJudgeHeartbeats: () => ownHeartbeat.mayJudge(config.WORKER_DEAD_AFTER_MS),
   });
   const taskRunner = new TaskRunner({ config, tasks, sessions, eventLog: services.eventLog, registry, cancels, recovery, logger, workerId });
   const taskWorker = new TaskWorker({ config, connection: redis.bullmq, runner: taskRunner, background: services.background, logger, workerId });
-  const taskReaper = new TaskReaper({ config, tasks, queues, recovery, logger, isRunningHere: (taskId) => taskRunner.isRunning(taskId) });
+  const taskReaper = new TaskReaper({
+    config,
+    tasks,
+    queues,
+    recovery,
+    logger,
+    isRunningHere: (taskId) => taskRunner.isRunning(taskId),
+    mayJudgeHeartbeats: () => ownHeartbeat.mayJudge(staleAfterMs(config)),
+  });
 
   /**
    * Beats (one beat at a time, whoever asks); when the beat finds this worker declared dead, stops what
@@ -102,11 +115,15 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
   const checkIn = (): Promise<boolean> =>
     (checking ??= (async () => {
       try {
-        if (await workers.beat(workerId)) return true;
+        if (await workers.beat(workerId)) {
+          ownHeartbeat.landed();
+          return true;
+        }
         logger.error({ workerId }, 'this worker was declared dead (silent for too long); its calls were recovered elsewhere, stopping what it still runs');
         callRunner.abandonAll();
         workerId = `${services.workerId}~${++incarnation}`;
         await workers.register(workerId, hostname(), process.pid);
+        ownHeartbeat.registered();
         return false;
       } finally {
         checking = null;

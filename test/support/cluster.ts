@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -203,6 +203,73 @@ export class RedisServer {
 
   output(): string {
     return this.child?.output() ?? '';
+  }
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL for the processes that connect through it: `cut` closes their
+ * connections and refuses new ones until `restore`, an outage of the database as they see it, without
+ * touching the server the other tests share.
+ */
+export class DatabaseProxy {
+  private down = false;
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    private readonly target: URL,
+    readonly port: number,
+  ) {}
+
+  static async start(databaseUrl: string): Promise<DatabaseProxy> {
+    const target = new URL(databaseUrl);
+    const port = await freePort();
+    const server = createServer();
+    const proxy = new DatabaseProxy(server, target, port);
+    server.on('connection', (client) => proxy.accept(client));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  /** `databaseUrl` through this proxy. */
+  url(databaseUrl: string): string {
+    const url = new URL(databaseUrl);
+    url.hostname = '127.0.0.1';
+    url.port = String(this.port);
+    return url.toString();
+  }
+
+  private accept(client: Socket): void {
+    if (this.down) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        (socket === client ? upstream : client).destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  }
+
+  /** The outage begins: open connections are cut, new ones refused. */
+  cut(): void {
+    this.down = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  /** The outage ends. */
+  restore(): void {
+    this.down = false;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
