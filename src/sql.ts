@@ -135,6 +135,12 @@ const CONNECTION_MESSAGES = /Connection terminated|ECONNRESET|ECONNREFUSED|EPIPE
 /** Prisma's codes for a lost, unreachable or exhausted database connection. */
 const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
+/**
+ * The driver adapter's kinds of the same failures: what a raw query's error (P2010, whose code says
+ * only that a raw query failed) carries as its cause, e.g. a pooled connection the server closed.
+ */
+const ADAPTER_CONNECTION_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
+
 /** The error and its causes (node-postgres errors come bare; Prisma wraps the driver's). */
 function causes(error: unknown): unknown[] {
   const seen: unknown[] = [];
@@ -162,6 +168,7 @@ function codesOf(error: unknown): string[] {
 
 export function isConnectionError(error: unknown): boolean {
   return causes(error).some((cause) => {
+    if (ADAPTER_CONNECTION_KINDS.has((cause as { kind?: unknown }).kind as string)) return true;
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE')) return true;
     return cause instanceof Error && CONNECTION_MESSAGES.test(cause.message);

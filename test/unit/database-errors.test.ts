@@ -1,0 +1,27 @@
+// Which database failures are a lost connection (retried, answered SERVICE_UNAVAILABLE), as Prisma
+// and node-postgres throw them.
+import { describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { isTransientDatabaseError } from '../../src/sql.js';
+
+/** A raw query's failure as Prisma's driver adapter reports it (P2010, the adapter's error as its cause). */
+function rawQueryFailure(cause: Record<string, unknown>, message: string) {
+  return new Prisma.PrismaClientKnownRequestError(`Raw query failed. Code: \`N/A\`. Message: \`${message}\``, {
+    code: 'P2010',
+    clientVersion: Prisma.prismaVersion.client,
+    meta: { driverAdapterError: Object.assign(new Error(message), { name: 'DriverAdapterError', cause }) },
+  });
+}
+
+describe('isTransientDatabaseError', () => {
+  it('takes a raw query on a connection the server closed, or a database not reachable, for a lost connection', () => {
+    expect(isTransientDatabaseError(rawQueryFailure({ kind: 'ConnectionClosed' }, 'Server has closed the connection.'))).toBe(true);
+    expect(isTransientDatabaseError(rawQueryFailure({ kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 }, "Can't reach database server at 127.0.0.1:5432"))).toBe(true);
+    expect(isTransientDatabaseError(rawQueryFailure({ kind: 'SocketTimeout' }, 'Socket timeout (the database failed to respond to a query within the configured timeout).'))).toBe(true);
+  });
+
+  it('does not take a raw query that PostgreSQL refused for one', () => {
+    expect(isTransientDatabaseError(rawQueryFailure({ kind: 'postgres', code: '42703', severity: 'ERROR', message: 'column "x" does not exist' }, 'column "x" does not exist'))).toBe(false);
+    expect(isTransientDatabaseError(rawQueryFailure({ kind: 'UniqueConstraintViolation', constraint: { fields: ['id'] } }, 'Unique constraint failed'))).toBe(false);
+  });
+});
