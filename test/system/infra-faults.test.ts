@@ -78,6 +78,31 @@ describe('Redis restarted mid-run', () => {
   );
 });
 
+describe('Redis restarted while a retry waits out its backoff', () => {
+  it(
+    'runs the next attempt when the wait is over (afterMs exactly), not as soon as the jobs are written again',
+    explained(async () => {
+      const session = await newSession(api);
+      const batch = await submitBatch(api, {
+        sessionId: session.id,
+        calls: [{ id: 'parallel', tool: 'failing_tool', args: { retry: 'SAFE', retryAfterMs: 6000, succeedOnAttempt: 2 } }],
+      });
+      const retried = await eventually(
+        () => cluster.db.event.findFirst({ where: { sessionId: session.rowId, callId: 'parallel', type: 'ToolCallRetrying' } }),
+        20_000,
+      );
+      await redis.kill();
+      await redis.restart();
+
+      const done = await waitForBatch(api, session.id, batch.batchId, 60_000);
+      expect(done.calls.nodes.map((call) => [call.callId, call.status, call.attempt])).toEqual([['parallel', 'SUCCEEDED', 2]]);
+      const second = await cluster.db.event.findFirstOrThrow({ where: { sessionId: session.rowId, callId: 'parallel', type: 'ToolCallStarted', seq: { gt: retried.seq } } });
+      expect(second.createdAt.getTime() - retried.createdAt.getTime()).toBeGreaterThanOrEqual(5900);
+    }),
+    90_000,
+  );
+});
+
 describe('PostgreSQL connections cut mid-run', () => {
   it(
     'the processes reconnect by themselves, every call ends terminal, and a subscriber gets the whole sequence',
