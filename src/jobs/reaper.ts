@@ -77,7 +77,7 @@ export class Reaper extends PeriodicPass {
   }
 
   async recoverLostWorkers(): Promise<number> {
-    const { workers, sql, eventLog, dispatcher, registry } = this.deps;
+    const { workers } = this.deps;
     const dead = this.deps.mayJudgeHeartbeats() ? await workers.declareStaleDead() : [];
     if (dead.length > 0) {
       this.deps.logger.warn({ workers: dead }, 'workers stopped sending heartbeats; recovering their calls');
@@ -85,6 +85,21 @@ export class Reaper extends PeriodicPass {
     }
     const holding = await workers.deadHoldingCalls();
     if (holding.length === 0) return 0;
+    return this.recoverCallsOf(holding);
+  }
+
+  /**
+   * The calls a previous process under this worker's id left running: killed, then started again
+   * with the same id (a restarted container keeps its hostname, and its pid is 1 again). Its id being
+   * live again, no reaper would ever take them for a lost worker's: they are recovered as one's
+   * before this process registers and claims anything.
+   */
+  recoverPreviousIncarnation(workerId: string): Promise<number> {
+    return this.recoverCallsOf([workerId]);
+  }
+
+  private recoverCallsOf(workerIds: string[]): Promise<number> {
+    const { sql, eventLog, dispatcher, registry } = this.deps;
     return recoverCallsOfLostWorkers(
       {
         sql,
@@ -95,7 +110,7 @@ export class Reaper extends PeriodicPass {
           return new Map([...resolved].map(([name, tool]) => [name, tool.definition.hints]));
         },
       },
-      holding,
+      workerIds,
     );
   }
 

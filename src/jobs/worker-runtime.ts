@@ -40,7 +40,6 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
   const { config, sql, tasks, sessions, registry, logger, queues, bus, redis, workers, dispatcher, workerEventLog, taskRecovery: recovery } = services;
   let workerId = services.workerId;
   let incarnation = 1;
-  await workers.register(workerId, hostname(), process.pid);
   // Judges the others' heartbeats only while its own land steadily (own-heartbeat.ts).
   const ownHeartbeat = new OwnHeartbeat(config.HEARTBEAT_INTERVAL_MS, Math.max(config.WORKER_DEAD_AFTER_MS, staleAfterMs(config)));
 
@@ -106,6 +105,10 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     isRunningHere: (taskId) => taskRunner.isRunning(taskId),
     mayJudgeHeartbeats: () => ownHeartbeat.mayJudge(staleAfterMs(config)),
   });
+  const left = await reaper.recoverPreviousIncarnation(workerId);
+  if (left > 0) logger.warn({ workerId, calls: left }, 'a previous process with this worker id left calls running; they were recovered as a lost worker’s');
+  await workers.register(workerId, hostname(), process.pid);
+  ownHeartbeat.registered();
 
   /**
    * Beats (one beat at a time, whoever asks); when the beat finds this worker declared dead, stops what

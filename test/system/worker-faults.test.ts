@@ -215,3 +215,34 @@ describe('an API process told to stop (SIGTERM)', () => {
     60_000,
   );
 });
+
+describe('a worker killed and started again under the same WORKER_ID (a restarted container)', () => {
+  it(
+    'recovers the calls its previous process left running, as a lost worker’s',
+    explained(async () => {
+      await survivor.child.stop(10_000);
+      const first = await cluster.startWorker('same-id');
+      const session = await newSession(api);
+      const batch = await submitBatch(api, {
+        sessionId: session.id,
+        calls: [
+          { id: 'sleep', tool: 'sleep', args: { ms: 3000 } },
+          { id: 'ticker', tool: 'test_ticker', args: { ticks: 10_000, intervalMs: 100, path: '/ticks.log' } },
+        ],
+      });
+      await eventually(async () => (await runningCalls(session.rowId)).length === 2, 20_000);
+
+      first.child.signal('SIGKILL');
+      await first.child.exited;
+      const again = await cluster.startWorker('same-id');
+      expect(again.workerId).toBe(first.workerId);
+
+      const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
+      const byId = new Map(done.calls.nodes.map((call) => [call.callId, call]));
+      expect(byId.get('sleep')).toMatchObject({ status: 'SUCCEEDED', attempt: 2 });
+      expect(byId.get('ticker')).toMatchObject({ status: 'FAILED', output: { __typename: 'ToolFailure', code: 'worker_lost' } });
+      survivor = again;
+    }),
+    90_000,
+  );
+});
