@@ -21,16 +21,19 @@ interface ErrorLike {
   code?: unknown;
   message?: unknown;
   cause?: unknown;
+  /** A GraphQLError's: what a resolver threw. */
+  originalError?: unknown;
   errors?: unknown;
   meta?: { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown; message?: unknown; originalMessage?: unknown; host?: unknown; port?: unknown } } };
 }
 
-/** The error and what it wraps (cause chains, AggregateError members), at most a few levels deep. */
+/** The error and what it wraps (cause chains, a GraphQLError's original, AggregateError members), at most a few levels deep. */
 function* chain(error: unknown, depth = 0): Generator<ErrorLike> {
   if (!error || typeof error !== 'object' || depth > 4) return;
   const e = error as ErrorLike;
   yield e;
   yield* chain(e.cause, depth + 1);
+  yield* chain(e.originalError, depth + 1);
   if (Array.isArray(e.errors)) for (const member of e.errors.slice(0, 4)) yield* chain(member, depth + 1);
 }
 
