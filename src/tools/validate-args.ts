@@ -2,7 +2,7 @@
 // cached by tool name and a stable hash of the schema, so a re-registered tool with a changed
 // schema gets a fresh validator and an unchanged one is never recompiled.
 import { createHash } from 'node:crypto';
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type AnySchema, type ErrorObject, type FuncKeywordDefinition, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
@@ -30,11 +30,64 @@ const addFormats: FormatsPlugin =
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
+/** A keyword's function says why it failed in its `errors` (Ajv reads them after each call). */
+type Reporting = { errors?: Partial<ErrorObject>[] };
+
+/** A JSON value's text with its keys sorted: two values are deep-equal (as Ajv's `equal` says) exactly when their texts are. */
+const canonical = (value: unknown): string => stringify(value) ?? 'undefined';
+
+/**
+ * `uniqueItems` in time linear in the array's size. Ajv's own compares every pair of items when
+ * they may be objects or arrays: 20,000 items (170 kB of args) held the API's thread for seconds,
+ * every tenant's requests with it.
+ */
+const uniqueItemsKeyword: FuncKeywordDefinition = {
+  keyword: 'uniqueItems',
+  type: 'array',
+  schemaType: 'boolean',
+  errors: true,
+  validate: function uniqueItems(this: void, schema: boolean, data: unknown[]): boolean {
+    if (!schema) return true;
+    const seen = new Map<string, number>();
+    for (let i = 0; i < data.length; i++) {
+      const text = canonical(data[i]);
+      const j = seen.get(text);
+      if (j !== undefined) {
+        (uniqueItems as Reporting).errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+        return false;
+      }
+      seen.set(text, i);
+    }
+    return true;
+  },
+};
+
+/**
+ * `enum` looked up in a set: Ajv's own compares the value with every allowed one (and compiles
+ * them into one expression), so a tenant's long enum against many values cost their product.
+ */
+const enumKeyword: FuncKeywordDefinition = {
+  keyword: 'enum',
+  schemaType: 'array',
+  errors: true,
+  compile: (allowedValues: unknown[]) => {
+    if (allowedValues.length === 0) throw new Error('enum must have non-empty array');
+    const allowed = new Set(allowedValues.map(canonical));
+    const check = (data: unknown): boolean => {
+      if (allowed.has(canonical(data))) return true;
+      (check as Reporting).errors = [{ keyword: 'enum', message: 'must be equal to one of the allowed values', params: { allowedValues } }];
+      return false;
+    };
+    return check;
+  },
+};
+
 function createAjv<T extends AnyAjv>(AjvClass: new (options: ConstructorParameters<typeof Ajv>[0]) => T): T {
   // strict: false tolerates vendor keywords (x-*, examples in odd places) in registered schemas.
   // Patterns run on RE2 (linear time): a tenant's `pattern` cannot stall the process validating it.
   const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true, code: { regExp: ajvLinearRegExp } });
   addFormats(ajv);
+  for (const keyword of [uniqueItemsKeyword, enumKeyword]) ajv.removeKeyword(keyword.keyword as string).addKeyword(keyword);
   return ajv;
 }
 
