@@ -33,7 +33,10 @@ export class PatternBudgetExceeded extends Error {
 
 /** Steps of pattern matching (instructions × characters) a piece of work may spend; shared by what it validates. */
 export class PatternBudget {
-  constructor(public remaining: number) {}
+  readonly initial: number;
+  constructor(public remaining: number) {
+    this.initial = remaining;
+  }
 }
 
 let current: PatternBudget | null = null;
@@ -81,3 +84,21 @@ export const ajvLinearRegExp: RegExpEngine = Object.assign((pattern: string, fla
   // Only used by Ajv's standalone code generation, which toolrun does not use.
   code: 'require("re2js").RE2JS',
 });
+
+/**
+ * Thrown when evaluating a schema would overdraw the budget in force: `$ref`s that fan out (a
+ * schema with two refs to one that holds two refs to …) double the work at each level, so 2 kB of
+ * schema could hold the thread for minutes whatever the args.
+ */
+export class SchemaBudgetExceeded extends Error {
+  constructor(readonly evaluations: number) {
+    super(`evaluating the schema takes more than ${evaluations} evaluations of its subschemas`);
+  }
+}
+
+/** Charges one evaluation of a compiled (sub)schema, `steps` matching steps, to the budget in force (none: free). */
+export function chargeSchemaEvaluation(steps: number): void {
+  if (!current) return;
+  if (steps > current.remaining) throw new SchemaBudgetExceeded(Math.floor(current.initial / steps));
+  current.remaining -= steps;
+}

@@ -7,7 +7,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { stringify } from 'safe-stable-stringify';
-import { ajvLinearRegExp, PatternBudget, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.js';
+import { ajvLinearRegExp, chargeSchemaEvaluation, PatternBudget, PatternBudgetExceeded, SchemaBudgetExceeded, withPatternBudget } from './linear-regexp.js';
 import type { ToolDefinition } from './types.js';
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
@@ -82,10 +82,28 @@ const enumKeyword: FuncKeywordDefinition = {
   },
 };
 
+/**
+ * What one call of a compiled schema function costs, in pattern steps: Ajv compiles the root and
+ * each `$ref` it does not inline into a function, and a call costs up to about 1.5 µs (against ~3 ns
+ * a step). A batch's budget then holds 100,000 calls, about 0.15 s.
+ */
+const STEPS_PER_SCHEMA_CALL = 500;
+
+/** Where each function Ajv generates starts: `return function validate12(data, {instancePath="", …}={}){`. */
+const FUNCTION_START = /return function validate\d+\(data, \{.*?\}=\{\}\)\{/;
+
+/** Makes each generated function charge its call to the budget in force (`self` is the Ajv instance in its scope). */
+function chargeEachCall(source: string): string {
+  if (!FUNCTION_START.test(source)) throw new Error('Ajv generated a validation function toolrun cannot charge (has Ajv changed its code?)');
+  return source.replace(FUNCTION_START, (start) => `${start}self.chargeSchemaEvaluation(${STEPS_PER_SCHEMA_CALL});`);
+}
+
 function createAjv<T extends AnyAjv>(AjvClass: new (options: ConstructorParameters<typeof Ajv>[0]) => T): T {
   // strict: false tolerates vendor keywords (x-*, examples in odd places) in registered schemas.
   // Patterns run on RE2 (linear time): a tenant's `pattern` cannot stall the process validating it.
-  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true, code: { regExp: ajvLinearRegExp } });
+  // Each evaluation of a compiled (sub)schema is charged too: `$ref`s that fan out cannot either.
+  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true, code: { regExp: ajvLinearRegExp, process: chargeEachCall } });
+  Object.assign(ajv, { chargeSchemaEvaluation });
   addFormats(ajv);
   for (const keyword of [uniqueItemsKeyword, enumKeyword]) ajv.removeKeyword(keyword.keyword as string).addKeyword(keyword);
   return ajv;
@@ -206,6 +224,12 @@ export function validateArgs(definition: Pick<ToolDefinition, 'name' | 'paramete
         message: `checking them against the patterns of the schema of \`${definition.name}\` takes too long (a pattern of ${error.instructions} RE2 instructions against a string of ${error.inputLength} characters, beyond what one batch's args may take): send shorter strings`,
       };
     }
+    if (error instanceof SchemaBudgetExceeded) {
+      return {
+        ok: false,
+        message: `checking them against the schema of \`${definition.name}\` takes too long (more than ${error.evaluations} evaluations of its subschemas, beyond what one batch's args may take: its \`$ref\`s fan out, or the args are that large)`,
+      };
+    }
     // A schema that refers to itself without consuming the value (`$ref: "#"` beside `type`) recurses without end.
     if (!(error instanceof RangeError)) throw error;
     return { ok: false, message: `the parameters schema of tool \`${definition.name}\` cannot be evaluated for these args: it refers to itself without end` };
@@ -230,6 +254,7 @@ export function compileSchemaOrError(schema: unknown): string | null {
     return null;
   } catch (error) {
     if (error instanceof RangeError) return 'the parameters schema refers to itself without end (a `$ref` that never consumes the value)';
+    if (error instanceof SchemaBudgetExceeded) return `the parameters schema takes too long to evaluate even for {} (${error.message}): its \`$ref\`s fan out`;
     return (error as Error).message;
   } finally {
     ajv.removeSchema(copy);

@@ -484,6 +484,33 @@ describe('validateArgs', () => {
     expect(compileSchemaOrError({ type: 'object', properties: { a: { enum: [] } } })).toMatch(/enum must NOT have fewer than 1 items/);
   });
 
+  it('stops a schema whose $refs fan out on a budget, and still checks large args against a recursive schema', () => {
+    // Two refs to a schema that holds two refs to …: 2 kB of schema, 2^24 evaluations for one string (minutes on the API's thread).
+    const fanOut = (applicator: string, depth: number, root = false) => {
+      const definitions: Record<string, unknown> = { [`d${depth}`]: { type: 'string', minLength: 2 } };
+      for (let i = 0; i < depth; i++) definitions[`d${i}`] = { [applicator]: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] };
+      return root ? { type: 'object', definitions, allOf: [{ $ref: '#/definitions/d0' }] } : { type: 'object', definitions, properties: { a: { $ref: '#/definitions/d0' } } };
+    };
+    for (const applicator of ['anyOf', 'allOf']) {
+      const schema = fanOut(applicator, 24);
+      expect(compileSchemaOrError(schema)).toBeNull();
+      const started = performance.now();
+      expect(validateArgs({ name: `fan_out_${applicator}`, parametersSchema: schema }, { a: 'x' })).toEqual({
+        ok: false,
+        message: expect.stringMatching(/^checking them against the schema of `fan_out_\w+` takes too long \(more than 100000 evaluations of its subschemas/),
+      });
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    // One that fans out for the empty object is refused at registration.
+    expect(compileSchemaOrError(fanOut('allOf', 24, true))).toMatch(/takes too long to evaluate even for \{\}/);
+    // A tree of 5,000 nodes against a recursive schema: each node one evaluation, well within the budget.
+    const tree = { name: 'tree', parametersSchema: { type: 'object', definitions: { node: { type: 'object', properties: { v: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/definitions/node' } } } } }, properties: { root: { $ref: '#/definitions/node' } } } };
+    const root = { v: 0, children: Array.from({ length: 50 }, (_, i) => ({ v: i, children: Array.from({ length: 100 }, (_, j) => ({ v: j, children: [] })) })) };
+    expect(validateArgs(tree, { root })).toEqual({ ok: true });
+    root.children[49]!.children[99]!.v = 0.5;
+    expect(validateArgs(tree, { root })).toEqual({ ok: false, message: 'args/root/children/49/children/99/v must be integer' });
+  });
+
   it('reports schemas that do not compile', () => {
     expect(compileSchemaOrError({ type: 'object', properties: { a: { type: 'strin' } } })).toMatch(/schema is invalid/);
     expect(compileSchemaOrError({ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } })).toMatch(/missing/);
