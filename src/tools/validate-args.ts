@@ -89,6 +89,9 @@ const enumKeyword: FuncKeywordDefinition = {
  */
 const STEPS_PER_SCHEMA_CALL = 500;
 
+/** Keywords (counted through subschemas) of a referenced schema Ajv copies into the referring code rather than calls. */
+const MAX_INLINED_KEYWORDS = 16;
+
 /** Where each function Ajv generates starts: `return function validate12(data, {instancePath="", …}={}){`. */
 const FUNCTION_START = /return function validate\d+\(data, \{.*?\}=\{\}\)\{/;
 
@@ -102,7 +105,17 @@ function createAjv<T extends AnyAjv>(AjvClass: new (options: ConstructorParamete
   // strict: false tolerates vendor keywords (x-*, examples in odd places) in registered schemas.
   // Patterns run on RE2 (linear time): a tenant's `pattern` cannot stall the process validating it.
   // Each evaluation of a compiled (sub)schema is charged too: `$ref`s that fan out cannot either.
-  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true, code: { regExp: ajvLinearRegExp, process: chargeEachCall } });
+  // Only small schemas are inlined where they are referenced (`inlineRefs`): Ajv inlines any schema
+  // without refs by default, so 200 refs to one of 200 properties (14 kB) made 40,000 properties of
+  // code, seconds to compile on the API's thread (a little more ran it out of memory).
+  const ajv = new AjvClass({
+    allErrors: true,
+    strict: false,
+    logger: false,
+    validateFormats: true,
+    inlineRefs: MAX_INLINED_KEYWORDS,
+    code: { regExp: ajvLinearRegExp, process: chargeEachCall },
+  });
   Object.assign(ajv, { chargeSchemaEvaluation });
   addFormats(ajv);
   for (const keyword of [uniqueItemsKeyword, enumKeyword]) ajv.removeKeyword(keyword.keyword as string).addKeyword(keyword);

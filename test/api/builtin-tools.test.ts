@@ -499,7 +499,7 @@ describe('validateArgs', () => {
         ok: false,
         message: expect.stringMatching(/^checking them against the schema of `fan_out_\w+` takes too long \(more than 100000 evaluations of its subschemas/),
       });
-      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(performance.now() - started).toBeLessThan(5_000);
     }
     // One that fans out for the empty object is refused at registration.
     expect(compileSchemaOrError(fanOut('allOf', 24, true))).toMatch(/takes too long to evaluate even for \{\}/);
@@ -509,6 +509,17 @@ describe('validateArgs', () => {
     expect(validateArgs(tree, { root })).toEqual({ ok: true });
     root.children[49]!.children[99]!.v = 0.5;
     expect(validateArgs(tree, { root })).toEqual({ ok: false, message: 'args/root/children/49/children/99/v must be integer' });
+  });
+
+  it('compiles a schema that refers many times to one large schema in time linear in its size', () => {
+    // 200 refs to a schema of 200 properties (14 kB): Ajv copied it into each, 40,000 properties of code, seconds to compile.
+    const leaf = { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, { type: 'integer', minimum: i }])) };
+    const schema = { type: 'object', definitions: { leaf }, properties: { a: { allOf: Array.from({ length: 200 }, () => ({ $ref: '#/definitions/leaf' })) } } };
+    const started = performance.now();
+    expect(compileSchemaOrError(schema)).toBeNull();
+    expect(validateArgs({ name: 'many_refs', parametersSchema: schema }, { a: { k0: 0, k199: 199 } })).toEqual({ ok: true });
+    expect(validateArgs({ name: 'many_refs', parametersSchema: schema }, { a: { k5: 4 } })).toEqual({ ok: false, message: 'args/a/k5 must be >= 5' });
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('reports schemas that do not compile', () => {
