@@ -3,6 +3,7 @@
 // seeds' JSON form of outcomes (`{"status": "success|failure|cancelled", "payload": …}`) that
 // runtimes built on the seeds decode unchanged, and the model-facing projection.
 import { ValidationError } from './errors.js';
+import { cutAt } from './text.js';
 import {
   attachmentRefJson,
   collectAttachments,
@@ -134,8 +135,9 @@ export const outputs = {
     status: 'CANCELLED',
     cancellation: { message, source },
   }),
+  // A tool id is not checked before this (any id may be asked for), so the message quotes at most 100 characters of it.
   unavailable: (tool: string): ToolCallOutput =>
-    outputs.failure(failure('UNAVAILABLE', 'tool_unavailable', `Tool id \`${tool}\` is unavailable in this session`)),
+    outputs.failure(failure('UNAVAILABLE', 'tool_unavailable', `Tool id \`${tool.length > 100 ? `${cutAt(tool, 100)}…` : tool}\` is unavailable in this session`)),
   internal: (): ToolCallOutput => outputs.failure(failure('INTERNAL', INTERNAL_ERROR_CODE, INTERNAL_ERROR_MESSAGE)),
 };
 

@@ -138,6 +138,11 @@ describe('executeToolBatch', () => {
     expect((await app.query(CallAttemptsDocument, { sessionId, callId: 'u' })).toolCall!.attempts).toEqual([]);
     expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool id `no_such_tool` is unavailable in this session' });
     expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');
+    // Any id may be asked for: a huge one is kept as it came, and the message quotes 100 characters of it (not 300 kB more).
+    const huge = `${'t'.repeat(99)}😀${'t'.repeat(300_000)}`;
+    const hugeBatch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'huge', tool: huge, args: {} }] });
+    expect(hugeBatch.calls.nodes[0]!.tool).toBe(huge);
+    expect(outputOf(hugeBatch.calls.nodes[0])).toMatchObject({ class: 'UNAVAILABLE', code: 'tool_unavailable', message: `Tool id \`${'t'.repeat(99)}…\` is unavailable in this session` });
     expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
     expect(invalid!.attempt).toBe(0);
     expect(outputOf(notObject)).toMatchObject({ class: 'INVALID_REQUEST' });
