@@ -190,7 +190,7 @@ function openStream(context: GraphQLContext): OpenStream {
 /** The event, or the error that ends a stream whose key stopped working (over SSE no close code can say it). */
 function eventOrKeyError<T>(item: T | KeyStopped): T {
   if (item instanceof KeyStopped) {
-    throw new GraphQLError(`The API key was ${item.reason}: this subscription ended`, { extensions: { code: 'UNAUTHENTICATED', reason: item.reason } });
+    throw new GraphQLError(`The API key ${item.reason === 'expired' ? 'has expired' : `was ${item.reason}`}: this subscription ended`, { extensions: { code: 'UNAUTHENTICATED', reason: item.reason } });
   }
   return item;
 }

@@ -181,6 +181,9 @@ describe('API keys', () => {
     const issued = await issue(['reader', 'approver']);
     const { client, closed } = await wsClient(issued.key);
     subscribe(client, EVENTS, { sessionId });
+    const sse = sseSubscription<unknown>(toolrun.endpoint, EVENTS, { sessionId }, issued.key);
+    const sseEnded = sse.next(5000).then((last) => last.errors);
+    await within(2000, () => toolrun.services.streams.count(issued.apiKey.id) === 2);
     // By its prefix as keys are listed (`trk_abc…`), pasted with the ellipsis.
     const rotated = (await toolrun.request(ROTATE, { id: `${issued.apiKey.prefix}…`, overlap: 2 })).data as {
       rotateApiKey: { key: string; apiKey: { id: string; name: string; roles: string[] }; previous: { id: string; expiresAt: string; active: boolean } };
@@ -193,6 +196,7 @@ describe('API keys', () => {
     const expiresAt = Date.parse(previous.expiresAt);
     await within(3000, () => closed.code !== undefined);
     expect(closed).toEqual({ code: 4403, reason: 'API key expired' });
+    expect(await sseEnded).toEqual([expect.objectContaining({ message: 'The API key has expired: this subscription ended', extensions: { code: 'UNAUTHENTICATED', reason: 'expired' } })]);
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
     expect(Date.now() - expiresAt).toBeLessThan(1000);
     expect(await works(issued.key)).toBe(false);
