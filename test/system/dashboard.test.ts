@@ -807,6 +807,26 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(seqs).toEqual(stored.map((event) => Number(event.seq)));
   });
 
+  it('fills the sessions list and the approvals inbox once toolrun answers again when they were opened while it was away', async () => {
+    await asOperator();
+    const session = await newSession('opened while away');
+    await submit(session.sessionId, [{ id: 'away-delete', tool: 'delete_file', args: { path: '/away.txt' } }]);
+    await eventually(async () => expect((await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'away-delete' })).toolCall?.status).toBe('AWAITING_APPROVAL'));
+    await openSession(session.sessionId);
+    // Each list read its tenant cursor while toolrun was away: it says so, then fills in once toolrun is back (no reload).
+    for (const [view, shown] of [
+      ['Sessions', page.locator(`tr[data-session-id="${session.sessionId}"]`)],
+      ['Approvals', page.locator('.approval[data-call-id="away-delete"]')],
+    ] as const) {
+      await api.child.stop();
+      await nav(view).click();
+      await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '), { timeout: 10_000 }).toMatch(/does not answer.*trying again/);
+      api = await cluster.startApi(`api-${view.toLowerCase()}`, { PORT: String(api.port) });
+      await shown.waitFor({ timeout: 20_000 });
+      expect(await page.getByRole('alert').count()).toBe(0);
+    }
+  });
+
   it('keeps a 1,000-call batch responsive while its events stream (no main-thread task over 50 ms)', async () => {
     await asOperator();
     const session = await newSession('a thousand calls');

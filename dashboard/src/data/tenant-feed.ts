@@ -1,28 +1,43 @@
 // Tenant-wide live views (the sessions list, the approvals inbox): the tenant's cursor first, then
 // the view's snapshot, then `tenantEvents` from that cursor — nothing between the snapshot and the
-// stream is missed, and what both hold is applied idempotently by the view. Reloads queued by
-// events run as one query, a moment after the first event that asked (no timer polling).
+// stream is missed, and what both hold is applied idempotently by the view. A cursor or snapshot
+// read that toolrun did not answer (away, restarting) is tried again every READ_RETRY_MS until it
+// does. Reloads queued by events run as one query, a moment after the first event that asked (no
+// timer polling).
 import type { Client } from 'urql';
 import { type EventType, TenantActivityDocument, type TenantActivitySubscription, TenantCursorDocument } from '../gql/graphql.js';
 import { type Link, tenantStartCursor, watch } from './connection.js';
 
 export type TenantEvent = TenantActivitySubscription['tenantEvents'];
 
+/** How long a view waits to read its cursor and snapshot again when toolrun did not answer. */
+const READ_RETRY_MS = 2000;
+
 export interface TenantFeedHandlers {
-  /** Reads the view's snapshot; events from the cursor read before it follow. */
-  load(client: Client): Promise<void>;
+  /** Reads the view's snapshot; events from the cursor read before it follow. False when toolrun did not answer: it is read again later. */
+  load(client: Client): Promise<boolean>;
   onEvents(events: TenantEvent[]): void;
+  /** The tenant's cursor could not be read (toolrun away): the view says so; it is read again later. */
+  onUnanswered(message: string): void;
 }
 
 /** Follows the tenant's events of `types` for a view; a cursor past retention starts over. Returns a function that stops it. */
 export function followTenant(link: Link, types: EventType[], handlers: TenantFeedHandlers): () => void {
   let stopped = false;
   let stopWatch: (() => void) | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const again = () => {
+    if (!stopped) retry = setTimeout(() => void start(), READ_RETRY_MS);
+  };
   const start = async () => {
     const answer = await link.urql.query(TenantCursorDocument, {}, { requestPolicy: 'network-only' }).toPromise();
-    if (stopped || !answer.data) return;
+    if (stopped) return;
+    if (!answer.data) {
+      handlers.onUnanswered(`toolrun does not answer (${answer.error?.message ?? 'no answer'}); trying again…`);
+      return again();
+    }
     const after = answer.data.tenantSettings.lastEventCursor ?? tenantStartCursor(answer.data.viewer.tenantId);
-    await handlers.load(link.urql);
+    if (!(await handlers.load(link.urql))) return again();
     if (stopped) return;
     stopWatch = watch(link, TenantActivityDocument, { after, types }, {
       onEvents: handlers.onEvents,
@@ -32,6 +47,7 @@ export function followTenant(link: Link, types: EventType[], handlers: TenantFee
   void start();
   return () => {
     stopped = true;
+    clearTimeout(retry);
     stopWatch?.();
   };
 }

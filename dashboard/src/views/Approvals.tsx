@@ -54,6 +54,7 @@ export function ApprovalsView({ link }: { link: Link }) {
 
   useEffect(() => {
     setWaiting(null);
+    /** The waiting calls, or null when toolrun did not answer. */
     const readInbox = async () => {
       const calls: AwaitingApprovalQuery['toolCalls']['nodes'] = [];
       let after: string | null = null;
@@ -61,7 +62,7 @@ export function ApprovalsView({ link }: { link: Link }) {
         const answer = await link.urql.query(AwaitingApprovalDocument, { first: PAGE_SIZE, after }, { requestPolicy: 'network-only' }).toPromise();
         if (!answer.data) {
           setError(answer.error?.message ?? 'toolrun did not answer');
-          return calls;
+          return null;
         }
         setError(null);
         const page: AwaitingApprovalQuery['toolCalls'] = answer.data.toolCalls;
@@ -79,6 +80,7 @@ export function ApprovalsView({ link }: { link: Link }) {
     const details = coalesced(async () => {
       decidedDuringRead = new Set();
       const calls = await readInbox();
+      if (!calls) return;
       setWaiting((current) => {
         if (!current) return current;
         const next = new Map(current);
@@ -95,8 +97,11 @@ export function ApprovalsView({ link }: { link: Link }) {
     const stop = followTenant(link, INBOX_EVENTS, {
       load: async () => {
         const calls = await readInbox();
+        if (!calls) return false;
         setWaiting(new Map(calls.map((call) => [keyOf(call.session.id, call.callId), waitingOf(call)])));
+        return true;
       },
+      onUnanswered: setError,
       onEvents: (events) => {
         // Noted at once (a state updater may run later): a read under way must not bring these back.
         const decided = events.filter((event) => 'callId' in event && event.__typename !== 'ToolCallAwaitingApproval');

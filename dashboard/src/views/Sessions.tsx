@@ -146,10 +146,11 @@ export function SessionsView({ link }: { link: Link }) {
       const answer = await link.urql.query(SessionsDocument, { first: PAGE_SIZE, after, filter: serverFilter }, { requestPolicy: 'network-only' }).toPromise();
       if (!answer.data) {
         setError(answer.error?.message ?? 'toolrun did not answer');
-        return;
+        return false;
       }
       setError(null);
       show({ edges: answer.data.sessions.edges, hasNextPage: answer.data.sessions.pageInfo.hasNextPage, endCursor: answer.data.sessions.pageInfo.endCursor ?? null });
+      return true;
     };
     const reload = coalesced(async () => {
       if (readAgain) {
@@ -169,6 +170,7 @@ export function SessionsView({ link }: { link: Link }) {
     }, RELOAD_DELAY_MS);
     const stop = followTenant(link, ROW_EVENTS, {
       load: readPage,
+      onUnanswered: setError,
       onEvents: (events) => {
         if (serverFilter) {
           readAgain = true;
