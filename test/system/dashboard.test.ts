@@ -827,6 +827,32 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     }
   });
 
+  it('shows a session and a batch whose reads toolrun did not answer once it answers again', async () => {
+    await asOperator();
+    const session = await newSession('read while away');
+    const other = await newSession('opened while away');
+    const first = await submit(session.sessionId, [{ id: 'older-add', tool: 'add', args: { a: 1, b: 2 } }]);
+    await submit(session.sessionId, [{ id: 'newer-add', tool: 'add', args: { a: 2, b: 3 } }]);
+    await openSession(session.sessionId);
+    await row('newer-add').waitFor({ timeout: 15_000 });
+    // The older batch is opened while toolrun is away: its calls are read once it is back.
+    await api.child.stop();
+    await page.locator(`.batch[data-batch-id="${first.batchId}"] .batch-head`).click();
+    await page.getByText('Loading calls…').waitFor();
+    await page.waitForTimeout(2500);
+    api = await cluster.startApi('api-batch', { PORT: String(api.port) });
+    await row('older-add').waitFor({ timeout: 20_000 });
+    // A session opened while toolrun is away says so, then shows once toolrun is back.
+    await api.child.stop();
+    await page.evaluate((path) => {
+      history.pushState(null, '', path);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, `/sessions/${other.sessionId}`);
+    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '), { timeout: 10_000 }).toMatch(/does not answer.*trying again/);
+    api = await cluster.startApi('api-session', { PORT: String(api.port) });
+    await page.getByRole('heading', { level: 1, name: 'opened while away' }).waitFor({ timeout: 20_000 });
+  });
+
   it('keeps a 1,000-call batch responsive while its events stream (no main-thread task over 50 ms)', async () => {
     await asOperator();
     const session = await newSession('a thousand calls');

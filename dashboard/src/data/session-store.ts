@@ -99,6 +99,15 @@ export class SessionStore {
     return true;
   }
 
+  /** A read of a batch's calls that was not answered: it may be read again (events held meanwhile are in that read). */
+  unloaded(batchId: string): void {
+    const batch = this.batches.get(batchId);
+    if (!batch?.loading) return;
+    batch.loading = false;
+    batch.held = [];
+    this.changed();
+  }
+
   loaded(batchId: string, summary: BatchSummaryFragment, calls: CallRowFragment[]): void {
     const batch = this.batches.get(batchId) ?? { summary, summaryRead: true, outcome: null, calls: null, order: [], loading: true, held: [], revision: 0 };
     this.batches.set(batchId, batch);

@@ -30,6 +30,8 @@ type Tab = 'batches' | 'tasks' | 'files' | 'activity';
 
 /** How often an open session reads its newest batches again (for those no event has announced yet). */
 const NEWEST_BATCHES_EVERY_MS = 5000;
+/** How long a read toolrun did not answer (away, restarting) waits to be sent again. */
+const READ_RETRY_MS = 2000;
 const WAITING = new Set(['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL']);
 
 export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessionId: string; focusBatch: string | null }) {
@@ -55,6 +57,8 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
         .then((result) => {
           const batch = result.data?.toolBatch;
           if (batch) store.loaded(batchId, batch, batch.calls.nodes);
+          // Not answered: read again (an open batch is loaded once it is no longer loading).
+          else if (result.error) setTimeout(() => store.unloaded(batchId), READ_RETRY_MS);
         });
     },
     [client, sessionId, store],
@@ -66,7 +70,10 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
         .toPromise()
         .then((result) => {
           const batch = result.data?.toolBatch;
-          if (!batch) return;
+          if (!batch) {
+            if (result.error) setTimeout(() => readSummary(batchId), READ_RETRY_MS);
+            return;
+          }
           store.read(batch);
           if (batch.createdAt > snapshotNewest.current) setOlder((known) => (known ? { ...known, total: known.total + 1 } : known));
         });
@@ -105,6 +112,13 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     for (const batchId of expanded) if (store.batches.has(batchId)) load(batchId);
   });
 
+  // A session read that toolrun did not answer (away, restarting) is sent again until it does.
+  useEffect(() => {
+    if (!error?.networkError) return;
+    const timer = setTimeout(() => refetchSession({ requestPolicy: 'network-only' }), READ_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [error, refetchSession]);
+
   // A batch whose calls all wait in the queue (every worker busy) has had no event yet: the newest
   // batches are read again every few seconds while the page is in view, so it shows as queued.
   useEffect(() => {
@@ -140,7 +154,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
       });
   };
 
-  if (error) return <p role="alert">{error.message}</p>;
+  if (error) return <p role="alert">{error.networkError ? `toolrun does not answer (${error.message}); trying again…` : error.message}</p>;
   if (data && !session) return <p role="alert">No session {sessionId}</p>;
   if (!session) return <p>Loading…</p>;
   const batches = [...store.batches.values()].sort((a, b) => b.summary.createdAt.localeCompare(a.summary.createdAt));
