@@ -14,6 +14,7 @@ import {
   ExecuteToolBatchDocument,
   GetToolBatchDocument,
   GetToolCallDocument,
+  RegisterExternalToolDocument,
   RejectToolCallDocument,
   SpawnBackgroundDocument,
   SystemStatusDocument,
@@ -224,6 +225,29 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
       await api.query(CancelToolBatchDocument, { sessionId: busy.sessionId, batchId: filler.batchId });
     }
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('SUCCEEDED');
+  });
+
+  it('draws a call waiting for its external completion striped amber from its start, after its grey wait in the queue', async () => {
+    await asOperator();
+    const registered = await api.query(RegisterExternalToolDocument, { input: { name: 'dashboard_external', description: 'completed by the test', parametersSchema: { type: 'object' } } });
+    expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    const session = await newSession('external');
+    const batch = await submit(session.sessionId, [{ id: 'ext', tool: 'dashboard_external', args: {} }]);
+    await openSession(session.sessionId);
+    await expect.poll(() => row('ext').getAttribute('data-status'), { timeout: 15_000 }).toBe('PENDING_EXTERNAL');
+    await page.waitForTimeout(1500);
+    const bars = await row('ext')
+      .locator('.bar')
+      .evaluateAll((elements) => elements.map((element) => ({ className: element.className, background: getComputedStyle(element).backgroundImage, width: element.getBoundingClientRect().width })));
+    const wait = bars.find((bar) => bar.className.includes('bar-wait'))!;
+    const held = bars.find((bar) => bar.className.includes('bar-pending_external'))!;
+    // The wait in the queue ended when the call started: grey. Since then it waits for its completion: striped, and growing.
+    expect(wait.className).not.toContain('bar-hold');
+    expect(held.background).toContain('repeating-linear-gradient');
+    expect(held.width).toBeGreaterThan(wait.width);
+    // Nothing completes it: cancelled, so that no call of this scenario is left unfinished.
+    await api.query(CancelToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId });
+    await expect.poll(() => row('ext').getAttribute('data-status'), { timeout: 15_000 }).toBe('CANCELLED');
   });
 
   it("lists a retried call's attempts in its drawer", async () => {

@@ -355,7 +355,7 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
         {call.attempt}/{maxAttemptsOf(call)}
       </span>
       <div className="bar-track" aria-hidden="true">
-        <div className={`bar bar-wait${call.status === 'AWAITING_APPROVAL' || call.status === 'PENDING_EXTERNAL' ? ' bar-hold' : ''}`} style={{ left: pct(queued), width: width(queued, waitEnd) }} />
+        <div className={`bar bar-wait${began === null && (call.status === 'AWAITING_APPROVAL' || call.status === 'PENDING_EXTERNAL') ? ' bar-hold' : ''}`} style={{ left: pct(queued), width: width(queued, waitEnd) }} />
         {began !== null || finished !== null ? (
           <div className={`bar bar-${call.status.toLowerCase()}`} style={{ left: pct(began ?? finished!), width: width(began ?? finished!, finished ?? Math.min(now, end)) }} />
         ) : null}
