@@ -701,6 +701,20 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await liveness.text()).not.toContain('<div id="root">');
   });
 
+  it("keeps a session's tab in its address: a reload and Back return to it", async () => {
+    await asOperator();
+    const session = await newSession('tab in the address');
+    await openSession(session.sessionId);
+    await page.getByRole('tab', { name: 'Background tasks' }).click();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Background tasks', selected: true }).waitFor({ timeout: 10_000 });
+    await nav('Tools').click();
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Background tasks', selected: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('tab', { name: /^Batches/ }).click();
+    expect(new URL(page.url()).search).toBe('');
+  });
+
   it("shows a background task's progress bar reach 100 % while its log tail grows", async () => {
     await asOperator();
     const session = await newSession('background');

@@ -27,6 +27,8 @@ import {
 import { TasksPanel } from './Tasks.js';
 
 type Tab = 'batches' | 'tasks' | 'files' | 'activity';
+const TABS: Tab[] = ['batches', 'tasks', 'files', 'activity'];
+const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?? 'batches';
 
 /** How often an open session reads its newest batches again (for those no event has announced yet). */
 const NEWEST_BATCHES_EVERY_MS = 5000;
@@ -39,7 +41,16 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   const [{ data, error }, refetchSession] = useQuery({ query: SessionViewDocument, variables: { id: sessionId }, requestPolicy: 'network-only' });
   const session = data?.session;
   const [store, setStore] = useState(() => new SessionStore());
-  const [tab, setTab] = useState<Tab>('batches');
+  // The tab is in the address (`?tab=…`), so a reload returns to it.
+  const [tab, setTab] = useState<Tab>(() => tabOf(new URLSearchParams(location.search).get('tab')));
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    if (tab === 'batches') params.delete('tab');
+    else params.set('tab', tab);
+    const query = params.toString();
+    const target = `${location.pathname}${query ? `?${query}` : ''}`;
+    if (target !== location.pathname + location.search) history.replaceState(null, '', target);
+  }, [tab]);
   const [expanded, setExpanded] = useState<Set<string>>(new Set(focusBatch ? [focusBatch] : []));
   const [drawer, setDrawer] = useState<string | null>(null);
   // Where older batches than those read start (null: none left), and how many the session has.
