@@ -891,6 +891,24 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByRole('heading', { level: 1, name: 'opened while away' }).waitFor({ timeout: 20_000 });
   });
 
+  it("shows a session's tasks and the tools once toolrun answers again when they were read while it was away", async () => {
+    await asOperator();
+    const session = await newSession('tasks read while away');
+    await openSession(session.sessionId);
+    const says = () => expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '), { timeout: 10_000 }).toMatch(/does not answer.*trying again/);
+    await api.child.stop();
+    await page.getByRole('tab', { name: 'Background tasks' }).click();
+    await says();
+    api = await cluster.startApi('api-tasks', { PORT: String(api.port) });
+    await page.getByText('No background tasks.').waitFor({ timeout: 20_000 });
+    await api.child.stop();
+    await nav('Tools').click();
+    await says();
+    api = await cluster.startApi('api-tools', { PORT: String(api.port) });
+    await page.locator('[data-tool="add"]').waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('keeps a 1,000-call batch responsive while its events stream (no main-thread task over 50 ms)', async () => {
     await asOperator();
     const session = await newSession('a thousand calls');

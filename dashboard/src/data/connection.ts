@@ -4,8 +4,8 @@
 // state the header shows. `watch` here only hands its events to a view in batches, at most one
 // per animation frame, so a burst of thousands of events costs a few renders.
 import { type LinkState, ToolrunClient } from 'toolrun/client';
-import { useSyncExternalStore } from 'react';
-import { type AnyVariables, Client, type TypedDocumentNode, cacheExchange, fetchExchange } from 'urql';
+import { useEffect, useSyncExternalStore } from 'react';
+import { type AnyVariables, Client, type CombinedError, type OperationContext, type TypedDocumentNode, cacheExchange, fetchExchange } from 'urql';
 
 export type { LinkState };
 
@@ -125,4 +125,21 @@ export function tenantStartCursor(tenantId: string): string {
 export function rawIdOf(globalId: string): string {
   const decoded = atob(globalId);
   return decoded.slice(decoded.indexOf(':') + 1);
+}
+
+/** How long a read toolrun did not answer (away, restarting) waits to be sent again. */
+export const READ_RETRY_MS = 2000;
+
+/** What a view says of a failed query: one toolrun did not answer is being sent again. */
+export function errorText(error: CombinedError): string {
+  return error.networkError ? `toolrun does not answer (${error.message}); trying again…` : error.message;
+}
+
+/** A view's query that toolrun did not answer (a network error) is sent again every READ_RETRY_MS until it is. */
+export function useReadAgainWhileAway(error: CombinedError | undefined, refetch: (context?: Partial<OperationContext>) => void): void {
+  useEffect(() => {
+    if (!error?.networkError) return;
+    const timer = setTimeout(() => refetch({ requestPolicy: 'network-only' }), READ_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [error, refetch]);
 }

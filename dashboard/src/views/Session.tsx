@@ -7,7 +7,7 @@ import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
-import { type Link, sessionStartCursor, watch } from '../data/connection.js';
+import { errorText, type Link, READ_RETRY_MS, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
 import {
   BatchCallsDocument,
@@ -32,8 +32,6 @@ const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?
 
 /** How often an open session reads its newest batches again (for those no event has announced yet). */
 const NEWEST_BATCHES_EVERY_MS = 5000;
-/** How long a read toolrun did not answer (away, restarting) waits to be sent again. */
-const READ_RETRY_MS = 2000;
 const WAITING = new Set(['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL']);
 
 export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessionId: string; focusBatch: string | null }) {
@@ -123,12 +121,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     for (const batchId of expanded) if (store.batches.has(batchId)) load(batchId);
   });
 
-  // A session read that toolrun did not answer (away, restarting) is sent again until it does.
-  useEffect(() => {
-    if (!error?.networkError) return;
-    const timer = setTimeout(() => refetchSession({ requestPolicy: 'network-only' }), READ_RETRY_MS);
-    return () => clearTimeout(timer);
-  }, [error, refetchSession]);
+  useReadAgainWhileAway(error, refetchSession);
 
   // A batch whose calls all wait in the queue (every worker busy) has had no event yet: the newest
   // batches are read again every few seconds while the page is in view, so it shows as queued.
@@ -165,7 +158,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
       });
   };
 
-  if (error) return <p role="alert">{error.networkError ? `toolrun does not answer (${error.message}); trying again…` : error.message}</p>;
+  if (error) return <p role="alert">{errorText(error)}</p>;
   if (data && !session) return <p role="alert">No session {sessionId}</p>;
   if (!session) return <p>Loading…</p>;
   const batches = [...store.batches.values()].sort((a, b) => b.summary.createdAt.localeCompare(a.summary.createdAt));
@@ -500,6 +493,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
 function FilesPanel({ sessionId }: { sessionId: string }) {
   const client = useClient();
   const [messages, refetchMessages] = useQuery({ query: SessionMessagesDocument, variables: { sessionId }, requestPolicy: 'network-only' });
+  useReadAgainWhileAway(messages.error, refetchMessages);
   // Pages of entries read so far (200 each), and where the next starts.
   const [listing, setListing] = useState<{ entries: SessionFilesQuery['sessionFiles']['nodes']; after: string | null; loading: boolean }>({ entries: [], after: null, loading: true });
   const [selected, setSelected] = useState<string | null>(null);

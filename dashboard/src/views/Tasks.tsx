@@ -6,7 +6,7 @@ import { useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { StatusBadge, age, time } from '../components/Status.js';
-import { type Link, sessionStartCursor, watch } from '../data/connection.js';
+import { errorText, type Link, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
 import {
   CancelScheduleDocument,
   CancelTaskDocument,
@@ -23,6 +23,7 @@ const ACTIVE = new Set(['QUEUED', 'RUNNING']);
 
 export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: string; after: string | null }) {
   const [{ data, error }, refetch] = useQuery({ query: SessionTasksDocument, variables: { sessionId }, requestPolicy: 'network-only' });
+  useReadAgainWhileAway(error, refetch);
   const [live, setLive] = useState<Record<string, Partial<TaskRowFragment>>>({});
   const [now, setNow] = useState(Date.now());
   const reload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -63,7 +64,7 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
   );
   useEffect(() => () => clearTimeout(reload.current), []);
 
-  if (error) return <p role="alert">{error.message}</p>;
+  if (error) return <p role="alert">{errorText(error)}</p>;
   const tasks = (data?.tasks.nodes ?? []).map((task) => {
     const patch = live[task.taskId];
     // A reloaded row is newer than the events it was reloaded for; a finished state always wins.

@@ -5,20 +5,22 @@ import { useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { type JsonSchema, SchemaForm } from '../components/SchemaForm.js';
+import { errorText, useReadAgainWhileAway } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { CreateSessionDocument, ExecuteBatchDocument, type ToolsQuery, ToolsDocument } from '../gql/graphql.js';
 
 type Tool = ToolsQuery['tools'][number];
 
 export function ToolsView() {
-  const [{ data, error }] = useQuery({ query: ToolsDocument, variables: {} });
+  const [{ data, error }, refetch] = useQuery({ query: ToolsDocument, variables: {} });
+  useReadAgainWhileAway(error, refetch);
   const [selected, setSelected] = useState<string | null>(null);
   const tools = data?.tools ?? [];
   const tool = tools.find((entry) => entry.name === selected);
   return (
     <section aria-labelledby="tools-title" className="tools-view">
       <h1 id="tools-title">Tools</h1>
-      {error ? <p role="alert">{error.message}</p> : null}
+      {error ? <p role="alert">{errorText(error)}</p> : null}
       <div className="split">
         <ul className="tool-list" aria-label="Tools">
           {tools.map((entry) => (
