@@ -909,6 +909,21 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('says so when a cancel was not done (toolrun away), and cancels once it answers', async () => {
+    await asOperator();
+    const session = await newSession('cancel while away');
+    await submit(session.sessionId, [{ id: 'long-sleep', tool: 'sleep', args: { ms: 120_000 } }]);
+    await openSession(session.sessionId);
+    await expect.poll(() => row('long-sleep').getAttribute('data-status'), { timeout: 15_000 }).toBe('RUNNING');
+    await api.child.stop();
+    await page.getByRole('button', { name: 'Cancel call long-sleep' }).click();
+    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' '), { timeout: 10_000 }).toMatch(/Cancelling call long-sleep failed/);
+    api = await cluster.startApi('api-cancel', { PORT: String(api.port) });
+    await page.getByRole('button', { name: 'Cancel call long-sleep' }).click();
+    await expect.poll(() => row('long-sleep').getAttribute('data-status'), { timeout: 20_000 }).toBe('CANCELLED');
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('keeps a 1,000-call batch responsive while its events stream (no main-thread task over 50 ms)', async () => {
     await asOperator();
     const session = await newSession('a thousand calls');

@@ -143,3 +143,10 @@ export function useReadAgainWhileAway(error: CombinedError | undefined, refetch:
     return () => clearTimeout(timer);
   }, [error, refetch]);
 }
+
+/** Why a mutation did not do what it was asked: the typed error it answered, or why toolrun did not answer; null when it did. */
+export function refusalOf(result: { data?: object | null; error?: CombinedError }): string | null {
+  const answer = result.data ? (Object.values(result.data)[0] as { message?: unknown } | null) : null;
+  if (answer && typeof answer.message === 'string') return answer.message;
+  return result.error?.message ?? null;
+}

@@ -1,13 +1,13 @@
 // One session: its batches as live timelines, the call drawer, background tasks and schedules,
 // messages and files, and the list of tool call events as they arrived.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useClient, useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
-import { errorText, type Link, READ_RETRY_MS, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
+import { errorText, type Link, READ_RETRY_MS, refusalOf, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
 import {
   BatchCallsDocument,
@@ -33,6 +33,8 @@ const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?
 /** How often an open session reads its newest batches again (for those no event has announced yet). */
 const NEWEST_BATCHES_EVERY_MS = 5000;
 const WAITING = new Set(['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL']);
+/** Tells the session view what a cancel of `subject` toolrun refused or did not answer (shown above the batches; null once one was done). */
+const RefusedContext = createContext<(subject: string, why: string | null) => void>(() => {});
 
 export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessionId: string; focusBatch: string | null }) {
   const client = useClient();
@@ -51,6 +53,12 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   }, [tab]);
   const [expanded, setExpanded] = useState<Set<string>>(new Set(focusBatch ? [focusBatch] : []));
   const [drawer, setDrawer] = useState<string | null>(null);
+  const [refusals, setRefusals] = useState<Array<[subject: string, text: string]>>([]);
+  const refused = useCallback(
+    (subject: string, why: string | null) =>
+      setRefusals((current) => [...current.filter(([entry]) => entry !== subject), ...(why ? [[subject, `Cancelling ${subject} failed: ${why}`] as [string, string]] : [])].slice(-3)),
+    [],
+  );
   // Where older batches than those read start (null: none left), and how many the session has.
   const [older, setOlder] = useState<{ after: string | null; total: number; loading: boolean } | null>(null);
   // Batches created after the snapshot's newest are new to the session's total; older ones an event brings back were counted.
@@ -169,78 +177,87 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     ['activity', `Events (${store.activity.length})`],
   ];
   return (
-    <section aria-labelledby="session-title" className="session">
-      <h1 id="session-title">{visibleText(session.title || '(untitled session)')}</h1>
-      <p className="mono subtle">
-        {session.sessionId} · created {new Date(session.createdAt).toLocaleString()}
-      </p>
-      <div role="tablist" aria-label="Session views" className="tabs">
-        {tabs.map(([id, label], index) => (
-          <button
-            key={id}
-            role="tab"
-            id={`tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls={`panel-${id}`}
-            // One tab stop for the list; arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern).
-            tabIndex={tab === id ? 0 : -1}
-            onClick={() => setTab(id)}
-            onKeyDown={(event) => {
-              const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
-              if (next === undefined) return;
-              event.preventDefault();
-              const [target] = tabs[(next + tabs.length) % tabs.length]!;
-              setTab(target);
-              document.getElementById(`tab-${target}`)?.focus();
-            }}
-            type="button"
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'batches' ? (
-          batches.length === 0 ? (
-            <p>
-              No batches yet: submit one with <code>executeToolBatch</code> or <code>toolrun run &lt;tool&gt; --session {session.sessionId}</code>.
-            </p>
+    <RefusedContext.Provider value={refused}>
+      <section aria-labelledby="session-title" className="session">
+        <h1 id="session-title">{visibleText(session.title || '(untitled session)')}</h1>
+        <p className="mono subtle">
+          {session.sessionId} · created {new Date(session.createdAt).toLocaleString()}
+        </p>
+        <div role="tablist" aria-label="Session views" className="tabs">
+          {tabs.map(([id, label], index) => (
+            <button
+              key={id}
+              role="tab"
+              id={`tab-${id}`}
+              aria-selected={tab === id}
+              aria-controls={`panel-${id}`}
+              // One tab stop for the list; arrow keys, Home and End move between tabs (the WAI-ARIA tabs pattern).
+              tabIndex={tab === id ? 0 : -1}
+              onClick={() => setTab(id)}
+              onKeyDown={(event) => {
+                const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
+                if (next === undefined) return;
+                event.preventDefault();
+                const [target] = tabs[(next + tabs.length) % tabs.length]!;
+                setTab(target);
+                document.getElementById(`tab-${target}`)?.focus();
+              }}
+              type="button"
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+          {tab === 'batches'
+            ? refusals.map(([subject, text]) => (
+                <p role="alert" key={subject}>
+                  {text}
+                </p>
+              ))
+            : null}
+          {tab === 'batches' ? (
+            batches.length === 0 ? (
+              <p>
+                No batches yet: submit one with <code>executeToolBatch</code> or <code>toolrun run &lt;tool&gt; --session {session.sessionId}</code>.
+              </p>
+            ) : (
+              [
+              ...batches.map((batch) => (
+                <BatchPanel
+                  key={batch.summary.batchId}
+                  batch={batch}
+                  revision={batch.revision}
+                  open={expanded.has(batch.summary.batchId)}
+                  onToggle={() =>
+                    setExpanded((open) => {
+                      const next = new Set(open);
+                      if (!next.delete(batch.summary.batchId)) next.add(batch.summary.batchId);
+                      return next;
+                    })
+                  }
+                  onOpenCall={setDrawer}
+                  sessionId={sessionId}
+                />
+              )),
+              older?.after ? (
+                <button key="older" type="button" className="older-batches" disabled={older.loading} onClick={showOlder}>
+                  {older.loading ? 'Loading…' : 'Show older batches'}
+                </button>
+              ) : null,
+              ]
+            )
+          ) : tab === 'tasks' ? (
+            <TasksPanel link={link} sessionId={sessionId} after={session.lastEventCursor ?? null} />
+          ) : tab === 'files' ? (
+            <FilesPanel sessionId={sessionId} />
           ) : (
-            [
-            ...batches.map((batch) => (
-              <BatchPanel
-                key={batch.summary.batchId}
-                batch={batch}
-                revision={batch.revision}
-                open={expanded.has(batch.summary.batchId)}
-                onToggle={() =>
-                  setExpanded((open) => {
-                    const next = new Set(open);
-                    if (!next.delete(batch.summary.batchId)) next.add(batch.summary.batchId);
-                    return next;
-                  })
-                }
-                onOpenCall={setDrawer}
-                sessionId={sessionId}
-              />
-            )),
-            older?.after ? (
-              <button key="older" type="button" className="older-batches" disabled={older.loading} onClick={showOlder}>
-                {older.loading ? 'Loading…' : 'Show older batches'}
-              </button>
-            ) : null,
-            ]
-          )
-        ) : tab === 'tasks' ? (
-          <TasksPanel link={link} sessionId={sessionId} after={session.lastEventCursor ?? null} />
-        ) : tab === 'files' ? (
-          <FilesPanel sessionId={sessionId} />
-        ) : (
-          <ActivityPanel store={store} version={store.version} />
-        )}
-      </div>
-      {drawer ? <CallDrawer sessionId={sessionId} callId={drawer} status={findCall(store, drawer)?.status ?? null} onClose={() => setDrawer(null)} /> : null}
-    </section>
+            <ActivityPanel store={store} version={store.version} />
+          )}
+        </div>
+        {drawer ? <CallDrawer sessionId={sessionId} callId={drawer} status={findCall(store, drawer)?.status ?? null} onClose={() => setDrawer(null)} /> : null}
+      </section>
+    </RefusedContext.Provider>
   );
 }
 
@@ -280,6 +297,7 @@ const BatchPanel = memo(function BatchPanel({
   }, [calls, batch.outcome, batch.revision]);
   const running = summary.status === 'RUNNING';
   const [, cancelBatch] = useMutation(CancelBatchDocument);
+  const refused = useContext(RefusedContext);
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!running || !open) return;
@@ -308,7 +326,9 @@ const BatchPanel = memo(function BatchPanel({
           .join('')}
       </button>
       {running ? (
-        <RoleButton role="SUBMITTER" type="button" className="small batch-cancel" onClick={() => void cancelBatch({ sessionId, batchId: summary.batchId })} aria-label={`Cancel batch ${summary.batchId}`}>
+        <RoleButton role="SUBMITTER" type="button" className="small batch-cancel" onClick={() =>
+            void cancelBatch({ sessionId, batchId: summary.batchId }).then((result) => refused(`batch ${summary.batchId}`, refusalOf(result)))
+          } aria-label={`Cancel batch ${summary.batchId}`}>
           Cancel batch
         </RoleButton>
       ) : null}
@@ -339,6 +359,7 @@ function Timeline({ batch, start, end, now, onOpenCall, sessionId }: { batch: Ba
 
 const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId }: { call: CallState; start: number; end: number; now: number; onOpen(callId: string): void; sessionId: string }) {
   const [, cancel] = useMutation(CancelCallDocument);
+  const refused = useContext(RefusedContext);
   const span = end - start;
   const at = (value: string | null | undefined, fallback: number) => (value ? Date.parse(value) : fallback);
   const queued = at(call.queuedAt, start);
@@ -366,7 +387,9 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
       </div>
       <span className="duration">{call.durationMs !== null && call.durationMs !== undefined ? `${call.durationMs} ms` : progress !== null ? `${progress}%` : ''}</span>
       {WAITING.has(call.status) ? (
-        <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ sessionId, callId: call.callId })} aria-label={`Cancel call ${call.callId}`}>
+        <RoleButton role="SUBMITTER" type="button" className="small" onClick={() =>
+            void cancel({ sessionId, callId: call.callId }).then((result) => refused(`call ${call.callId}`, refusalOf(result)))
+          } aria-label={`Cancel call ${call.callId}`}>
           Cancel
         </RoleButton>
       ) : null}

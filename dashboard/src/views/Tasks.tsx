@@ -6,7 +6,7 @@ import { useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { StatusBadge, age, time } from '../components/Status.js';
-import { errorText, type Link, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
+import { errorText, type Link, refusalOf, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
 import {
   CancelScheduleDocument,
   CancelTaskDocument,
@@ -109,6 +109,7 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
 
 function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
   const [, cancel] = useMutation(CancelTaskDocument);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const progress = task.progress;
   const percent = progress?.total ? Math.min(100, Math.round(((progress.current ?? 0) / progress.total) * 100)) : null;
   return (
@@ -120,7 +121,7 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
           heartbeat {age(task.heartbeatAt, now)} · started {time(task.startedAt)}
         </span>
         {ACTIVE.has(task.state) ? (
-          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ id: task.id })} aria-label={`Cancel task ${task.title ?? task.taskId}`}>
+          <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ id: task.id }).then((result) => setRefusal(refusalOf(result)))} aria-label={`Cancel task ${task.title ?? task.taskId}`}>
             Cancel
           </RoleButton>
         ) : null}
@@ -139,6 +140,7 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
       {task.stateDetail && task.stateDetail !== task.error ? <p className="task-status">{visibleText(task.stateDetail)}</p> : null}
       {task.summary && task.summary !== task.error ? <p>{visibleText(task.summary)}</p> : null}
       {task.error ? <p role="alert">{visibleText(task.error)}</p> : null}
+      {refusal ? <p role="alert">Cancelling failed: {refusal}</p> : null}
       <LogTail text={task.outputTail} truncated={task.outputTruncated} />
     </li>
   );
