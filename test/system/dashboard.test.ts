@@ -382,6 +382,26 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.keyboard.press('Escape');
   });
 
+  it("writes out bidirectional control characters in the tool catalogue (a tool's name, description and parameters come from whoever registered it)", async () => {
+    await asOperator();
+    const spoof = 'gnp.exe \u202Eevil';
+    const registered = await api.query(RegisterExternalToolDocument, {
+      input: {
+        name: 'dashboard_bidi',
+        displayName: `Bidi ${spoof}`,
+        description: `Describes ${spoof}`,
+        parametersSchema: { type: 'object', properties: { target: { type: 'string', description: `Param ${spoof}` }, mode: { enum: [`opt ${spoof}`] } } },
+      },
+    });
+    expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    await nav('Tools').click();
+    await page.locator('[data-tool="dashboard_bidi"]').click();
+    await page.getByRole('heading', { level: 2, name: /^Bidi/ }).waitFor();
+    const shown = await page.locator('.tools-view').evaluate((element) => element.textContent ?? '');
+    expect(shown).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    for (const text of ['Bidi gnp.exe \\u202Eevil', 'Describes gnp.exe \\u202Eevil', 'Param gnp.exe \\u202Eevil', 'opt gnp.exe \\u202Eevil']) expect(shown).toContain(text);
+  });
+
   it('lists every call waiting for approval past a page (the oldest too); a decision someone made first is refused where it shows', async () => {
     // A tenant of its own, so that only these calls wait.
     const tenant = `inbox-${cluster.id}`;

@@ -1,6 +1,7 @@
 // A form generated from a tool's JSON schema (its top-level properties): text, number, checkbox
 // and select inputs, JSON for anything nested. Values are kept as the arguments object.
 import { useId } from 'react';
+import { visibleText } from './visible-text.js';
 
 interface Property {
   type?: string | string[];
@@ -35,11 +36,11 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
         const current = value[name];
         const label = (
           <label htmlFor={id}>
-            {name}
+            {visibleText(name)}
             {required ? ' *' : ''}
           </label>
         );
-        const help = property.description ? <small id={`${id}-help`}>{property.description}</small> : null;
+        const help = property.description ? <small id={`${id}-help`}>{visibleText(property.description)}</small> : null;
         let input;
         if (property.enum) {
           input = (
@@ -47,7 +48,7 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
               <option value="">(default)</option>
               {property.enum.map((option) => (
                 <option key={JSON.stringify(option)} value={JSON.stringify(option)}>
-                  {String(option)}
+                  {visibleText(String(option))}
                 </option>
               ))}
             </select>

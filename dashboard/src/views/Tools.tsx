@@ -5,6 +5,7 @@ import { useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { type JsonSchema, SchemaForm } from '../components/SchemaForm.js';
+import { visibleText } from '../components/visible-text.js';
 import { errorText, useReadAgainWhileAway } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { CreateSessionDocument, ExecuteBatchDocument, type ToolsQuery, ToolsDocument } from '../gql/graphql.js';
@@ -26,7 +27,7 @@ export function ToolsView() {
           {tools.map((entry) => (
             <li key={entry.name}>
               <button type="button" aria-pressed={entry.name === selected} onClick={() => setSelected(entry.name)} data-tool={entry.name}>
-                <strong>{entry.displayName}</strong> <span className="mono subtle">{entry.name}</span>
+                <strong>{visibleText(entry.displayName)}</strong> <span className="mono subtle">{entry.name}</span>
                 <br />
                 <span className="subtle">
                   {entry.kind.toLowerCase()} · {entry.policy === 'REQUIRES_APPROVAL' ? 'needs approval' : 'auto'} · {entry.scheduling.toLowerCase()}
@@ -53,8 +54,8 @@ function ToolDetail({ tool }: { tool: Tool }) {
     .map(([key]) => key);
   return (
     <article className="tool-detail" aria-labelledby="tool-title" ref={article}>
-      <h2 id="tool-title">{tool.displayName}</h2>
-      <p>{tool.description}</p>
+      <h2 id="tool-title">{visibleText(tool.displayName)}</h2>
+      <p>{visibleText(tool.description)}</p>
       <dl className="facts">
         <dt>Name</dt>
         <dd className="mono">{tool.name}</dd>
