@@ -18,7 +18,9 @@ export function dashboardHandler(dir = DASHBOARD_DIR): DashboardHandler {
       res.end('The dashboard is not built: run `npm run build` (GraphiQL is at /graphql)\n');
     };
   }
-  // Hashed assets are immutable; index.html is revalidated so a new build is picked up at once.
+  // Hashed assets are immutable; index.html is revalidated, so browsers take a new build as soon as
+  // the server serves it. sirv lists the files once, at start: a build made meanwhile is served after
+  // a restart (`npm run dashboard:dev` is the way to work on the dashboard).
   const serve = sirv(dir, {
     single: true,
     etag: true,
