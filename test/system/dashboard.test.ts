@@ -944,6 +944,26 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('shows every call of a batch larger than one page (MAX_CALLS_PER_BATCH above 1,000)', async () => {
+    await asOperator();
+    const session = await newSession('fifteen hundred calls');
+    // Submitted through an API that takes batches of 1,500; the page reads them through its own.
+    const wide = await cluster.startApi('api-wide', { MAX_CALLS_PER_BATCH: '1500', MAX_CALLS_PER_REQUEST: '1500' });
+    try {
+      const calls = Array.from({ length: 1500 }, (_, i) => ({ id: `w${String(i).padStart(4, '0')}`, tool: 'echo', args: { message: `call ${i}` } }));
+      const result = await wide.query(ExecuteToolBatchDocument, { sessionId: session.sessionId, calls });
+      if (result.executeToolBatch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(result.executeToolBatch));
+      await openSession(session.sessionId);
+      const panel = page.locator(`.batch[data-batch-id="${result.executeToolBatch.batchId}"]`);
+      await panel.waitFor({ timeout: 30_000 });
+      if ((await panel.locator('.batch-head').getAttribute('aria-expanded')) !== 'true') await panel.locator('.batch-head').click();
+      await expect.poll(() => panel.locator('.timeline').getAttribute('data-row-count'), { timeout: 30_000 }).toBe('1500');
+      expect(await panel.locator('.batch-head').textContent()).toContain('1500 calls');
+    } finally {
+      await wide.child.stop();
+    }
+  }, 120_000);
+
   it('keeps a 1,000-call batch responsive while its events stream (no main-thread task over 50 ms)', async () => {
     await asOperator();
     const session = await newSession('a thousand calls');

@@ -12,6 +12,8 @@ import { type BatchState, type CallState, SessionStore } from '../data/session-s
 import {
   BatchCallsDocument,
   BatchHeadDocument,
+  type BatchCallsQuery,
+  type CallRowFragment,
   CallDetailDocument,
   CancelBatchDocument,
   CancelCallDocument,
@@ -68,15 +70,26 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
   const load = useCallback(
     (batchId: string) => {
       if (!store.loading(batchId)) return;
-      void client
-        .query(BatchCallsDocument, { sessionId, batchId }, { requestPolicy: 'network-only' })
-        .toPromise()
-        .then((result) => {
-          const batch = result.data?.toolBatch;
-          if (batch) store.loaded(batchId, batch, batch.calls.nodes);
-          // Not answered: read again (an open batch is loaded once it is no longer loading).
-          else if (result.error) setTimeout(() => store.unloaded(batchId), READ_RETRY_MS);
-        });
+      // A batch may hold up to MAX_CALLS_PER_BATCH (10,000 at most) calls: read them a page at a time.
+      void (async () => {
+        const calls: CallRowFragment[] = [];
+        let after: string | null = null;
+        for (;;) {
+          const result = await client.query(BatchCallsDocument, { sessionId, batchId, after }, { requestPolicy: 'network-only' }).toPromise();
+          const batch: BatchCallsQuery['toolBatch'] | undefined = result.data?.toolBatch;
+          if (!batch) {
+            // Not answered: read again (an open batch is loaded once it is no longer loading).
+            if (result.error) setTimeout(() => store.unloaded(batchId), READ_RETRY_MS);
+            return;
+          }
+          calls.push(...batch.calls.nodes);
+          if (!batch.calls.pageInfo.hasNextPage || !batch.calls.pageInfo.endCursor) {
+            store.loaded(batchId, batch, calls);
+            return;
+          }
+          after = batch.calls.pageInfo.endCursor;
+        }
+      })();
     },
     [client, sessionId, store],
   );
