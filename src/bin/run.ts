@@ -80,14 +80,29 @@ export async function listen(
   const { value: port, setting } = options.port ?? { value: booted.config.PORT, setting: 'PORT' };
   const cleanup = options.cleanup ?? (async () => undefined);
   if (!options.port) tuneApiHeap(booted.config.API_HEAP_GROWING_PERCENT);
+  return orFail(
+    booted,
+    () =>
+      api.listen(port, host).catch((error: unknown) => {
+        const problem = listenProblem(error, host, port, setting);
+        throw problem ? new StartupError(problem) : error;
+      }),
+    cleanup,
+  );
+}
+
+/**
+ * A step of starting, after boot: when it fails, `cleanup` and what boot opened are closed, and a
+ * StartupError ends the process with its one line (a worker's WORKER_ID in use, a port in use).
+ */
+export async function orFail<T>(booted: Booted, step: () => Promise<T>, cleanup: () => Promise<void> = async () => undefined): Promise<T> {
   try {
-    return await api.listen(port, host);
+    return await step();
   } catch (error) {
-    const problem = listenProblem(error, host, port, setting);
     await cleanup().catch(() => undefined);
-    await booted.closeServices();
+    await booted.closeServices().catch(() => undefined);
     await booted.local?.stop().catch(() => undefined);
-    failed(problem ? new StartupError(problem) : error);
+    failed(error);
   }
 }
 

@@ -3,7 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Services } from '../services.js';
-import { boot, listen, onShutdown } from './run.js';
+import { boot, listen, onShutdown, orFail } from './run.js';
 
 const booted = await boot({ migrate: true, localServices: true, service: 'toolrun' });
 const [{ startWorkerRuntime }, { createApiServer }, { mayEmbedApiKey }] = await Promise.all([
@@ -16,7 +16,7 @@ const apiKey = await developmentKey(services);
 const api = createApiServer(services, { graphiqlApiKey: apiKey });
 // Listen first: a port in use ends the process before a worker has taken any job.
 const port = await listen(api, booted);
-const runtime = await startWorkerRuntime(services);
+const runtime = await orFail(booted, () => startWorkerRuntime(services), () => api.close());
 const url = `http://${config.HOST}:${port}/graphql`;
 console.log(`
 toolrun is running (API + worker)

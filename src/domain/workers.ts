@@ -31,6 +31,10 @@ const STATES = statement(
   'worker_states',
   `SELECT id, state = 'live' AND heartbeat_at >= now() - $2 * interval '1 millisecond' AS live FROM worker WHERE id = ANY($1::text[])`,
 );
+const LIVE_BEAT = statement(
+  'worker_live_beat',
+  `SELECT host, pid, heartbeat_at, (extract(epoch FROM now() - heartbeat_at) * 1000)::float8 AS age_ms FROM worker WHERE id = $1 AND state = 'live'`,
+);
 const FORGET = statement('worker_forget', `DELETE FROM worker WHERE state <> 'live' AND stopped_at < now() - interval '1 day'`);
 
 export class WorkerRegistry {
@@ -44,6 +48,12 @@ export class WorkerRegistry {
 
   async register(id: string, host: string, pid: number): Promise<void> {
     await this.sql.query(REGISTER, [id, host, pid, this.deployment]);
+  }
+
+  /** The last heartbeat of a worker registered live under `id` (age by the database's clock), or null. */
+  async liveBeat(id: string): Promise<{ host: string; pid: number; at: Date; ageMs: number } | null> {
+    const [row] = await this.sql.query<{ host: string; pid: number; heartbeat_at: Date; age_ms: number }>(LIVE_BEAT, [id]);
+    return row ? { host: row.host, pid: row.pid, at: row.heartbeat_at, ageMs: row.age_ms } : null;
   }
 
   /** false: this worker was declared dead meanwhile (its work recovered elsewhere). */

@@ -6,7 +6,8 @@
 // run twice) — and calls not started yet are handed back untouched.
 import { hostname } from 'node:os';
 import { staleAfterMs } from '../domain/tasks/recovery.js';
-import { cancelRequestedOn } from '../domain/workers.js';
+import { cancelRequestedOn, type WorkerRegistry } from '../domain/workers.js';
+import { StartupError } from '../preflight.js';
 import { readArgs } from '../domain/calls/lane.js';
 import type { Services } from '../services.js';
 import { metricSources } from '../telemetry/metrics.js';
@@ -105,6 +106,7 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
     isRunningHere: (taskId) => taskRunner.isRunning(taskId),
     mayJudgeHeartbeats: () => ownHeartbeat.mayJudge(staleAfterMs(config)),
   });
+  await refuseIdInUse(workers, workerId, config.HEARTBEAT_INTERVAL_MS);
   const left = await reaper.recoverPreviousIncarnation(workerId);
   if (left > 0) logger.warn({ workerId, calls: left }, 'a previous process with this worker id left calls running; they were recovered as a lost worker’s');
   await workers.register(workerId, hostname(), process.pid);
@@ -189,4 +191,20 @@ export async function startWorkerRuntime(services: Services, options: { reconcil
       }
     },
   };
+}
+
+/**
+ * A worker id whose heartbeat still advances is a live worker's: this process would take the calls
+ * that one runs for a lost worker's (recoverPreviousIncarnation). A killed process's heartbeat has
+ * stopped, so a restarted container goes on after at most three heartbeat intervals of watching.
+ */
+async function refuseIdInUse(workers: WorkerRegistry, workerId: string, heartbeatMs: number): Promise<void> {
+  const first = await workers.liveBeat(workerId);
+  if (!first || first.ageMs > 3 * heartbeatMs) return;
+  await new Promise((resolve) => setTimeout(resolve, 3 * heartbeatMs));
+  const now = await workers.liveBeat(workerId);
+  if (!now || now.at.getTime() === first.at.getTime()) return;
+  throw new StartupError(
+    `WORKER_ID ${JSON.stringify(workerId)} is in use by a live worker (pid ${now.pid} on ${now.host}, its last heartbeat ${Math.round(now.ageMs)} ms ago): give each worker its own WORKER_ID`,
+  );
 }

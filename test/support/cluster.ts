@@ -390,10 +390,15 @@ export class Cluster {
 
   /** Starts a worker process and waits until it says it is running. */
   async startWorker(name: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+    const worker = this.spawnWorker(name, env);
+    await worker.child.waitForLine(/worker running/, 60_000);
+    return worker;
+  }
+
+  /** Starts a worker process (WORKER_ID from `name`), without waiting for it. */
+  spawnWorker(name: string, env: Record<string, string> = {}): WorkerProcess {
     const workerId = `${this.prefix}:${name}`;
-    const child = this.spawn(name, 'src/bin/worker.ts', this.env({ WORKER_ID: workerId, ...env }));
-    await child.waitForLine(/worker running/, 60_000);
-    return { child, workerId };
+    return { child: this.spawn(name, 'src/bin/worker.ts', this.env({ WORKER_ID: workerId, ...env })), workerId };
   }
 
   /** Terminates every backend connection of this cluster's processes (and only those). */

@@ -245,4 +245,21 @@ describe('a worker killed and started again under the same WORKER_ID (a restarte
     }),
     90_000,
   );
+
+  it(
+    'refuses to start under the WORKER_ID of a live worker, whose running calls it leaves alone',
+    explained(async () => {
+      const session = await newSession(api);
+      const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'sleep', tool: 'sleep', args: { ms: 2500 } }] });
+      await eventually(async () => (await runningCalls(session.rowId)).length === 1, 20_000);
+
+      const twin = cluster.spawnWorker('same-id');
+      expect(await twin.child.exited).toEqual({ code: 1, signal: null });
+      expect(twin.child.output()).toMatch(/toolrun: WORKER_ID ".*same-id" is in use by a live worker \(pid \d+ on .+, its last heartbeat \d+ ms ago\): give each worker its own WORKER_ID/);
+
+      const done = await waitForBatch(api, session.id, batch.batchId, 30_000);
+      expect(done.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1 });
+    }),
+    90_000,
+  );
 });
