@@ -512,6 +512,21 @@ describe('validateArgs', () => {
     // The same schema on ordinary args: a few items, each matching a late branch, are checked as before.
     expect(validateArgs(branches, { a: [500, 499, 1] })).toEqual({ ok: true });
     expect(validateArgs(branches, { a: [500, 0] })).toEqual({ ok: false, message: expect.stringMatching(/^args\/a\/1 must be >= 1/) });
+    // Keywords that all pass, each item evaluating all of them: 1,500 × 100,000 (no call, error or branch to charge; minutes on the API's thread).
+    const keywords = { name: 'keywords', parametersSchema: { type: 'object', properties: { a: { type: 'array', items: { allOf: Array.from({ length: 1500 }, (_, i) => ({ minimum: -i - 1 })) } } } } };
+    const timed = performance.now();
+    expect(validateArgs(keywords, { a: Array.from({ length: 100_000 }, () => 0) })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^checking them against the schema of `keywords` takes too long/),
+    });
+    expect(performance.now() - timed).toBeLessThan(5_000);
+    expect(validateArgs(keywords, { a: Array.from({ length: 100 }, () => 0) })).toEqual({ ok: true });
+    // Ordinary schemas over the most items a request holds are checked as before.
+    const records = {
+      name: 'records',
+      parametersSchema: { type: 'object', properties: { rows: { type: 'array', items: { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}`, { type: 'integer', minimum: 0 }])), required: ['f0'] } }, xs: { type: 'array', items: { type: 'number' } } } },
+    };
+    expect(validateArgs(records, { rows: Array.from({ length: 20_000 }, () => ({ f0: 1, f5: 2, f9: 3 })), xs: Array.from({ length: 1_000_000 }, (_, i) => i) })).toEqual({ ok: true });
     // 2,000 branches nest the compiled code too deeply for V8's parser: refused at registration, saying so.
     expect(compileSchemaOrError({ type: 'object', properties: { a: { anyOf: Array.from({ length: 2000 }, (_, i) => ({ minimum: i + 1, maximum: i + 1 })) } } })).toMatch(/nests too deeply/);
     // One that fans out for the empty object is refused at registration.
