@@ -20,6 +20,7 @@ import { TaskStore } from './domain/tasks/store.js';
 import { ApiKeyService, type Viewer } from './domain/tenants/api-keys.js';
 import { McpServerService, McpServerStore } from './domain/tenants/mcp-servers.js';
 import { RegisteredToolService, RegisteredToolStore } from './domain/tenants/registered-tools.js';
+import { SchemaCompileAllowance } from './domain/tenants/schema-compile-allowance.js';
 import { SecretBox } from './domain/tenants/secret-box.js';
 import { TenantLimitsService } from './domain/tenants/tenant-limits.js';
 import { JobQueues } from './jobs/catalogue.js';
@@ -184,8 +185,9 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
   };
   const background = new BackgroundService({ config, eventLog, registry, work: queues, bus, workers: liveTaskWorkers, logger, sessions, tasks, tenantLimits });
   const taskRecovery = new TaskRecovery({ config, tasks, eventLog, registry, work: queues, logger });
-  const registeredTools = new RegisteredToolService({ config, db, registry, secrets });
-  const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger, secrets });
+  const schemaCompiles = new SchemaCompileAllowance();
+  const registeredTools = new RegisteredToolService({ config, db, registry, secrets, schemaCompiles });
+  const mcpServers = new McpServerService({ config, db, connections: mcpConnections, logger, secrets, schemaCompiles });
   mcpConnections.setHooks({ onToolListChanged: (target) => void mcpServers.toolsChanged(target), logger });
   const unregisterMetrics = metricSources.resources({
     pool,

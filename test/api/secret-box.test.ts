@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegisteredToolService, RegisteredToolStore } from '../../src/domain/tenants/registered-tools.js';
+import { SchemaCompileAllowance } from '../../src/domain/tenants/schema-compile-allowance.js';
 import { SecretBox, SecretKeysError } from '../../src/domain/tenants/secret-box.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
@@ -39,7 +40,7 @@ describe('re-encrypting stored secrets', () => {
 
   it('moves plaintext and old-key secrets to the primary key; tools keep their secrets', async () => {
     const { db, config, registry } = toolrun.services;
-    const service = (keys: string) => new RegisteredToolService({ config, db, registry, secrets: new SecretBox(keys) });
+    const service = (keys: string) => new RegisteredToolService({ config, db, registry, secrets: new SecretBox(keys), schemaCompiles: new SchemaCompileAllowance() });
     const name = `t_${randomUUID().slice(0, 8)}`;
     const input = { name, description: 'd', parametersSchema: { type: 'object' }, url: 'http://127.0.0.1:9/x' };
     const { signingSecret } = await service(OLD).registerHttp(toolrun.tenantId, input);

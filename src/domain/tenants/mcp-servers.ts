@@ -26,6 +26,8 @@ import {
 import type { McpServerRow, McpServerSource } from '../../tools/registry.js';
 import type { ToolDefinition } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
+import { LIMITS } from './registered-tools.js';
+import type { SchemaCompileAllowance } from './schema-compile-allowance.js';
 import { checkTimeoutAndRetry, checkToolUrl, type ToolSettingsPatch } from './registered-tools.js';
 import type { SecretBox } from './secret-box.js';
 
@@ -113,6 +115,7 @@ export interface McpServerServiceDeps {
   connections: McpConnections;
   logger: Logger;
   secrets: SecretBox;
+  schemaCompiles: SchemaCompileAllowance;
 }
 
 export class McpServerService {
@@ -137,7 +140,7 @@ export class McpServerService {
     const existing = await this.deps.db.mcpServer.findUnique({ where: { tenantId_name: { tenantId, name } }, select: { id: true } });
     if (existing) throw new ValidationError(`An MCP server named \`${name}\` is already registered`, 'name');
     const id = randomUUID();
-    const tools = await this.discover({ id, name, url, credentials });
+    const tools = await this.discover(tenantId, { id, name, url, credentials });
     try {
       const row = await this.deps.db.mcpServer.create({
         data: { id, tenantId, name, url, secret: storedSecret(this.deps.secrets, credentials), settings: settings as object, tools: tools as object[], listedAt: new Date() },
@@ -159,7 +162,7 @@ export class McpServerService {
       patch.headers !== undefined && patch.headers !== null ? patch.headers : (old?.headers ?? null),
     );
     const connectionChanged = url !== current.url || !sameCredentials(credentials, old);
-    const tools = connectionChanged ? await this.discover({ id: current.id, name, url, credentials }) : toolEntriesOf(current.tools);
+    const tools = connectionChanged ? await this.discover(tenantId, { id: current.id, name, url, credentials }) : toolEntriesOf(current.tools);
     const row = await this.deps.db.mcpServer.update({
       where: { id: current.id },
       data: {
@@ -176,7 +179,7 @@ export class McpServerService {
   /** Lists the server's tools again now. */
   async refresh(tenantId: string, name: string): Promise<McpServerView> {
     const current = await this.find(tenantId, name);
-    const tools = await this.discover(targetOf(this.deps.secrets, current));
+    const tools = await this.discover(tenantId, targetOf(this.deps.secrets, current));
     const row = await this.deps.db.mcpServer.update({ where: { id: current.id }, data: { tools: tools as object[], listedAt: new Date() } });
     return viewOf(this.deps.secrets, row);
   }
@@ -212,7 +215,9 @@ export class McpServerService {
   }
 
   private async refreshStored(target: McpServerTarget): Promise<void> {
-    const tools = await this.discover(target);
+    const owner = await this.deps.db.mcpServer.findUnique({ where: { id: target.id }, select: { tenantId: true } });
+    if (!owner) return;
+    const tools = await this.discover(owner.tenantId, target);
     // Only while the row still connects as listed (not removed or re-pointed meanwhile).
     const row = await this.deps.db.mcpServer.findUnique({ where: { id: target.id }, select: { url: true, secret: true } });
     if (!row || row.url !== target.url || !sameCredentials(secretFromStorage(this.deps.secrets, row.secret), target.credentials)) return;
@@ -229,7 +234,7 @@ export class McpServerService {
   }
 
   /** Lists the server's tools as stored entries; an unreachable or failing server is a ValidationError on `url`. */
-  private async discover(target: McpServerTarget): Promise<McpToolEntry[]> {
+  private async discover(tenantId: string, target: McpServerTarget): Promise<McpToolEntry[]> {
     let tools: Tool[];
     try {
       tools = await this.deps.connections.listTools(target, AbortSignal.timeout(this.deps.config.MCP_REQUEST_TIMEOUT_MS));
@@ -241,7 +246,10 @@ export class McpServerService {
     const names = new Set<string>();
     for (const tool of tools) {
       const name = mcpToolName(target.name, tool.name);
-      const schemaError = compileSchemaOrError(tool.inputSchema);
+      const schemaError =
+        Buffer.byteLength(JSON.stringify(tool.inputSchema) ?? '') > LIMITS.schemaBytes
+          ? `larger than ${LIMITS.schemaBytes} bytes of JSON`
+          : this.deps.schemaCompiles.charge(tenantId, () => compileSchemaOrError(tool.inputSchema));
       if (!name || names.has(name) || schemaError) {
         this.deps.logger.warn({ mcpServer: target.name, tool: tool.name, schemaError }, 'MCP tool left out: its name does not map onto a free tool name or its input schema is unusable');
         continue;

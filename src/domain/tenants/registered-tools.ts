@@ -12,6 +12,7 @@ import type { RegisteredToolRow, RegisteredToolSource, ToolRegistry } from '../.
 import type { RetryPolicy } from '../../model/retry.js';
 import { TOOL_NAME_PATTERN, type ToolDefinition, type ToolHints, type ToolPolicy, type ToolScheduling } from '../../tools/types.js';
 import { compileSchemaOrError } from '../../tools/validate-args.js';
+import type { SchemaCompileAllowance } from './schema-compile-allowance.js';
 import { NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
 import { longerThan } from '../../model/text.js';
 
@@ -89,6 +90,7 @@ export interface RegisteredToolServiceDeps {
   db: Db;
   registry: ToolRegistry;
   secrets: SecretBox;
+  schemaCompiles: SchemaCompileAllowance;
 }
 
 const MAX_SECRET_OVERLAP_SECONDS = 30 * 24 * 3600;
@@ -108,7 +110,7 @@ export class RegisteredToolService {
     const name = input.name;
     if (!TOOL_NAME_PATTERN.test(name)) throw new ValidationError(`name must match ${TOOL_NAME_PATTERN.source}`, 'name');
     if (this.deps.registry.isBuiltin(name)) throw new ToolNameConflictError(name, true);
-    const definition = this.validated(kind, base(kind, name), input);
+    const definition = this.validated(tenantId, kind, base(kind, name), input);
     const signingSecret = kind === 'HTTP' ? newSigningSecret() : null;
     let row: RegisteredTool;
     try {
@@ -134,7 +136,7 @@ export class RegisteredToolService {
       const kind: RegisteredKind = current.kind === 'HTTP' ? 'HTTP' : 'EXTERNAL';
       if (kind !== 'HTTP' && patch.url != null) throw new ValidationError('Only HTTP tools have a url', 'url');
       const { kind: _kind, name: _name, url: _url, ...stored } = definitionOfRow(current);
-      const definition = this.validated(kind, stored, patch);
+      const definition = this.validated(tenantId, kind, stored, patch);
       const url = kind === 'HTTP' && patch.url != null ? checkToolUrl(this.deps.config, 'HTTP tools', patch.url) : current.url;
       return tx.registeredTool.update({ where: { id: current.id }, data: { definition: definition as object, url } });
     });
@@ -218,7 +220,7 @@ export class RegisteredToolService {
   }
 
   /** Applies `patch` to `current` and validates the result as a whole. */
-  private validated(kind: RegisteredKind, current: StoredDefinition, patch: ToolSpecPatch): StoredDefinition {
+  private validated(tenantId: string, kind: RegisteredKind, current: StoredDefinition, patch: ToolSpecPatch): StoredDefinition {
     const { config } = this.deps;
     const next: StoredDefinition = {
       displayName: patch.displayName ?? current.displayName,
@@ -245,7 +247,7 @@ export class RegisteredToolService {
     if (Buffer.byteLength(JSON.stringify(next.parametersSchema)) > LIMITS.schemaBytes) {
       throw new ValidationError(`parametersSchema must be at most ${LIMITS.schemaBytes} bytes of JSON`, 'parametersSchema');
     }
-    const schemaError = compileSchemaOrError(next.parametersSchema);
+    const schemaError = this.deps.schemaCompiles.charge(tenantId, () => compileSchemaOrError(next.parametersSchema));
     if (schemaError) throw new ValidationError(`parametersSchema is not a usable JSON Schema: ${schemaError}`, 'parametersSchema');
     if (kind === 'EXTERNAL' && next.hints.supportsBackground) {
       throw new ValidationError('External tools cannot run in the background (their calls wait for a completion)', 'hints.supportsBackground');
