@@ -106,7 +106,7 @@ TaskRef.implement({
     eventCursor: t.string({
       nullable: true,
       description:
-        'Session cursor just before the task’s first event: `taskEvents(taskId, after: eventCursor, completeWhenDone: true)` delivers all of them and completes. When a long run’s first events are already past the retention, just before the oldest one retained; null for a finished task none of whose events are retained.',
+        'Session cursor just before the task’s first event: `taskEvents(taskId, after: eventCursor, completeWhenDone: true)` delivers all of them and completes. When its first events are already past the retention (a long run), the session’s start, so that a stream from it begins with CursorExpired; null for a finished task none of whose events are retained.',
       resolve: async (task, _args, context) => {
         const start = await requestLoader(context, 'task-event-starts', (ids) => context.services.tasks.eventStarts(ids)).load(task.id);
         return start ? encodeEventCursor(start.sessionId, start.seq) : null;

@@ -14,6 +14,9 @@ import {
   GetSessionDocument,
   RecentEventsDocument,
   RecentEventsOfSessionsDocument,
+  SpawnBackgroundDocument,
+  TaskEventCursorDocument,
+  TaskEventsUntilDoneDocument,
   TenantCursorDocument,
   TenantEventsDocument,
   ToolCallEventsDocument,
@@ -130,6 +133,29 @@ describe('cursors', () => {
     expect((await resumed.next(5000)).data!.toolCallEvents).toMatchObject({ seq: 4 });
     await resumed.close();
     expect(event.cursor).toBe(event.oldestCursor);
+  });
+
+  it('points a task whose first events are past the retention at a cursor that answers CursorExpired, not at its later events', async () => {
+    const sessionId = await createSession(app);
+    const spawned = (await app.query(SpawnBackgroundDocument, { sessionId, tool: 'sleep', args: { ms: 1 } })).spawnBackground;
+    if (spawned.__typename !== 'BackgroundRun') throw new Error(`spawnBackground answered ${spawned.__typename}`);
+    const taskId = spawned.taskId;
+    const untilDone = app.ws(TaskEventsUntilDoneDocument, { taskId, after: fromStart(sessionId) });
+    await untilDone.until((item) => item.data?.taskEvents.type === 'TaskFinished', 15_000);
+    await untilDone.close();
+    const { task } = await app.query(TaskEventCursorDocument, { id: taskId });
+    const whole = app.ws(TaskEventsUntilDoneDocument, { taskId, after: task!.eventCursor! });
+    expect((await whole.next(5000)).data!.taskEvents).toMatchObject({ type: 'TaskCreated' });
+    await whole.close();
+
+    // Retention removed the task's TaskCreated (the oldest events of the session), not its later ones.
+    const rawSessionId = (await app.services.db.task.findUniqueOrThrow({ where: { id: taskId } })).sessionId;
+    const created = await app.services.db.event.findFirstOrThrow({ where: { sessionId: rawSessionId, taskId, type: 'TaskCreated' } });
+    await app.services.db.event.deleteMany({ where: { sessionId: rawSessionId, seq: { lte: created.seq } } });
+    const after = (await app.query(TaskEventCursorDocument, { id: taskId })).task!.eventCursor!;
+    const stream = app.ws(TaskEventsUntilDoneDocument, { taskId, after });
+    expect((await stream.next(5000)).data!.taskEvents).toMatchObject({ __typename: 'CursorExpired' });
+    await stream.close();
   });
 });
 

@@ -94,13 +94,15 @@ export class TaskStore {
   /**
    * For each task, the session position its events follow (just before its first event, or the
    * session's head when it has none yet); null for a finished task whose events are no longer retained.
+   * When its first events (from its TaskCreated) are past the retention but later ones are not, the
+   * session's start: a stream from there begins with CursorExpired rather than silently mid-run.
    */
   async eventStarts(taskIds: readonly string[]): Promise<Array<{ sessionId: string; seq: number } | null>> {
     const rows = await this.db.$queryRawUnsafe<Array<{ id: string; sessionId: string; seq: string | null }>>(
       `SELECT t.id::text AS id, t.session_id::text AS "sessionId",
-              (CASE WHEN f.first IS NOT NULL THEN f.first - 1 WHEN t.finished_at IS NULL THEN s.event_seq END)::text AS seq
+              (CASE WHEN f.type = 'TaskCreated' THEN f.seq - 1 WHEN f.seq IS NOT NULL THEN 0 WHEN t.finished_at IS NULL THEN s.event_seq END)::text AS seq
          FROM task t JOIN session s ON s.id = t.session_id
-         CROSS JOIN LATERAL (SELECT min(seq) AS first FROM event e WHERE e.session_id = t.session_id AND e.task_id = t.id) f
+         LEFT JOIN LATERAL (SELECT seq, type FROM event e WHERE e.session_id = t.session_id AND e.task_id = t.id ORDER BY seq LIMIT 1) f ON true
         WHERE t.id = ANY($1::uuid[])`,
       [...taskIds],
     );
