@@ -467,6 +467,27 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await cluster.db.task.count({ where: { title: 'chatty', state: 'RUNNING' } })).toBe(1);
   });
 
+  it("says how many of a session's tasks it shows, and shows the older ones past the first 50 on demand", async () => {
+    await asOperator();
+    const session = await newSession('sixty tasks');
+    // Five runs at most are active in a session: each spawn refused for that waits for one to end.
+    for (let i = 0; i < 60; i++) {
+      await eventually(async () => {
+        const spawned = await api.query(SpawnBackgroundDocument, { sessionId: session.sessionId, tool: 'report_progress', args: { steps: 1, intervalMs: 0 }, title: `run ${i}` });
+        return spawned.spawnBackground.__typename === 'BackgroundRun';
+      }, 30_000, 50, `run ${i} spawned`);
+    }
+    await openSession(session.sessionId);
+    await page.getByRole('tab', { name: 'Background tasks' }).click();
+    await expect.poll(() => page.locator('.task').count(), { timeout: 15_000 }).toBe(50);
+    await page.getByText('The 50 newest of 60 tasks').waitFor();
+    await page.getByRole('button', { name: 'Show older tasks (10 more)' }).click();
+    await expect.poll(() => page.locator('.task').count(), { timeout: 15_000 }).toBe(60);
+    expect(new Set(await page.locator('.task strong').allTextContents()).size).toBe(60);
+    await page.getByText('60 tasks', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Show older tasks/ }).count()).toBe(0);
+  });
+
   it('fits a narrow (375 px) screen: no page wider than it, long titles wrapped, the header’s controls on screen', async () => {
     await asOperator();
     const session = await newSession(`narrow-${'x'.repeat(400)}`);

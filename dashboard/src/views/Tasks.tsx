@@ -2,7 +2,7 @@
 // schedules (pause, resume, run now, cancel). Task events move progress and status at once and reload the rows (their log tail is
 // the server's, so no output line is shown twice).
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useClient, useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { StatusBadge, age, time } from '../components/Status.js';
@@ -10,6 +10,7 @@ import { errorText, type Link, refusalOf, sessionStartCursor, useReadAgainWhileA
 import {
   CancelScheduleDocument,
   CancelTaskDocument,
+  OlderTasksDocument,
   PauseScheduleDocument,
   ResumeScheduleDocument,
   SessionTasksDocument,
@@ -21,9 +22,19 @@ import {
 
 const ACTIVE = new Set(['QUEUED', 'RUNNING']);
 
+/** Tasks read past the first page (older ones, on demand), and where the next page starts. */
+interface OlderTasks {
+  tasks: TaskRowFragment[];
+  after: string | null;
+  loading: boolean;
+  error: string | null;
+}
+
 export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: string; after: string | null }) {
+  const client = useClient();
   const [{ data, error }, refetch] = useQuery({ query: SessionTasksDocument, variables: { sessionId }, requestPolicy: 'network-only' });
   useReadAgainWhileAway(error, refetch);
+  const [older, setOlder] = useState<OlderTasks | null>(null);
   const [live, setLive] = useState<Record<string, Partial<TaskRowFragment>>>({});
   const [now, setNow] = useState(Date.now());
   const reload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -64,8 +75,30 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
   );
   useEffect(() => () => clearTimeout(reload.current), []);
 
+  const firstPage = data?.tasks;
+  // The next page starts after the last task read (the first page's until older ones were read).
+  const nextAfter = older ? older.after : firstPage?.pageInfo.hasNextPage ? (firstPage.pageInfo.endCursor ?? null) : null;
+  const showOlder = () => {
+    if (!firstPage || !nextAfter || older?.loading) return;
+    // The first page as it is now is kept with them: tasks created later push its last ones off the page read again.
+    const kept = older?.tasks ?? firstPage.nodes;
+    setOlder({ tasks: kept, after: nextAfter, loading: true, error: null });
+    void client
+      .query(OlderTasksDocument, { sessionId, after: nextAfter }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((result) => {
+        const page = result.data?.tasks;
+        if (!page) return setOlder({ tasks: kept, after: nextAfter, loading: false, error: result.error ? errorText(result.error) : 'toolrun did not answer' });
+        setOlder({ tasks: [...kept, ...page.nodes], after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false, error: null });
+      });
+  };
+
   if (error) return <p role="alert">{errorText(error)}</p>;
-  const tasks = (data?.tasks.nodes ?? []).map((task) => {
+  // Newest first, as read; a task read again on the first page replaces what an older read said of it.
+  const read = new Map<string, TaskRowFragment>();
+  for (const task of [...(firstPage?.nodes ?? []), ...(older?.tasks ?? [])]) if (!read.has(task.taskId)) read.set(task.taskId, task);
+  const total = Math.max(firstPage?.totalCount ?? 0, read.size);
+  const tasks = [...read.values()].map((task) => {
     const patch = live[task.taskId];
     // A reloaded row is newer than the events it was reloaded for; a finished state always wins.
     if (!patch || !ACTIVE.has(task.state)) return task;
@@ -75,12 +108,18 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
   return (
     <div>
       <h2>Background tasks</h2>
-      {tasks.length === 0 ? <p>No background tasks.</p> : null}
+      {tasks.length === 0 ? <p>No background tasks.</p> : <p className="subtle" data-task-total={total}>{total > tasks.length ? `The ${tasks.length} newest of ${total} tasks` : `${total} task${total === 1 ? '' : 's'}`}</p>}
       <ul className="tasks">
         {tasks.map((task) => (
           <TaskCard key={task.taskId} task={task} now={now} />
         ))}
       </ul>
+      {older?.error ? <p role="alert">Reading older tasks failed: {older.error}</p> : null}
+      {nextAfter ? (
+        <button type="button" disabled={older?.loading ?? false} onClick={showOlder}>
+          {older?.loading ? 'Loading…' : `Show older tasks (${total - tasks.length} more)`}
+        </button>
+      ) : null}
       <h2>Schedules</h2>
       {schedules.length === 0 ? <p>No schedules.</p> : null}
       <table className="grid">
