@@ -436,6 +436,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByText('119 calls waiting for approval').waitFor();
   });
 
+  it('shows a refused self-approval on its card once: it does not come back when someone else decides the call', async () => {
+    const tenant = `self-${cluster.id}`;
+    const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'submits and approves', roles: ['submitter', 'approver'] });
+    const { key: other } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'other approver', roles: ['approver'] });
+    const created = await api.query(CreateSessionDocument, { title: 'own call' }, key);
+    if (created.createSession.__typename !== 'Session') throw new Error(JSON.stringify(created.createSession));
+    const { id, sessionId } = created.createSession;
+    const submitted = await api.query(ExecuteToolBatchDocument, { sessionId, calls: [{ id: 'own', tool: 'delete_file', args: { path: '/own.txt' } }] }, key);
+    expect(submitted.executeToolBatch.__typename).toBe('ToolBatch');
+    await signIn(key);
+    await nav('Approvals').click();
+    const card = page.locator('.approval[data-call-id="own"]');
+    await card.waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Approve own' }).click();
+    await card.getByRole('alert').filter({ hasText: 'cannot approve or reject it' }).waitFor({ timeout: 15_000 });
+    const rejected = await api.query(RejectToolCallDocument, { sessionId: id, callId: 'own', reason: 'not yours to approve' }, other);
+    expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByText('Nothing waits for approval.').waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+  });
+
   it('goes back to sign-in, saying why, when the key is revoked while a page follows events', async () => {
     const { key, apiKeyId } = await new ApiKeyService(cluster.db).createKey(`cluster-${cluster.id}`, { name: 'soon revoked', roles: ['reader'] });
     const session = await newSession('revoked while watching');

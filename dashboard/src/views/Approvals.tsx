@@ -178,9 +178,13 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
   const [, reject] = useMutation(RejectCallDocument);
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<string | null>(null);
-  // A refusal outlives the card (the decision someone else made removes it): it moves above the list.
+  // A refusal the card had no time to show outlives it (the decision someone else made removes it):
+  // it moves above the list. One the card showed was read there, and does not come back.
   const mounted = useRef(true);
   const refusalRef = useRef<string | null>(null);
+  useEffect(() => {
+    if (message) refusalRef.current = null;
+  }, [message]);
   useEffect(
     () => () => {
       mounted.current = false;
@@ -190,6 +194,7 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
   );
   const decide = async (kind: 'approve' | 'reject') => {
     refusalRef.current = null;
+    setMessage(null);
     const target = { sessionId: call.sessionNodeId, callId: call.callId };
     const result = kind === 'approve' ? await approve(target) : await reject({ ...target, reason });
     const answer = result.data ? Object.values(result.data)[0] : null;
