@@ -4,6 +4,7 @@ import { forgetKey, storeKey, storedKey } from './data/auth.js';
 import { createLink, type Link, type LinkState, useLinkState } from './data/connection.js';
 import { navigate, useLocation } from './data/router.js';
 import { type Role, ViewerContext, type ViewerInfo } from './data/viewer.js';
+import { RoleNotes } from './components/RoleButton.js';
 import { ViewerDocument } from './gql/graphql.js';
 import { ApprovalsView } from './views/Approvals.js';
 import { HealthView } from './views/Health.js';
@@ -186,6 +187,7 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
         </button>
       </header>
       <main id="content" tabIndex={-1}>
+        <RoleNotes />
         {path.startsWith('/sessions/') ? (
           <SessionView key={path} link={link} sessionId={decodeURIComponent(path.slice('/sessions/'.length))} focusBatch={params.get('batch')} />
         ) : path === '/approvals' ? (

@@ -143,6 +143,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     const create = page.getByRole('button', { name: 'New session' });
     expect(await create.isDisabled()).toBe(true);
     expect(await create.getAttribute('title')).toBe('Needs an API key with the submitter role');
+    // Why is on screen, not only in a tooltip (no hover on a phone or with a keyboard), and the button
+    // takes the focus, described by it.
+    const reason = page.locator(`#${await create.getAttribute('aria-describedby')}`);
+    expect(await reason.isVisible()).toBe(true);
+    expect(await reason.textContent()).toContain('no submitter role');
+    expect(await page.getByText('This API key has no approver role').isVisible()).toBe(true);
+    await create.focus();
+    expect(await create.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(new URL(page.url()).pathname).toBe('/');
     // A reload keeps the key (same tab); signing out forgets it.
     await page.reload();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
