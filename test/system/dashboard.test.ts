@@ -553,6 +553,37 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     }
   });
 
+  it('wraps a 90-character call id in the Events tab on a phone (375 × 667): all of it on screen, rows apart, no sideways scroll', async () => {
+    await asOperator();
+    const session = await newSession('long call id');
+    const callId = `call-${'0123456789abcdef'.repeat(6)}`.slice(0, 90);
+    const batch = await submit(session.sessionId, [{ id: callId, tool: 'add', args: { a: 1, b: 2 } }]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the call done');
+    await page.setViewportSize({ width: 375, height: 667 });
+    try {
+      await openSession(session.sessionId);
+      await page.getByRole('tab', { name: /^Events/ }).click();
+      const rows = page.locator('.activity-row');
+      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
+      const boxes = await rows.evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          return { text: element.textContent ?? '', top: box.top, bottom: box.bottom, right: box.right, overflows: element.scrollWidth > element.clientWidth };
+        }),
+      );
+      expect(boxes.filter((box) => box.text.includes(callId))).toHaveLength(2);
+      for (const [index, box] of boxes.entries()) {
+        expect(box.overflows, box.text).toBe(false);
+        expect(box.right).toBeLessThanOrEqual(375);
+        if (index > 0) expect(box.top).toBeGreaterThanOrEqual(boxes[index - 1]!.bottom - 1);
+      }
+      expect(await page.locator('.activity').evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   it('keeps the sessions list and the approvals inbox live from the tenant events, without polling', async () => {
     await asOperator();
     await nav('Sessions').click();

@@ -625,7 +625,8 @@ function JsonOrText({ text }: { text: string }) {
 function ActivityPanel({ store }: { store: SessionStore; version: number }) {
   const parent = useRef<HTMLDivElement>(null);
   const rows = store.activity;
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 24, overscan: 10 });
+  // Rows are measured: a long call id wraps onto more lines (on a phone, a 90-character id takes three).
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 24, overscan: 10, getItemKey: (index) => rows[index]!.seq });
   return (
     <>
       <p className="subtle">{rows.length === 0 ? 'No tool call event yet.' : 'The session’s latest tool call events (up to 200 from before this page opened), then each as it arrives.'}</p>
@@ -634,7 +635,7 @@ function ActivityPanel({ store }: { store: SessionStore; version: number }) {
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]!;
             return (
-              <div key={row.seq} role="listitem" className="activity-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <div key={row.seq} ref={virtualizer.measureElement} data-index={item.index} role="listitem" className="activity-row" style={{ transform: `translateY(${item.start}px)` }}>
                 <span className="mono">#{row.seq}</span> {time(row.at)} <strong>{row.type}</strong> <span className="mono">{row.subject}</span>
               </div>
             );
