@@ -446,6 +446,43 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByText('119 calls waiting for approval').waitFor();
   });
 
+  it('draws 2,000 waiting approvals 200 at a time, the longest waiting first, live as calls come and go', async () => {
+    const tenant = `inbox-big-${cluster.id}`;
+    const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'big inbox', roles: ['submitter', 'approver'] });
+    const { key: approver } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'approver in the browser', roles: ['approver'] });
+    const { key: other } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'other approver', roles: ['approver'] });
+    const created = await api.query(CreateSessionDocument, { title: 'two thousand approvals' }, key);
+    if (created.createSession.__typename !== 'Session') throw new Error(JSON.stringify(created.createSession));
+    const { id, sessionId } = created.createSession;
+    for (const part of [0, 1]) {
+      const calls = Array.from({ length: 1000 }, (_, index) => ({ id: `big${part * 1000 + index}`, tool: 'delete_file', args: { path: `/f${index}` } }));
+      const submitted = await api.query(ExecuteToolBatchDocument, { sessionId, calls }, key);
+      expect(submitted.executeToolBatch.__typename).toBe('ToolBatch');
+    }
+    await signIn(approver);
+    await nav('Approvals').click();
+    const status = page.getByRole('status').filter({ hasText: 'waiting for approval' });
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('2000 calls waiting for approval (the 200 that have waited longest shown)');
+    const shownIds = () => page.locator('.approval').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-call-id')));
+    expect(await shownIds()).toEqual(Array.from({ length: 200 }, (_, index) => `big${index}`));
+    // Decided elsewhere: it leaves, the next one waiting takes the last place.
+    const rejected = await api.query(RejectToolCallDocument, { sessionId: id, callId: 'big0', reason: 'decided elsewhere' }, other);
+    expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('1999 calls waiting for approval (the 200 that have waited longest shown)');
+    expect(await shownIds()).toEqual(Array.from({ length: 200 }, (_, index) => `big${index + 1}`));
+    // A new call is counted (it waited least: not drawn yet).
+    await api.query(ExecuteToolBatchDocument, { sessionId, calls: [{ id: 'newest', tool: 'delete_file', args: { path: '/newest' } }] }, key);
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('2000 calls waiting for approval (the 200 that have waited longest shown)');
+    // Keyboard: a decision moves the focus on to the next card.
+    await page.getByRole('button', { name: 'Approve big1', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.approval[data-call-id="big1"]').waitFor({ state: 'detached', timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.approval')?.getAttribute('data-call-id') ?? null)).toBe('big2');
+    await page.getByRole('button', { name: 'Show 200 more' }).click();
+    await expect.poll(() => page.locator('.approval').count()).toBe(400);
+    expect(await status.textContent()).toBe('1999 calls waiting for approval (the 400 that have waited longest shown)');
+  });
+
   it('shows a refused self-approval on its card once: it does not come back when someone else decides the call', async () => {
     const tenant = `self-${cluster.id}`;
     const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'submits and approves', roles: ['submitter', 'approver'] });

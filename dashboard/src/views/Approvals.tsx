@@ -1,7 +1,8 @@
 // Calls waiting for approval anywhere in the tenant, live: a snapshot (`toolCalls` filtered by
 // status), then the tenant's events from the cursor read before it. A call appears with its
 // ToolCallAwaitingApproval and leaves with its ToolCallApproved or ToolCallCompleted (rejected,
-// cancelled), whoever decided it and wherever. Approve, or reject with a reason.
+// cancelled), whoever decided it and wherever. Approve, or reject with a reason. The cards that have
+// waited longest are drawn, SHOWN_STEP more on each "Show more"; the count says how many wait.
 import { useEffect, useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import { JsonView } from '../components/JsonView.js';
@@ -17,6 +18,8 @@ const INBOX_EVENTS: EventType[] = ['ToolCallAwaitingApproval', 'ToolCallApproved
 /** The inbox reads pages of 100 (the list's largest), newest first, up to this many calls. */
 const PAGE_SIZE = 100;
 const INBOX_LIMIT = 2000;
+/** Cards drawn at first, and added by each "Show more" (2,000 cards took a third of a second to draw). */
+const SHOWN_STEP = 200;
 
 interface Waiting {
   callId: string;
@@ -51,6 +54,8 @@ export function ApprovalsView({ link }: { link: Link }) {
   unreadNow.current = unread;
   /** Decisions the server refused whose card left meanwhile (someone else decided first). */
   const [notices, setNotices] = useState<string[]>([]);
+  /** How many cards are drawn, the longest waiting first. */
+  const [shownCount, setShownCount] = useState(SHOWN_STEP);
 
   useEffect(() => {
     setWaiting(null);
@@ -129,7 +134,9 @@ export function ApprovalsView({ link }: { link: Link }) {
     };
   }, [link]);
 
-  const cards = [...(waiting?.values() ?? [])].sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
+  const waitingCards = [...(waiting?.values() ?? [])].sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
+  const cards = waitingCards.slice(0, shownCount);
+  const total = waitingCards.length + unread;
   // A card that held the focus leaves when its decision's event arrives: the focus goes on to the
   // card that took its place (or the one before it), so a keyboard user decides one after another.
   const list = useRef<HTMLUListElement>(null);
@@ -154,9 +161,9 @@ export function ApprovalsView({ link }: { link: Link }) {
       <p role="status">
         {waiting === null
           ? 'Loading…'
-          : cards.length === 0
+          : total === 0
             ? 'Nothing waits for approval.'
-            : `${cards.length + unread} call${cards.length + unread === 1 ? '' : 's'} waiting for approval${unread > 0 ? ` (the ${cards.length} that have waited longest shown)` : ''}`}
+            : `${total} call${total === 1 ? '' : 's'} waiting for approval${cards.length < total ? ` (the ${cards.length} that have waited longest shown)` : ''}`}
       </p>
       {notices.map((notice) => (
         <p role="alert" key={notice}>
@@ -168,6 +175,11 @@ export function ApprovalsView({ link }: { link: Link }) {
           <ApprovalCard key={keyOf(call.sessionNodeId, call.callId)} call={call} onRefused={(message) => setNotices((current) => [...current.filter((entry) => entry !== message), message].slice(-5))} />
         ))}
       </ul>
+      {waitingCards.length > cards.length ? (
+        <button type="button" onClick={() => setShownCount(cards.length + SHOWN_STEP)}>
+          Show {Math.min(SHOWN_STEP, waitingCards.length - cards.length)} more
+        </button>
+      ) : null}
     </section>
   );
 }
