@@ -127,6 +127,12 @@ export function rawIdOf(globalId: string): string {
   return decoded.slice(decoded.indexOf(':') + 1);
 }
 
+/**
+ * How often a view that follows events reads again what no event announces: a batch whose calls all
+ * wait in the queue (the workers busy, or none running) has had no event yet.
+ */
+export const UNANNOUNCED_READ_MS = 5000;
+
 /** How long a read toolrun did not answer (away, restarting) waits to be sent again. */
 export const READ_RETRY_MS = 2000;
 

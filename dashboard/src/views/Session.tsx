@@ -7,7 +7,7 @@ import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
-import { errorText, type Link, READ_RETRY_MS, refusalOf, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
+import { errorText, type Link, READ_RETRY_MS, refusalOf, sessionStartCursor, UNANNOUNCED_READ_MS, useReadAgainWhileAway, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
 import {
   BatchCallsDocument,
@@ -32,8 +32,6 @@ type Tab = 'batches' | 'tasks' | 'files' | 'activity';
 const TABS: Tab[] = ['batches', 'tasks', 'files', 'activity'];
 const tabOf = (value: string | null): Tab => TABS.find((tab) => tab === value) ?? 'batches';
 
-/** How often an open session reads its newest batches again (for those no event has announced yet). */
-const NEWEST_BATCHES_EVERY_MS = 5000;
 const WAITING = new Set(['QUEUED', 'RUNNING', 'AWAITING_APPROVAL', 'PENDING_EXTERNAL']);
 /** Tells the session view what a cancel of `subject` toolrun refused or did not answer (shown above the batches; null once one was done). */
 const RefusedContext = createContext<(subject: string, why: string | null) => void>(() => {});
@@ -161,7 +159,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
           setOlder((known) => (known ? { ...known, total: page.totalCount } : known));
           setExpanded((open) => (open.size === 0 ? new Set([unknown[0]!.batchId]) : open));
         });
-    }, NEWEST_BATCHES_EVERY_MS);
+    }, UNANNOUNCED_READ_MS);
     return () => clearInterval(timer);
   }, [client, session, sessionId, store]);
 

@@ -1,6 +1,7 @@
-// The tenant's sessions, newest first, kept live by the tenant's events (no polling): a row is
-// read again when an event of its session arrives, and a new session's row is built from its
-// SessionCreated alone and takes its place on the first page. Paging keeps a stack of cursors so
+// The tenant's sessions, newest first, kept live by the tenant's events: a row is read again when an
+// event of its session arrives, and a new session's row is built from its SessionCreated alone and
+// takes its place on the first page. A batch whose calls all wait in the queue has had no event, so
+// the rows shown are also read again every UNANNOUNCED_READ_MS while the page is in view. Paging keeps a stack of cursors so
 // "Previous" returns to the same page. Search and "Show" ask the server (`sessions(filter)`), so
 // they find sessions on any page; while one is set, events make the page be read again (whether a
 // row still matches is the server's to say).
@@ -9,7 +10,7 @@ import { useMutation } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { age } from '../components/Status.js';
-import { type Link, rawIdOf } from '../data/connection.js';
+import { type Link, rawIdOf, UNANNOUNCED_READ_MS } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { coalesced, followTenant, type TenantEvent } from '../data/tenant-feed.js';
 import { CreateSessionDocument, type EventType, type SessionFilter, SessionRowsDocument, type SessionRowFragment, SessionsDocument } from '../gql/graphql.js';
@@ -194,9 +195,16 @@ export function SessionsView({ link }: { link: Link }) {
         if (dirty.size > 0 || readAgain) reload.request();
       },
     });
+    const unannounced = setInterval(() => {
+      if (document.hidden || !current) return;
+      if (serverFilter) readAgain = true;
+      else for (const id of shown) dirty.add(id);
+      reload.request();
+    }, UNANNOUNCED_READ_MS);
     return () => {
       stop();
       reload.stop();
+      clearInterval(unannounced);
     };
   }, [link, after, serverFilter]);
 
@@ -268,7 +276,7 @@ export function SessionsView({ link }: { link: Link }) {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.sessionId} data-session-id={row.sessionId} data-calls={row.callCount} data-unfinished={row.pending}>
+            <tr key={row.sessionId} data-session-id={row.sessionId} data-batches={row.batchCount} data-calls={row.callCount} data-unfinished={row.pending}>
               <td>
                 <a
                   href={`/sessions/${row.sessionId}`}
