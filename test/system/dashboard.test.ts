@@ -609,6 +609,29 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     }
   });
 
+  it("fits each call's status in its column on a phone (375 px): none runs over the next", async () => {
+    await asOperator();
+    const session = await newSession('statuses on a phone');
+    const batch = await submit(session.sessionId, [
+      { id: 'phone-ok', tool: 'echo', args: { message: 'ok' } },
+      { id: 'phone-gate', tool: 'delete_file', args: { path: '/phone.txt' } },
+    ]);
+    await page.setViewportSize({ width: 375, height: 667 });
+    try {
+      await openSession(session.sessionId);
+      await expect.poll(() => row('phone-gate').getAttribute('data-status'), { timeout: 15_000 }).toBe('AWAITING_APPROVAL');
+      await expect.poll(() => row('phone-ok').getAttribute('data-status'), { timeout: 15_000 }).toBe('SUCCEEDED');
+      for (const callId of ['phone-ok', 'phone-gate']) {
+        const [status, attempt] = await Promise.all([row(callId).locator('.status').boundingBox(), row(callId).locator('.attempt').boundingBox()]);
+        expect(status!.x + status!.width, callId).toBeLessThanOrEqual(attempt!.x);
+        expect(await row(callId).locator('.status').evaluate((element) => element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight)).toBe(true);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await api.query(CancelToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId });
+    }
+  });
+
   it('wraps a 90-character call id in the Events tab on a phone (375 × 667): all of it on screen, rows apart, no sideways scroll', async () => {
     await asOperator();
     const session = await newSession('long call id');
