@@ -922,6 +922,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect([...seenPercents].filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(2);
     expect([...seenLines].filter((n) => n > 0 && n < 10).length).toBeGreaterThanOrEqual(2);
     await expect.poll(() => task.locator('.log-tail').getAttribute('data-lines')).toBe('10');
+    // Done: when it finished, not how old its last heartbeat grows (that reads as a lost worker).
+    await expect.poll(() => task.locator('.task-head').textContent()).toMatch(/· finished \d/);
+    expect(await task.locator('.task-head').textContent()).not.toContain('heartbeat');
     // The newest line is in view: the box follows the end of the log.
     expect(await task.locator('.log-tail').evaluate((box) => box.scrollTop + box.clientHeight >= box.scrollHeight - 4)).toBe(true);
   });

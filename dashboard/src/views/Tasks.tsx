@@ -157,7 +157,8 @@ function TaskCard({ task, now }: { task: TaskRowFragment; now: number }) {
         <strong>{visibleText(task.title || task.tool || task.kind)}</strong> <StatusBadge status={task.state} />
         <span className="subtle">
           {' '}
-          heartbeat {age(task.heartbeatAt, now)} · started {time(task.startedAt)}
+          {/* A finished task's last heartbeat only grows older: its end is what counts. */}
+          {ACTIVE.has(task.state) ? `heartbeat ${age(task.heartbeatAt, now)} · started ${time(task.startedAt)}` : `started ${time(task.startedAt)} · finished ${time(task.finishedAt)}`}
         </span>
         {ACTIVE.has(task.state) ? (
           <RoleButton role="SUBMITTER" type="button" className="small" onClick={() => void cancel({ id: task.id }).then((result) => setRefusal(refusalOf(result)))} aria-label={`Cancel task ${task.title ?? task.taskId}`}>
