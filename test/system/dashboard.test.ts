@@ -489,9 +489,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(rejected.rejectToolCall.__typename).toBe('ToolCall');
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('1999 calls waiting for approval (the 200 that have waited longest shown)');
     expect(await shownIds()).toEqual(Array.from({ length: 200 }, (_, index) => `big${index + 1}`));
-    // A new call is counted (it waited least: not drawn yet).
-    await api.query(ExecuteToolBatchDocument, { sessionId, calls: [{ id: 'newest', tool: 'delete_file', args: { path: '/newest' } }] }, key);
+    // A new call is counted (it waited least: not drawn yet). Its session, new to the inbox, is read
+    // for its title; the 2,000 waiting calls are not read again (20 pages) for it.
+    const queries = recordQueries();
+    const later = await api.query(CreateSessionDocument, { title: 'a later session' }, key);
+    if (later.createSession.__typename !== 'Session') throw new Error(JSON.stringify(later.createSession));
+    await api.query(ExecuteToolBatchDocument, { sessionId: later.createSession.sessionId, calls: [{ id: 'newest', tool: 'delete_file', args: { path: '/newest' } }] }, key);
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('2000 calls waiting for approval (the 200 that have waited longest shown)');
+    await expect.poll(() => queries.sent, { timeout: 15_000 }).toContain('SessionTitles');
+    await page.waitForTimeout(500);
+    queries.stop();
+    expect(queries.sent).toEqual(['SessionTitles']);
     // Keyboard: a decision moves the focus on to the next card.
     await page.getByRole('button', { name: 'Approve big1', exact: true }).focus();
     await page.keyboard.press('Enter');

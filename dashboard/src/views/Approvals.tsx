@@ -9,10 +9,10 @@ import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { time } from '../components/Status.js';
-import type { Link } from '../data/connection.js';
+import { type Link, READ_RETRY_MS } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { coalesced, followTenant } from '../data/tenant-feed.js';
-import { ApproveCallDocument, AwaitingApprovalDocument, type AwaitingApprovalQuery, type EventType, RejectCallDocument } from '../gql/graphql.js';
+import { ApproveCallDocument, AwaitingApprovalDocument, type AwaitingApprovalQuery, type EventType, RejectCallDocument, SessionTitlesDocument } from '../gql/graphql.js';
 
 const INBOX_EVENTS: EventType[] = ['ToolCallAwaitingApproval', 'ToolCallApproved', 'ToolCallCompleted'];
 /** The inbox reads pages of 100 (the list's largest), newest first, up to this many calls. */
@@ -79,13 +79,38 @@ export function ApprovalsView({ link }: { link: Link }) {
         after = page.pageInfo.endCursor;
       }
     };
-    // Cards added by an event lack their session's raw id and title until the inbox is read again; and
-    // once decisions make room under INBOX_LIMIT, the calls that did not fit are read in.
+    // The sessions the inbox knows (by Relay id): a card added by an event takes its session's raw id
+    // and title from here, or they are read for it (its event carries the Relay id only).
+    const sessions = new Map<string, { sessionId: string; title?: string | null }>();
+    const known = (calls: AwaitingApprovalQuery['toolCalls']['nodes']) => {
+      for (const call of calls) sessions.set(call.session.id, call.session);
+    };
+    const unknownSessions = new Set<string>();
+    const titles = coalesced(async () => {
+      const ids = [...unknownSessions];
+      unknownSessions.clear();
+      if (ids.length === 0) return;
+      const answer = await link.urql.query(SessionTitlesDocument, { ids }, { requestPolicy: 'network-only' }).toPromise();
+      if (!answer.data) {
+        for (const id of ids) unknownSessions.add(id);
+        setTimeout(() => titles.request(), READ_RETRY_MS);
+        return;
+      }
+      for (const node of answer.data.nodes) if (node?.__typename === 'Session') sessions.set(node.id, node);
+      setWaiting((current) => {
+        if (!current) return current;
+        const next = new Map(current);
+        for (const [key, card] of next) if (!card.session && sessions.has(card.sessionNodeId)) next.set(key, { ...card, session: sessions.get(card.sessionNodeId)! });
+        return next;
+      });
+    }, 100);
+    // Once decisions make room under INBOX_LIMIT, the calls that did not fit are read in.
     let decidedDuringRead = new Set<string>();
     const details = coalesced(async () => {
       decidedDuringRead = new Set();
       const calls = await readInbox();
       if (!calls) return;
+      known(calls);
       setWaiting((current) => {
         if (!current) return current;
         const next = new Map(current);
@@ -103,6 +128,7 @@ export function ApprovalsView({ link }: { link: Link }) {
       load: async () => {
         const calls = await readInbox();
         if (!calls) return false;
+        known(calls);
         setWaiting(new Map(calls.map((call) => [keyOf(call.session.id, call.callId), waitingOf(call)])));
         return true;
       },
@@ -111,6 +137,7 @@ export function ApprovalsView({ link }: { link: Link }) {
         // Noted at once (a state updater may run later): a read under way must not bring these back.
         const decided = events.filter((event) => 'callId' in event && event.__typename !== 'ToolCallAwaitingApproval');
         for (const event of decided) if ('callId' in event) decidedDuringRead.add(keyOf(event.sessionId, event.callId));
+        for (const event of events) if (event.__typename === 'ToolCallAwaitingApproval' && !sessions.has(event.sessionId)) unknownSessions.add(event.sessionId);
         setWaiting((current) => {
           const next = new Map(current ?? []);
           for (const event of events) {
@@ -118,18 +145,20 @@ export function ApprovalsView({ link }: { link: Link }) {
             const key = keyOf(event.sessionId, event.callId);
             if (event.__typename === 'ToolCallAwaitingApproval') {
               if (next.has(key)) continue;
-              next.set(key, { callId: event.callId, tool: event.tool, args: event.args, queuedAt: event.at, batchId: event.batchId, sessionNodeId: event.sessionId, session: null });
+              next.set(key, { callId: event.callId, tool: event.tool, args: event.args, queuedAt: event.at, batchId: event.batchId, sessionNodeId: event.sessionId, session: sessions.get(event.sessionId) ?? null });
             } else {
               next.delete(key);
             }
           }
           return next;
         });
-        if (events.some((event) => event.__typename === 'ToolCallAwaitingApproval') || (decided.length > 0 && unreadNow.current > 0)) details.request();
+        if (unknownSessions.size > 0) titles.request();
+        if (decided.length > 0 && unreadNow.current > 0) details.request();
       },
     });
     return () => {
       stop();
+      titles.stop();
       details.stop();
     };
   }, [link]);
