@@ -894,6 +894,38 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await liveness.text()).not.toContain('<div id="root">');
   });
 
+  it("says a session's tasks, messages and files are loading until toolrun answers, not that there are none", async () => {
+    await asOperator();
+    const session = await newSession('slow tabs');
+    await openSession(session.sessionId);
+    // Their reads are held (a slow network) until released.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql*', async (route) => {
+      const request = route.request();
+      const document = request.method() === 'GET' ? new URL(request.url()).searchParams.get('query') : request.postData();
+      if (/query (SessionTasks|SessionMessages|SessionFiles)\b/.test(document ?? '')) await held;
+      await route.continue();
+    });
+    try {
+      await page.getByRole('tab', { name: 'Background tasks' }).click();
+      await page.getByText('Loading tasks and schedules…').waitFor();
+      expect(await page.getByText('No background tasks.').count()).toBe(0);
+      await page.getByRole('tab', { name: 'Messages & files' }).click();
+      await page.getByText('Loading messages…').waitFor();
+      await page.getByText('Loading files…').waitFor();
+      expect(await page.getByText('No messages.').count()).toBe(0);
+      release();
+      await page.getByText('No messages.').waitFor({ timeout: 10_000 });
+      await page.getByText('No files.').waitFor();
+      await page.getByRole('tab', { name: 'Background tasks' }).click();
+      await page.getByText('No background tasks.').waitFor({ timeout: 10_000 });
+    } finally {
+      release();
+      await page.unroute('**/graphql*');
+    }
+  });
+
   it("keeps a session's tab in its address: a reload and Back return to it", async () => {
     await asOperator();
     const session = await newSession('tab in the address');

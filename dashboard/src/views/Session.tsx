@@ -529,7 +529,7 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
   const [messages, refetchMessages] = useQuery({ query: SessionMessagesDocument, variables: { sessionId }, requestPolicy: 'network-only' });
   useReadAgainWhileAway(messages.error, refetchMessages);
   // Pages of entries read so far (200 each), and where the next starts.
-  const [listing, setListing] = useState<{ entries: SessionFilesQuery['sessionFiles']['nodes']; after: string | null; loading: boolean }>({ entries: [], after: null, loading: true });
+  const [listing, setListing] = useState<{ entries: SessionFilesQuery['sessionFiles']['nodes']; after: string | null; loading: boolean; error?: string }>({ entries: [], after: null, loading: true });
   const [selected, setSelected] = useState<string | null>(null);
   const [content] = useQuery({ query: SessionFileContentDocument, variables: { sessionId, path: selected ?? '/' }, pause: selected === null, requestPolicy: 'network-only' });
   const readFiles = useCallback(
@@ -540,7 +540,8 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
         .toPromise()
         .then((result) => {
           const page = result.data?.sessionFiles;
-          setListing({ entries: [...entries, ...(page?.nodes ?? [])], after: page?.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false });
+          if (!page) return setListing({ entries, after, loading: false, error: result.error ? errorText(result.error) : 'toolrun did not answer' });
+          setListing({ entries: [...entries, ...page.nodes], after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false });
         });
     },
     [client, sessionId],
@@ -559,6 +560,7 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
         Refresh
       </button>
       <h2>Messages</h2>
+      {messages.error ? <p role="alert">{errorText(messages.error)}</p> : null}
       {messages.data?.sessionMessages.length ? (
         <ul className="messages">
           {messages.data.sessionMessages.map((message) => (
@@ -571,11 +573,13 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
           ))}
         </ul>
       ) : (
-        <p>No messages.</p>
+        <p>{messages.data ? 'No messages.' : 'Loading messages…'}</p>
       )}
       <h2>Files</h2>
       <div className="file-browser">
         <div>
+          {listing.error ? <p role="alert">Reading the files failed: {listing.error}</p> : null}
+          {listing.entries.length === 0 && !listing.error ? <p>{listing.loading ? 'Loading files…' : 'No files.'}</p> : null}
           <ul aria-label="Session files" data-entry-count={listing.entries.length}>
             {listing.entries.map((entry) => (
               <li key={entry.path}>

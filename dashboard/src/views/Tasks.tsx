@@ -94,6 +94,8 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
   };
 
   if (error) return <p role="alert">{errorText(error)}</p>;
+  // Not "No background tasks" before toolrun has said so.
+  if (!firstPage) return <p>Loading tasks and schedules…</p>;
   // Newest first, as read; a task read again on the first page replaces what an older read said of it.
   const read = new Map<string, TaskRowFragment>();
   for (const task of [...(firstPage?.nodes ?? []), ...(older?.tasks ?? [])]) if (!read.has(task.taskId)) read.set(task.taskId, task);
