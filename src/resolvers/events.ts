@@ -31,9 +31,9 @@ builder.subscriptionFields((t) => ({
       subscribe(context, args.after, async () => {
         const sessionId = localId(args.sessionId, 'Session');
         await context.services.sessions.assertExists(context.viewer.tenantId, sessionId);
-        if (args.completeWhenDone && !args.batchId) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
+        if (args.completeWhenDone && args.batchId == null) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
         const findBatch = () => context.services.calls.findBatch(context.viewer.tenantId, sessionId, args.batchId!);
-        let batch = args.batchId ? await findBatch() : null;
+        let batch = args.batchId != null ? await findBatch() : null;
         let from: number | undefined;
         if (args.completeWhenDone && batch?.status !== 'COMPLETED') {
           // See `Scope.from`: the head first, then the batch again.
@@ -43,7 +43,7 @@ builder.subscriptionFields((t) => ({
         const done = args.completeWhenDone && batch?.status === 'COMPLETED';
         return {
           sessionId,
-          matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (!args.batchId || event.batchId === args.batchId),
+          matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (args.batchId == null || event.batchId === args.batchId),
           until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
           ...(done ? { finished: await context.services.calls.finishedEvents(batch!) } : { from }),
         };
@@ -66,10 +66,10 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, context) =>
       subscribe(context, args.after, async () => {
         const { services, viewer } = context;
-        if (args.completeWhenDone && !args.taskId) throw new ValidationError('completeWhenDone needs taskId', 'completeWhenDone');
-        if (args.taskId) {
+        if (args.completeWhenDone && args.taskId == null) throw new ValidationError('completeWhenDone needs taskId', 'completeWhenDone');
+        if (args.taskId != null) {
           let task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
-          if (args.sessionId && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
+          if (args.sessionId != null && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
           let from: number | undefined;
           if (args.completeWhenDone && !FINISHED_TASK_STATES.includes(task.state)) {
             // See `Scope.from`: the head first, then the task again.
@@ -85,7 +85,7 @@ builder.subscriptionFields((t) => ({
             ...(done ? { finished: await services.tasks.finishedEvents(task) } : { from }),
           };
         }
-        if (!args.sessionId) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
+        if (args.sessionId == null) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
         const sessionId = localId(args.sessionId, 'Session');
         await services.sessions.assertExists(viewer.tenantId, sessionId);
         return { sessionId, matches: (event) => isEventOf(TASK_EVENT_TYPES, event) };

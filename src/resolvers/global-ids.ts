@@ -18,7 +18,10 @@ export function localId(value: string | number, typename: string): string {
   throw new NotFoundError(typename, text);
 }
 
-/** An optional id argument: its uuid, or null when absent. */
+/**
+ * An optional id argument: its uuid, or null when absent. An empty string is not absent: it is an id
+ * that names nothing, like any other malformed one (a filter by it must not become no filter).
+ */
 export function optionalLocalId(value: string | number | null | undefined, typename: string): string | null {
-  return value === undefined || value === null || value === '' ? null : localId(value, typename);
+  return value === undefined || value === null ? null : localId(value, typename);
 }

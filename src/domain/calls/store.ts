@@ -198,7 +198,7 @@ function callWhere(tenantId: string, filter: CallFilter): Prisma.ToolCallWhereIn
   if (filter.status?.length) and.push({ status: { in: filter.status } });
   if (filter.tool?.length) and.push({ tool: { in: filter.tool } });
   if (filter.sessionId) and.push({ sessionId: filter.sessionId });
-  if (filter.batchId) and.push({ batch: { batchId: filter.batchId } });
+  if (filter.batchId != null) and.push({ batch: { batchId: filter.batchId } });
   if (filter.failureClass?.length) and.push({ OR: filter.failureClass.map((value) => ({ output: { path: ['failure', 'class'], equals: value } })) });
   if (filter.failureCode?.length) and.push({ OR: filter.failureCode.map((value) => ({ output: { path: ['failure', 'code'], equals: value } })) });
   if (filter.queuedAfter) and.push({ queuedAt: { gte: filter.queuedAfter } });

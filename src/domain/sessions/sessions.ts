@@ -192,7 +192,7 @@ export class SessionService {
     const [, messages] = await Promise.all([
       this.assertExists(tenantId, sessionId),
       this.db.sessionMessage.findMany({
-        where: { sessionId, session: { tenantId }, ...(kind ? { kind } : {}) },
+        where: { sessionId, session: { tenantId }, ...(kind != null ? { kind } : {}) },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),
     ]);

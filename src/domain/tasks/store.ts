@@ -56,7 +56,7 @@ export class TaskStore {
       session: { tenantId },
       ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
       ...(filter.state ? { state: filter.state } : {}),
-      ...(filter.kind ? { kind: filter.kind } : {}),
+      ...(filter.kind != null ? { kind: filter.kind } : {}),
       ...(filter.scheduleId ? { scheduleId: filter.scheduleId } : {}),
     };
     const after = page.after ? keysetTime(page.after) : null;
