@@ -22,6 +22,18 @@ export interface Page<T> {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * Values a list read may be given to match (a filter's statuses, tools or codes, the leaves of a
+ * `metadataContains`, the ids of `nodes`): each is a condition or a parameter of one statement, so
+ * an unbounded list held the process (compiling it) and the database (running it) for everyone.
+ */
+export const MAX_FILTER_VALUES = 100;
+
+/** Refuses a list of more than MAX_FILTER_VALUES values to match, naming its argument. */
+export function checkFilterValues(count: number, field: string): void {
+  if (count > MAX_FILTER_VALUES) throw new ValidationError(`\`${field}\` holds ${count} values; at most ${MAX_FILTER_VALUES} are accepted`, field);
+}
+
 /** A page request of one list (`list` names it and its order: a cursor of another list is refused). */
 export interface ListPageRequest extends PageRequest {
   list: string;

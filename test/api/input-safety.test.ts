@@ -219,6 +219,27 @@ describe('input safety', () => {
     }
   });
 
+  it('refuses lists too long to look up or filter by, naming the argument; a list of 100 is answered', async () => {
+    const fieldOf = async (query: string, v: unknown) => {
+      const result = await toolrun.request<unknown, unknown>(query, { v });
+      expect(result.status, query).toBeLessThan(500);
+      return result.errors ? result.errors.map((error) => `${String(error.extensions?.code)} ${String(error.extensions?.field)}`) : 'answered';
+    };
+    const strings = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
+    const leaves = (n: number) => Object.fromEntries(strings(n).map((key, i) => [key, i]));
+    const lists: Array<[string, (n: number) => unknown, string]> = [
+      ['query($v: [ID!]!) { nodes(ids: $v) { id } }', strings, 'ids'],
+      ['query($v: [String!]) { toolCalls(filter: {failureCode: $v}) { totalCount } }', strings, 'failureCode'],
+      ['query($v: [String!]) { toolCallCounts(filter: {tool: $v}) { total } }', strings, 'tool'],
+      ['query($v: [ToolCallStatus!]) { toolCalls(filter: {status: $v}) { totalCount } }', (n) => Array.from({ length: n }, () => 'QUEUED'), 'status'],
+      ['query($v: JSON) { sessions(filter: {metadataContains: $v}) { totalCount } }', leaves, 'metadataContains'],
+    ];
+    for (const [query, values, field] of lists) {
+      expect(await fieldOf(query, values(100)), query).toBe('answered');
+      expect(await fieldOf(query, values(101)), query).toEqual([`VALIDATION_FAILED ${field}`]);
+    }
+  });
+
   it('gives every refusal a code: variables of the wrong type, a missing operation name, a page size out of bounds', async () => {
     const refusals: Array<[string, Record<string, unknown>, string]> = [
       ['query($f: Int) { tasks(first: $f) { totalCount } }', { f: 'abc' }, 'BAD_USER_INPUT'],

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.js';
 import { Prisma, type Session, type SessionFile, type SessionMessage } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
-import { keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
+import { checkFilterValues, keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
 import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
@@ -251,7 +251,9 @@ function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWh
   if (filter.idPrefix !== undefined && filter.idPrefix !== null) and.push({ id: idRangeOf(filter.idPrefix) });
   if (filter.metadataContains !== undefined && filter.metadataContains !== null) {
     if (typeof filter.metadataContains !== 'object' || Array.isArray(filter.metadataContains)) throw new ValidationError('metadataContains must be a JSON object', 'metadataContains');
-    for (const [path, value] of leaves(filter.metadataContains as Record<string, unknown>, [])) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
+    const matched = leaves(filter.metadataContains as Record<string, unknown>, []);
+    checkFilterValues(matched.length, 'metadataContains');
+    for (const [path, value] of matched) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
   }
   if (filter.createdAfter) and.push({ createdAt: { gt: filter.createdAfter } });
   if (filter.createdBefore) and.push({ createdAt: { lt: filter.createdBefore } });
