@@ -78,6 +78,9 @@ export function toPage<T>(rows: T[], request: PageRequest): Page<T> {
   return { rows: rows.slice(0, request.first), hasNextPage: rows.length > request.first };
 }
 
+/** The earliest time the database holds (PostgreSQL has no year 0), in ms. */
+export const EARLIEST_STORABLE_TIME = Date.parse('0001-01-01T00:00:00Z');
+
 /** A time the database holds and ISO writes with four digits: years 1 to 9999 (PostgreSQL has no year 0). */
 export function isStorableTime(date: Date): boolean {
   const year = date.getUTCFullYear();

@@ -1,6 +1,6 @@
 // Root fields of batches and calls: submitting, cancelling and looking them up.
 import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, orNull } from '../model/errors.js';
-import { pageRequest } from '../model/keyset.js';
+import { EARLIEST_STORABLE_TIME, pageRequest } from '../model/keyset.js';
 import { CallStatusCountsRef, ToolBatchRef, ToolCallConnectionRef, ToolCallFilterInput, ToolCallInput, ToolCallRef, ToolStatsRef } from '../schema/batch.js';
 import { builder } from '../schema/builder.js';
 import { byTime, keysetConnection } from '../schema/connections.js';
@@ -53,7 +53,8 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, { services, viewer }) => {
       const until = args.until ?? new Date();
-      const since = args.since ?? new Date(until.getTime() - DAY_MS);
+      // The default start of a window ending in year 1 would be no storable time: nothing is older anyway.
+      const since = args.since ?? new Date(Math.max(until.getTime() - DAY_MS, EARLIEST_STORABLE_TIME));
       if (since >= until) throw new ValidationError('`since` must be before `until`', 'since');
       if (until.getTime() - since.getTime() > 31 * DAY_MS) throw new ValidationError('The window is at most 31 days', 'since');
       return services.calls.toolStats(viewer.tenantId, since, until);

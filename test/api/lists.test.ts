@@ -83,6 +83,8 @@ describe('toolCalls', () => {
     const stats = await app.query(ToolStatsDocument, {}, key);
     expect(stats.toolStats.find((row) => row.tool === 'failing_tool')).toMatchObject({ callCount: 1, failedCount: 1 });
     expect(stats.toolStats.find((row) => row.tool === 'delete_file')).toMatchObject({ callCount: 2, durationP50Ms: null });
+    // A window ending in year 1 (its default start, 24 hours before, is no storable time) holds nothing.
+    expect(await app.query(ToolStatsDocument, { until: '0001-01-01T12:00:00Z' }, key)).toEqual({ toolStats: [] });
   });
 
   it('refuses bad cursors, backward paging and oversized pages with typed errors', async () => {
