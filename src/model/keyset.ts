@@ -34,6 +34,16 @@ export function checkFilterValues(count: number, field: string): void {
   if (count > MAX_FILTER_VALUES) throw new ValidationError(`\`${field}\` holds ${count} values; at most ${MAX_FILTER_VALUES} are accepted`, field);
 }
 
+/**
+ * A filter's "one of these" list: absent is no filter; empty matches nothing and is refused rather
+ * than taken as no filter (as `types: []` is), so a client that selected none never reads everything.
+ */
+export function checkFilterList(values: readonly unknown[] | null | undefined, field: string): void {
+  if (values == null) return;
+  if (values.length === 0) throw new ValidationError(`\`${field}\` must name at least one value (leave it out for no filter)`, field);
+  checkFilterValues(values.length, field);
+}
+
 /** A page request of one list (`list` names it and its order: a cursor of another list is refused). */
 export interface ListPageRequest extends PageRequest {
   list: string;

@@ -219,7 +219,7 @@ describe('input safety', () => {
     }
   });
 
-  it('refuses lists too long to look up or filter by, naming the argument; a list of 100 is answered', async () => {
+  it('refuses lists too long to look up or filter by, and empty filter lists, naming the argument; a list of 100 is answered', async () => {
     const fieldOf = async (query: string, v: unknown) => {
       const result = await toolrun.request<unknown, unknown>(query, { v });
       expect(result.status, query).toBeLessThan(500);
@@ -238,6 +238,12 @@ describe('input safety', () => {
       expect(await fieldOf(query, values(100)), query).toBe('answered');
       expect(await fieldOf(query, values(101)), query).toEqual([`VALIDATION_FAILED ${field}`]);
     }
+    // "In one of these" with none of them is no filter nowhere (as `types: []` is refused): leave the list out for that.
+    for (const field of ['status', 'tool', 'failureClass', 'failureCode']) {
+      expect(await fieldOf(`query($v: ToolCallFilter) { toolCalls(filter: $v) { totalCount } }`, { [field]: [] }), field).toEqual([`VALIDATION_FAILED ${field}`]);
+      expect(await fieldOf(`query($v: ToolCallFilter) { toolCallCounts(filter: $v) { total } }`, { [field]: [] }), field).toEqual([`VALIDATION_FAILED ${field}`]);
+    }
+    expect(await fieldOf('query($v: [ID!]!) { nodes(ids: $v) { id } }', [])).toBe('answered');
   });
 
   it('gives every refusal a code: variables of the wrong type, a missing operation name, a page size out of bounds', async () => {
