@@ -204,7 +204,14 @@ describe('input safety', () => {
     expect((await toolrun.request('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ['zzz', mine, missingSession] })).data).toEqual({ nodes: [null, { id: mine }, null] });
     // Another tenant's session is nothing to this key.
     expect((await toolrun.request('query($id: ID!) { node(id: $id) { id } }', { id: mine }, otherTenant)).data).toEqual({ node: null });
-    for (const field of ['schedules(sessionId: $s) { nodes { id } }', 'tasks(sessionId: $s) { nodes { id } }', 'sessionFiles(sessionId: $s) { nodes { path } }', 'sessionMessages(sessionId: $s) { kind }']) {
+    for (const field of [
+      'schedules(sessionId: $s) { nodes { id } }',
+      'tasks(sessionId: $s) { nodes { id } }',
+      'sessionFiles(sessionId: $s) { nodes { path } }',
+      'sessionMessages(sessionId: $s) { kind }',
+      'toolCalls(filter: {sessionId: $s}) { totalCount }',
+      'toolCallCounts(filter: {sessionId: $s}) { total }',
+    ]) {
       for (const s of ['00000000-0000-4000-8000-000000000000', 'zz']) {
         const result = await toolrun.request(`query($s: ID!) { ${field} }`, { s });
         expect(result.errors?.[0]?.extensions, `${field} ${s}`).toMatchObject({ code: 'NOT_FOUND' });

@@ -57,14 +57,25 @@ export class CallStore {
     const beyond = oldestFirst ? 'gt' : 'lt';
     const keyset: Prisma.ToolCallWhereInput = after ? { OR: [{ queuedAt: { [beyond]: after.key } }, { queuedAt: after.key, id: { [beyond]: after.id } }] } : {};
     const direction = oldestFirst ? 'asc' : 'desc';
-    const rows = await this.db.toolCall.findMany({ where: { AND: [where, keyset] }, orderBy: [{ queuedAt: direction }, { id: direction }], take: page.first + 1 });
+    const [, rows] = await Promise.all([
+      this.assertFilteredSession(tenantId, filter),
+      this.db.toolCall.findMany({ where: { AND: [where, keyset] }, orderBy: [{ queuedAt: direction }, { id: direction }], take: page.first + 1 }),
+    ]);
     return { page: toPage(rows, page), count: () => this.db.toolCall.count({ where }) };
   }
 
   /** How many of the tenant's calls that match are in each status. */
   async statusCounts(tenantId: string, filter: CallFilter): Promise<Map<CallStatus, number>> {
-    const groups = await this.db.toolCall.groupBy({ by: ['status'], where: callWhere(tenantId, filter), _count: { _all: true } });
+    const where = callWhere(tenantId, filter);
+    const [, groups] = await Promise.all([this.assertFilteredSession(tenantId, filter), this.db.toolCall.groupBy({ by: ['status'], where, _count: { _all: true } })]);
     return new Map(groups.map((group) => [group.status, group._count._all]));
+  }
+
+  /** A filter's session that is not the tenant's is not found, as in tasks and schedules (not an empty list). */
+  private async assertFilteredSession(tenantId: string, filter: CallFilter): Promise<void> {
+    if (filter.sessionId == null) return;
+    const session = await this.db.session.findFirst({ where: { id: filter.sessionId, tenantId }, select: { id: true } });
+    if (!session) throw new NotFoundError('Session', filter.sessionId);
   }
 
   /** Per-status call counts of many sessions (or batches) in one query. */
