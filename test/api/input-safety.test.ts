@@ -275,6 +275,20 @@ describe('input safety', () => {
       expect(result.errors?.length, query).toBeGreaterThan(0);
       expect(result.errors!.map((error) => error.extensions?.code), query).toEqual(result.errors!.map(() => code));
     }
+    // `variables` or `extensions` that are no JSON, in a GET's query string or a form's body (they were a 500 with a stack in the log).
+    const query = encodeURIComponent('{ __typename }');
+    const requests: Array<[string, RequestInit]> = [
+      [`/graphql?query=${query}&variables=%7Bbad`, {}],
+      [`/graphql?query=${query}&extensions=nope`, {}],
+      ['/graphql', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${query}&variables=%7Bbad` }],
+    ];
+    for (const [path, init] of requests) {
+      const response = await toolrun.fetch(path, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${toolrun.apiKey}` } });
+      const body = (await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> };
+      expect(response.status, path).toBe(400);
+      expect(body.errors.map((error) => error.extensions.code), path).toEqual(['BAD_REQUEST']);
+      expect(body.errors[0]!.message, path).toMatch(/variables|extensions/);
+    }
   });
 
   it('caps tool calls per request across aliases', async () => {
