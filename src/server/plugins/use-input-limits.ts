@@ -54,37 +54,52 @@ const TOOL_ARGS_ARGUMENTS = new Map([['spawnBackground', 'args']]);
  * tool calls (or one), whose `args` may hold any text; `anyText`: the value is a tool call's `args`.
  */
 export function checkJsonInput(value: unknown, field: string, maxDepth: number, toolCalls = false, anyText = false): GraphQLError | null {
-  const stack: Array<{ value: unknown; path: string; depth: number; anyText: boolean; call: boolean }> = [
-    { value, path: field, depth: 0, anyText, call: toolCalls && !Array.isArray(value) },
-  ];
+  const stack: JsonNode[] = [{ value, parent: null, key: null, depth: 0, anyText, call: toolCalls && !Array.isArray(value) }];
   if (toolCalls && Array.isArray(value)) {
-    stack.pop();
+    const list = stack.pop()!;
     if (value.length > 0 && 1 > maxDepth) return refuse(field, `is nested deeper than ${maxDepth} levels`);
-    for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: fieldPath(field, index), depth: 1, anyText: false, call: true });
+    for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], parent: list, key: index, depth: 1, anyText: false, call: true });
   }
   while (stack.length > 0) {
-    const { value: current, path, depth, anyText, call } = stack.pop()!;
+    const node = stack.pop()!;
+    const { value: current, depth, anyText, call } = node;
     if (typeof current === 'string') {
       const why = anyText ? null : unacceptableText(current);
-      if (why) return refuse(path, why);
+      if (why) return refuse(pathOf(field, node), why);
       continue;
     }
-    if (typeof current === 'number' && !Number.isFinite(current)) return refuse(path, NOT_FINITE);
+    if (typeof current === 'number' && !Number.isFinite(current)) return refuse(pathOf(field, node), NOT_FINITE);
     if (current === null || typeof current !== 'object') continue;
-    if (depth + 1 > maxDepth) return refuse(path, `is nested deeper than ${maxDepth} levels`);
+    if (depth + 1 > maxDepth) return refuse(pathOf(field, node), `is nested deeper than ${maxDepth} levels`);
     if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], path: fieldPath(path, index), depth: depth + 1, anyText, call: false });
+      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], parent: node, key: index, depth: depth + 1, anyText, call: false });
       continue;
     }
     for (const key of Object.keys(current)) {
-      const keyPath = fieldPath(path, key);
-      if (key === '__proto__') return refuse(keyPath, 'is a key that is not accepted (`__proto__`)');
+      const child: JsonNode = { value: (current as Record<string, unknown>)[key], parent: node, key, depth: depth + 1, anyText: anyText || (call && key === 'args'), call: false };
+      if (key === '__proto__') return refuse(pathOf(field, child), 'is a key that is not accepted (`__proto__`)');
       const why = anyText ? null : unacceptableText(key);
-      if (why) return refuse(keyPath, `(a key) ${why}`);
-      stack.push({ value: (current as Record<string, unknown>)[key], path: keyPath, depth: depth + 1, anyText: anyText || (call && key === 'args'), call: false });
+      if (why) return refuse(pathOf(field, child), `(a key) ${why}`);
+      stack.push(child);
     }
   }
   return null;
+}
+
+/** A value met while checking a JSON input; its path is spelled out only for a refusal. */
+interface JsonNode {
+  value: unknown;
+  parent: JsonNode | null;
+  key: string | number | null;
+  depth: number;
+  anyText: boolean;
+  call: boolean;
+}
+
+function pathOf(field: string, node: JsonNode): string {
+  const keys: Array<string | number> = [];
+  for (let at: JsonNode | null = node; at && at.key !== null; at = at.parent) keys.push(at.key);
+  return keys.reduceRight<string>((path, key) => fieldPath(path, key), field);
 }
 
 /**
