@@ -151,6 +151,16 @@ function refuseInvalidParams(transport: Transport): void {
   };
 }
 
+/**
+ * The `progress` of the next notification of a call: the tool's own count where it moves past the
+ * last value sent, else a thousandth past it. The spec wants the value to increase with every
+ * notification, and a call's reports do not: a status line carries no count, an approval or a
+ * retry says something between counts, and the next attempt counts from the start again.
+ */
+export function nextProgressValue(last: number, current: number | undefined): number {
+  return current !== undefined && Number.isFinite(current) && current > last ? current : Math.round((last + 0.001) * 1000) / 1000;
+}
+
 /** A call's outcome as an MCP tool result. */
 export function mcpResultOf(output: ToolCallOutput): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: formatOutputText(output) }];
@@ -217,13 +227,17 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       // request whose call ran (the same id and arguments submit nothing new): its outcome as stored.
       if (submitted.batch.status === 'COMPLETED') return mcpResultOf((await services.calls.findCall(viewer.tenantId, callId, sessionId)).output as unknown as ToolCallOutput);
       const progressToken = request.params._meta?.progressToken;
-      let step = 0;
+      let sent = 0;
+      let total: number | undefined;
       const notify = (progress: { current?: number; total?: number; message?: string }) => {
         if (progressToken === undefined) return;
-        step += 1;
+        const value = nextProgressValue(sent, progress.current);
+        // The total of the count the value is, while the value has not passed it.
+        if (value === progress.current) total = progress.total;
+        sent = value;
         const notification: ServerNotification = {
           method: 'notifications/progress',
-          params: { progressToken, progress: progress.current ?? step, ...(progress.total !== undefined ? { total: progress.total } : {}), ...(progress.message ? { message: progress.message } : {}) },
+          params: { progressToken, progress: sent, ...(total !== undefined && sent <= total ? { total } : {}), ...(progress.message ? { message: progress.message } : {}) },
         };
         extra.sendNotification(notification).catch(() => undefined);
       };

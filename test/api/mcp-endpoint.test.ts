@@ -221,6 +221,16 @@ describe('toolrun at /mcp', () => {
     expect(progress.at(-1)).toMatchObject({ progress: 3, total: 3 });
   });
 
+  it('sends progress values that increase with every notification, status lines between counts included', async () => {
+    const client = await connect();
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    // report_progress sends a status line (no count) before each step's count.
+    await client.callTool({ name: 'report_progress', arguments: { steps: 3, intervalMs: 100 } }, undefined, { onprogress: (update) => progress.push(update) });
+    expect(progress.some((update) => update.message?.startsWith('step '))).toBe(true);
+    for (const [index, update] of progress.entries()) if (index > 0) expect(update.progress, JSON.stringify(progress)).toBeGreaterThan(progress[index - 1]!.progress);
+    expect(progress.at(-1)).toMatchObject({ progress: 3, total: 3 });
+  });
+
   it('cancels the toolrun call when the client cancels', async () => {
     const client = await connect();
     const controller = new AbortController();
