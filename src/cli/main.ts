@@ -147,6 +147,11 @@ async function apiCommand(
 
 /** Runs the CLI as a process: one line for an expected failure, the exit status set. */
 export async function runCli(argv: string[]): Promise<void> {
+  // Whoever reads the output stopped (`toolrun calls list … | head`): there is no one left to tell anything.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   try {
     process.exitCode = await main(argv);
   } catch (error) {

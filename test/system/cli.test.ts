@@ -1,7 +1,9 @@
 // The `toolrun` command, run as people run it (the compiled bin, a child process) against a test
 // server: run with live progress, watch, calls list/cancel/approve/reject, tasks list/cancel, and the keys
 // commands with an admin key.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelTaskDocument } from '../gql/graphql.js';
 import { childEnv, ensureBuilt } from '../support/build.js';
@@ -189,6 +191,24 @@ describe('toolrun calls list and tasks list', () => {
     expect([...calls].sort()).toEqual([...big, ...Array.from({ length: 20 }, (_, index) => `small-${index}`)].sort());
     // The oldest batch last, its calls in input order.
     expect(calls.slice(20)).toEqual(big);
+  });
+
+  it('stops quietly when its reader stops reading (`calls list … | head`)', { timeout: 120_000 }, async () => {
+    const session = await newSession(lists);
+    // More output than a pipe holds, so that writing goes on after the reader is gone.
+    await submitBatch(lists, { sessionId: session.id, calls: Array.from({ length: 1000 }, (_, index) => ({ id: `many-${index}`, tool: 'add', args: { a: index, b: 1 } })) });
+    // A real pipe (a child's stdio pipe would be a socket, holding more than a pipe does), closed by `head`.
+    const child = spawn('sh', ['-c', `(${JSON.stringify(process.execPath)} dist/src/bin/toolrun.js calls list ${session.id}; echo "exit $?" >&2) | head -n 1`], {
+      env: childEnv({ TOOLRUN_URL: listsUrl, TOOLRUN_API_KEY: lists.apiKey }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await once(child, 'exit');
+    expect(stdout).toMatch(/^CALL\s+TOOL\s+STATUS/);
+    expect(stderr).toBe('exit 0\n');
   });
 
   it('prints every task of a session, more than a page of them', { timeout: 120_000 }, async () => {
