@@ -10,7 +10,7 @@
 // `Idempotency-Key: <replay key>` — the same on every attempt.
 //
 // Response: 2xx with a JSON body (or an empty one, read as null) is the tool value; a malformed
-// tagged value fails the call. 4xx is an EXTERNAL failure that is never retried; 5xx, 429 and
+// tagged value fails the call. 4xx (and 3xx) is an EXTERNAL failure that is never retried; 5xx, 429 and
 // network errors are EXTERNAL failures that are safe to retry (Retry-After honoured, capped);
 // hitting the call's deadline is a TIMEOUT failure that is safe to retry. Redirects are not
 // followed. A body larger than the configured cap fails RESOURCE_LIMIT. The address guard
@@ -159,10 +159,8 @@ export async function callHttpTool(target: HttpToolTarget, args: Record<string, 
       const retry: RetryDisposition = afterMs === null ? { kind: 'SAFE' } : { kind: 'SAFE', afterMs: Math.min(afterMs, settings.maxRetryAfterMs) };
       throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}`, retry, raw);
     }
-    if (status >= 300 && status < 400) {
-      throw fail('EXTERNAL', 'unexpected_redirect', `Tool \`${context.tool}\` failed: ${said} (redirects are not followed)`, { kind: 'NEVER' }, raw);
-    }
-    throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}${snippet ? `: ${snippet.slice(0, 200)}` : ''}`, { kind: 'NEVER' }, raw);
+    const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+    throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}${redirect}${snippet ? `: ${snippet.slice(0, 200)}` : ''}`, { kind: 'NEVER' }, raw);
   } catch (error) {
     if (error instanceof ToolFailureError) throw error;
     if (context.signal.aborted) {

@@ -269,6 +269,22 @@ describe('HTTP tools', () => {
     expect(String(outputOf(call).message)).toContain('q must be a city');
   });
 
+  it('fails a 3xx answer as a 4xx (EXTERNAL http_<status>, the start of the body in the message), never following or retrying it', async () => {
+    await registerHttp({ name: 'moved', path: '/moved', retry: { maxAttempts: 3, backoff: { type: 'FIXED', delayMs: 10, maxDelayMs: 10 } } });
+    server.route('/moved', (_call, response) => {
+      response.writeHead(302, { location: `${server.base}/ok`, 'content-type': 'text/plain' });
+      response.end('moved to the new endpoint');
+    });
+    const before = server.callsTo('/ok').length;
+    const { call } = await runOne('moved');
+    expect(call.attempt).toBe(1);
+    expect(server.callsTo('/moved')).toHaveLength(1);
+    expect(server.callsTo('/ok')).toHaveLength(before);
+    expect(outputOf(call)).toMatchObject({ class: 'EXTERNAL', code: 'http_302', source: 'TOOL', retry: { kind: 'NEVER' } });
+    expect(String(outputOf(call).message)).toContain('redirects are not followed');
+    expect(String(outputOf(call).message)).toContain('moved to the new endpoint');
+  });
+
   it('retries 5xx and 429 as the endpoint says in Retry-After (seconds or an HTTP date), then succeeds', async () => {
     const retry = { maxAttempts: 3, backoff: { type: 'FIXED' as const, delayMs: 8000, maxDelayMs: 8000 } };
     await registerHttp({ name: 'flaky_503', path: '/flaky-503', retry });
