@@ -107,6 +107,8 @@ const ConfigSchema = z.object({
   HTTP_TOOL_MAX_RETRY_AFTER_MS: int(0, 24 * 3600 * 1000).default(10 * 60 * 1000),
   /** MCP servers (tool sources, reached under the HTTP tool address settings): how long connecting and tools/list may take. */
   MCP_REQUEST_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** Largest message toolrun reads from an MCP server (a JSON body, an event of a stream; binary content is base64 in it); a larger answer fails its call RESOURCE_LIMIT. */
+  MCP_MAX_MESSAGE_BYTES: int(1024, 512 * 1024 * 1024).default(32 * 1024 * 1024),
   /** Background runs one task worker runs at once (its BullMQ concurrency); also the per-worker spawn limit. */
   BACKGROUND_RUNS_PER_WORKER: int(1, 1000).default(64),
   /** How often each worker looks for background runs with a stale heartbeat (and lost task jobs). */

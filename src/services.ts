@@ -129,6 +129,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     allowLoopback: config.HTTP_TOOL_ALLOW_LOOPBACK,
     requestTimeoutMs: config.MCP_REQUEST_TIMEOUT_MS,
     maxResultBytes: config.HTTP_TOOL_MAX_RESPONSE_BYTES,
+    maxMessageBytes: config.MCP_MAX_MESSAGE_BYTES,
   });
   const registry = new ToolRegistry(config.ENABLE_TEST_TOOLS ? [...builtinTools, ...testTools] : builtinTools, {
     registered: new RegisteredToolStore(db, secrets),

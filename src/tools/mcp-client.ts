@@ -85,6 +85,8 @@ export interface McpClientSettings extends AddressPolicy {
   requestTimeoutMs: number;
   /** A result whose text and structured content are larger than this (UTF-8 bytes) fails RESOURCE_LIMIT. */
   maxResultBytes: number;
+  /** A message from a server (a JSON body, an event of a stream) larger than this is not read on: its request fails RESOURCE_LIMIT. */
+  maxMessageBytes: number;
 }
 
 export interface McpConnectionHooks {
@@ -218,7 +220,7 @@ export class McpConnections {
     const headers: Record<string, string> = { ...(target.credentials?.headers ?? {}) };
     if (target.credentials?.bearerToken) headers.authorization = `Bearer ${target.credentials.bearerToken}`;
     const { Client, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadSdk();
-    const transport = new StreamableHTTPClientTransport(new URL(target.url), { fetch: http.fetch, requestInit: { headers } });
+    const transport = new StreamableHTTPClientTransport(new URL(target.url), { fetch: limitMessages(http.fetch, this.settings.maxMessageBytes), requestInit: { headers } });
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const connection: Connection = { client, http };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => this.hooks.onToolListChanged?.(target));
@@ -276,6 +278,9 @@ export class McpConnections {
     }
     if (sdk && error instanceof sdk.McpError) {
       const { ErrorCode } = sdk;
+      if ((error.data as { toolrun?: unknown } | undefined)?.toolrun === MESSAGE_TOO_LARGE) {
+        return fail('RESOURCE_LIMIT', 'mcp_result_too_large', `${what}: its answer is larger than ${this.settings.maxMessageBytes} bytes`);
+      }
       // A server built with the SDK sends its error's message with the SDK's prefix, which ours repeats.
       const detail = error.message.replace(/^(MCP error -?\d+: )\1+/, '$1');
       if (error.code === ErrorCode.RequestTimeout) return fail('TIMEOUT', 'mcp_timeout', `${what}: no answer in time`, { kind: 'SAFE' });
@@ -293,6 +298,138 @@ export class McpConnections {
 /** The system error code (ECONNREFUSED, …) of an error or of its cause. */
 function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code ?? (error as { cause?: NodeJS.ErrnoException }).cause?.code;
+}
+
+// --- message size -----------------------------------------------------------------------------
+
+/** Marks the error toolrun answers in place of a server's message that is too large (`error.data.toolrun`). */
+const MESSAGE_TOO_LARGE = 'message_too_large';
+/** How much of an error status's body is read (the SDK puts it in its error's message). */
+const ERROR_BODY_BYTES = 64 * 1024;
+const EVENT_BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
+
+/**
+ * A fetch whose responses hold no server message larger than `maxBytes`: the SDK reads a whole
+ * message into memory (and parses it) before toolrun can look at its size, so one server's huge
+ * answer would take a worker's memory, and every call running on it. A JSON body, or an event of an
+ * event stream, that grows past the limit is not read on: the requests of the POST get an error
+ * response in its place (`MESSAGE_TOO_LARGE`), and the stream ends; on the standalone stream (a GET)
+ * the event is skipped. The body of an error status is cut at `ERROR_BODY_BYTES`.
+ */
+export function limitMessages(fetch: GuardedFetch['fetch'], maxBytes: number): GuardedFetch['fetch'] {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    const answer = (body: BodyInit) => new Response(body, { status: response.status, statusText: response.statusText, headers });
+    if (!response.ok) return answer((await readUpTo(response.body, ERROR_BODY_BYTES)).toString('utf8'));
+    const refusal = (id: string | number) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: `The message is larger than ${maxBytes} bytes`, data: { toolrun: MESSAGE_TOO_LARGE } } });
+    const ids = requestIds(init?.body);
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('text/event-stream')) return answer(limitEvents(response.body, maxBytes, ids.map((id) => `data: ${JSON.stringify(refusal(id))}\n\n`).join('')));
+    if (!type.includes('application/json')) return response;
+    const body = await readUpTo(response.body, maxBytes + 1);
+    if (body.length <= maxBytes) return answer(body.toString('utf8'));
+    return answer(JSON.stringify(ids.length === 1 ? refusal(ids[0]!) : ids.map(refusal)));
+  };
+}
+
+/** The ids of the JSON-RPC requests a POST body holds. */
+function requestIds(body: unknown): Array<string | number> {
+  if (typeof body !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return [parsed]
+      .flat()
+      .flatMap((message) => (message && typeof message === 'object' && 'method' in message && 'id' in message ? [(message as { id: string | number }).id] : []));
+  } catch {
+    return [];
+  }
+}
+
+/** The first `maxBytes` of a body; the rest is not read. */
+async function readUpTo(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    while (bytes < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      bytes += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
+
+/**
+ * An event stream passed on event by event; an event past `maxBytes` is skipped without being kept.
+ * With `refusal` (the error responses of a POST's requests) it is sent in the event's place and the
+ * stream ends there.
+ */
+function limitEvents(body: ReadableStream<Uint8Array>, maxBytes: number, refusal: string): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  // The event read so far (nothing of it passed on yet) in pieces (joined only when it is passed on,
+  // never searched again: a large one is not copied for every chunk), its size, and its last characters
+  // (where a boundary may begin).
+  let pieces: string[] = [];
+  let bytes = 0;
+  let tail = '';
+  let skipping = false;
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          if (!skipping && pieces.length > 0) controller.enqueue(encoder.encode(pieces.join('')));
+          controller.close();
+          return;
+        }
+        const text = decoder.decode(value, { stream: true });
+        const window = tail + text;
+        let out = '';
+        let cut = 0;
+        EVENT_BOUNDARY.lastIndex = 0;
+        for (let boundary = EVENT_BOUNDARY.exec(window); boundary; boundary = EVENT_BOUNDARY.exec(window)) {
+          const end = boundary.index + boundary[0].length - tail.length;
+          if (!skipping) out += pieces.join('') + text.slice(cut, end);
+          pieces = [];
+          skipping = false;
+          cut = end;
+        }
+        const rest = text.slice(cut);
+        if (cut > 0) {
+          bytes = 0;
+          tail = '';
+        }
+        if (!skipping) pieces.push(rest);
+        bytes += cut > 0 ? Buffer.byteLength(rest) : value.length;
+        tail = (tail + rest).slice(-3);
+        if (!skipping && bytes > maxBytes) {
+          if (refusal) {
+            controller.enqueue(encoder.encode(out + refusal));
+            controller.close();
+            await reader.cancel().catch(() => undefined);
+            return;
+          }
+          // Skipped as it arrives, up to its end.
+          skipping = true;
+          pieces = [];
+        }
+        if (out) {
+          controller.enqueue(encoder.encode(out));
+          return;
+        }
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 // --- results --------------------------------------------------------------------------------

@@ -22,11 +22,12 @@ import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
 
 const TOKEN = 'mcp-test-token';
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 let app: Toolrun;
 let mcp: TestMcpServer;
 beforeAll(async () => {
-  [app, mcp] = await Promise.all([startToolrun({ HTTP_TOOL_ALLOW_LOOPBACK: true, CANCEL_GRACE_MS: 300, MCP_REQUEST_TIMEOUT_MS: 60_000 }), startTestMcpServer({ bearerToken: TOKEN })]);
+  [app, mcp] = await Promise.all([startToolrun({ HTTP_TOOL_ALLOW_LOOPBACK: true, CANCEL_GRACE_MS: 300, MCP_REQUEST_TIMEOUT_MS: 60_000, MCP_MAX_MESSAGE_BYTES: MAX_MESSAGE_BYTES }), startTestMcpServer({ bearerToken: TOKEN })]);
 });
 afterAll(async () => {
   await app?.close();
@@ -245,6 +246,18 @@ describe('list changes, restarts and failures', () => {
     // A 503 says the server did not take it: sent again.
     mcp.failNextCalls(1, 503);
     expect((await runOne('demo__charge')).call).toMatchObject({ status: 'SUCCEEDED', attempt: 2 });
+  });
+
+  it('reads no message past MCP_MAX_MESSAGE_BYTES (binary content counts): the call fails RESOURCE_LIMIT, the connection serves on', async () => {
+    const picture = Buffer.alloc(MAX_MESSAGE_BYTES, 7).toString('base64');
+    await mcp.addTool({ name: 'poster', description: 'Answers a 5.3 MB image', inputSchema: { type: 'object' } }, async () => ({ content: [{ type: 'image', data: picture, mimeType: 'image/png' }] }));
+    const refreshed = await app.query(RefreshMcpServerDocument, { name: 'demo' });
+    if (refreshed.refreshMcpServer.__typename !== 'McpServer') throw new Error(JSON.stringify(refreshed));
+    const { call } = await runOne('demo__poster');
+    expect(call).toMatchObject({ status: 'FAILED', attempt: 1 });
+    expect(outputOf(call)).toMatchObject({ class: 'RESOURCE_LIMIT', code: 'mcp_result_too_large', retry: { kind: 'NEVER' } });
+    expect(String(outputOf(call).message)).toContain(`larger than ${MAX_MESSAGE_BYTES} bytes`);
+    expect(outputOf((await runOne('demo__echo', { text: 'still here' })).call)).toMatchObject({ __typename: 'ToolSuccess', value: 'still here' });
   });
 
   it('fails a call promptly when its server dies while it runs (the broken stream is noticed), without running it again', async () => {
