@@ -194,6 +194,19 @@ describe('toolrun at /mcp', () => {
     expect(await ownSessions()).toBe(sessions);
   });
 
+  it('answers a body that is not JSON -32700 in one plain line, with or without a session', async () => {
+    const client = await connect();
+    for (const session of [null, sessionOf(client)]) {
+      const response = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}) },
+        body: '{"jsonrpc": "2.0", "id": 1,',
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
+    }
+  });
+
   it('answers a body over the size limit 413 and closes that connection (the rest is never read)', async () => {
     const { request } = await import('node:http');
     const url = new URL(`${base}/mcp`);
