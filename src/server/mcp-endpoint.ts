@@ -48,7 +48,7 @@ import { unacceptableText } from '../model/storable-json.js';
 import { checkJsonInput } from './plugins/use-input-limits.js';
 import type { Services } from '../services.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { asMcpError, BackgroundRunTasks, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
+import { asMcpError, BackgroundRunTasks, McpRequestError, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
 
 const SERVER_INFO = { name: 'toolrun', version: '0.1.0' };
 
@@ -184,7 +184,7 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
 
   const viewerOf = (extra: { authInfo?: AuthInfo }): Viewer => {
     const viewer = extra.authInfo?.extra?.viewer as Viewer | undefined;
-    if (!viewer) throw new McpError(ErrorCode.InvalidRequest, 'Missing API key');
+    if (!viewer) throw new McpRequestError(ErrorCode.InvalidRequest, 'Missing API key');
     return viewer;
   };
 
@@ -198,7 +198,7 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
       const viewer = viewerOf(extra);
       // Every tool is in the first page: no cursor of this list exists.
-      if (request.params?.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, '`cursor` is not a cursor of this list (tools/list answers every tool at once)');
+      if (request.params?.cursor !== undefined) throw new McpRequestError(ErrorCode.InvalidParams, '`cursor` is not a cursor of this list (tools/list answers every tool at once)');
       return { tools: (await services.registry.list(viewer.tenantId)).map(mcpToolOf) };
     });
     // The request a cancel names may run in another process: it is cancelled through its call's row.
@@ -212,12 +212,12 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const viewer = viewerOf(extra);
-      if (!viewer.roles.includes('submitter')) throw new McpError(ErrorCode.InvalidRequest, 'This API key lacks the submitter role needed to call tools');
+      if (!viewer.roles.includes('submitter')) throw new McpRequestError(ErrorCode.InvalidRequest, 'This API key lacks the submitter role needed to call tools');
       // What GraphQL's input limits refuse is refused here too (the arguments may hold any text, as a call's args).
       const badName = unacceptableText(request.params.name);
-      if (badName) throw new McpError(ErrorCode.InvalidParams, `params.name ${badName}`);
+      if (badName) throw new McpRequestError(ErrorCode.InvalidParams, `params.name ${badName}`);
       const badArguments = checkJsonInput(request.params.arguments ?? {}, 'params.arguments', services.config.MAX_JSON_DEPTH, false, true);
-      if (badArguments) throw new McpError(ErrorCode.InvalidParams, badArguments.message);
+      if (badArguments) throw new McpRequestError(ErrorCode.InvalidParams, badArguments.message);
       if (request.params.task) return { task: await extra.taskStore!.createTask(request.params.task) };
       const callId = mcpCallId(extra.requestId);
       const head = await services.feed.head('session', sessionId);
@@ -262,7 +262,7 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
           const result = resultOrProgress(event, notify);
           if (result) return result;
         }
-        throw new McpError(ErrorCode.InternalError, 'toolrun is shutting down; the call goes on: see its session in the GraphQL API');
+        throw new McpRequestError(ErrorCode.InternalError, 'toolrun is shutting down; the call goes on: see its session in the GraphQL API');
       } finally {
         shutdown.removeEventListener('abort', onStop);
         extra.signal.removeEventListener('abort', onStop);

@@ -48,12 +48,23 @@ export function mcpTaskOf(task: Task): McpTask {
   };
 }
 
+/**
+ * An error answered to an MCP request with its message as it is. The SDK's McpError puts
+ * `MCP error <code>: ` before the message, on the wire too, and a client's McpError then says it twice.
+ */
+export class McpRequestError extends McpError {
+  constructor(code: number, message: string) {
+    super(code, message);
+    this.message = message;
+  }
+}
+
 /** A typed refusal as invalid params; anything else is a fault, shown to the client only as such. */
 export function asMcpError(error: unknown, logger: Logger): McpError {
   if (error instanceof McpError) return error;
-  if (error instanceof DomainError) return new McpError(ErrorCode.InvalidParams, error.message);
+  if (error instanceof DomainError) return new McpRequestError(ErrorCode.InvalidParams, error.message);
   logger.error({ err: error }, 'an MCP task request failed');
-  return new McpError(ErrorCode.InternalError, 'Internal error');
+  return new McpRequestError(ErrorCode.InternalError, 'Internal error');
 }
 
 /** The SDK's task store over toolrun's background runs, for one request of one MCP session. */
@@ -85,9 +96,9 @@ export class BackgroundRunTasks implements TaskStore {
   /** What tools/call would have answered: result.json of the run as text (and structured content), an error result unless it succeeded. */
   async getTaskResult(taskId: string): Promise<Result> {
     const task = await this.run(taskId);
-    if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    if (!task) throw new McpRequestError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     const status = mcpTaskStatusOf(task);
-    if (status === 'working') throw new McpError(ErrorCode.InvalidRequest, `Task ${taskId} has not finished`);
+    if (status === 'working') throw new McpRequestError(ErrorCode.InvalidRequest, `Task ${taskId} has not finished`);
     let text: string;
     if (status === 'completed') {
       const file = task.resultPath ? await this.services.sessions.fileAt(this.viewer.tenantId, task.sessionId, task.resultPath) : null;
@@ -119,7 +130,7 @@ export class BackgroundRunTasks implements TaskStore {
 
   /** tasks/cancel lands here (status `cancelled`): the run is cancelled as `cancelTask` does. */
   async updateTaskStatus(taskId: string, status: McpTask['status']): Promise<void> {
-    if (status !== 'cancelled') throw new McpError(ErrorCode.InvalidRequest, `A toolrun background run's status is set by the run, not to ${status}`);
+    if (status !== 'cancelled') throw new McpRequestError(ErrorCode.InvalidRequest, `A toolrun background run's status is set by the run, not to ${status}`);
     this.assertSubmitter('cancel tasks');
     try {
       await this.services.background.cancelTask(this.viewer.tenantId, taskId);
@@ -129,7 +140,7 @@ export class BackgroundRunTasks implements TaskStore {
   }
 
   async storeTaskResult(): Promise<void> {
-    throw new McpError(ErrorCode.InvalidRequest, "A toolrun background run's result is written by the worker that runs it");
+    throw new McpRequestError(ErrorCode.InvalidRequest, "A toolrun background run's result is written by the worker that runs it");
   }
 
   /** The tenant's background run with this id, or null. */
@@ -145,7 +156,7 @@ export class BackgroundRunTasks implements TaskStore {
   }
 
   private assertSubmitter(what: string): void {
-    if (!this.viewer.roles.includes('submitter')) throw new McpError(ErrorCode.InvalidRequest, `This API key lacks the submitter role needed to ${what}`);
+    if (!this.viewer.roles.includes('submitter')) throw new McpRequestError(ErrorCode.InvalidRequest, `This API key lacks the submitter role needed to ${what}`);
   }
 }
 
