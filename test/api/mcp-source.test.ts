@@ -4,7 +4,11 @@
 // changes, a restart, 5xx and an unreachable server — through toolrun's GraphQL API and events.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServerService } from '../../src/domain/tenants/mcp-servers.js';
+import { SchemaCompileAllowance } from '../../src/domain/tenants/schema-compile-allowance.js';
+import { SecretBox } from '../../src/domain/tenants/secret-box.js';
 import { localId } from '../../src/resolvers/global-ids.js';
+import { McpConnections } from '../../src/tools/mcp-client.js';
 import {
   CancelToolCallDocument,
   McpServersDocument,
@@ -291,5 +295,29 @@ describe('list changes, restarts and failures', () => {
     expect((await app.query(RemoveMcpServerDocument, { name: 'demo' })).removeMcpServer.__typename).toBe('NotFoundError');
     expect((await app.query(ToolNamesDocument, {})).tools.some((tool) => tool.name.startsWith('demo__'))).toBe(false);
     expect(outputOf((await runOne('demo__echo', { text: 'x' })).call)).toMatchObject({ class: 'UNAVAILABLE' });
+  });
+});
+
+describe('an MCP server that never answers', () => {
+  it('is refused at registration saying it did not answer in time, not that an operation was aborted', async () => {
+    const { createServer } = await import('node:http');
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createServer(() => undefined); // takes every request, answers none
+    silent.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    const { config, db, logger } = app.services;
+    const connections = new McpConnections({ allowPrivate: false, allowLoopback: true, requestTimeoutMs: 500, maxResultBytes: config.HTTP_TOOL_MAX_RESPONSE_BYTES, maxMessageBytes: config.MCP_MAX_MESSAGE_BYTES });
+    const service = new McpServerService({ config: { ...config, MCP_REQUEST_TIMEOUT_MS: 500 }, db, connections, logger, secrets: SecretBox.fromSettings(config), schemaCompiles: new SchemaCompileAllowance() });
+    try {
+      await expect(service.register(app.tenantId, { name: `silent_${randomUUID().slice(0, 6)}`, url: `http://127.0.0.1:${port}/mcp` })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringMatching(/^url: could not list the tools of MCP server `silent_\w+`: it did not answer within 0\.5 s \(MCP_REQUEST_TIMEOUT_MS\)$/),
+      });
+    } finally {
+      await connections.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -239,7 +239,10 @@ export class McpServerService {
     try {
       tools = await this.deps.connections.listTools(target, AbortSignal.timeout(this.deps.config.MCP_REQUEST_TIMEOUT_MS));
     } catch (error) {
-      const message = error instanceof ToolFailureError ? error.message : error instanceof Error ? error.message : String(error);
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      const message = timedOut
+        ? `it did not answer within ${this.deps.config.MCP_REQUEST_TIMEOUT_MS / 1000} s (MCP_REQUEST_TIMEOUT_MS)`
+        : error instanceof ToolFailureError ? error.message : error instanceof Error ? error.message : String(error);
       throw new ValidationError(`url: could not list the tools of MCP server \`${target.name}\`: ${message}`, 'url');
     }
     const entries: McpToolEntry[] = [];
