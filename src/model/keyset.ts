@@ -31,7 +31,7 @@ export const MAX_FILTER_VALUES = 100;
 
 /** Refuses a list of more than MAX_FILTER_VALUES values to match, naming its argument. */
 export function checkFilterValues(count: number, field: string): void {
-  if (count > MAX_FILTER_VALUES) throw new ValidationError(`\`${field}\` holds ${count} values; at most ${MAX_FILTER_VALUES} are accepted`, field);
+  if (count > MAX_FILTER_VALUES) throw new ValidationError(`\`${field}\` holds more than ${MAX_FILTER_VALUES} values; at most ${MAX_FILTER_VALUES} are accepted`, field);
 }
 
 /**

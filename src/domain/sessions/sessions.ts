@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.js';
 import { Prisma, type Session, type SessionFile, type SessionMessage } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
-import { checkFilterValues, keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
+import { checkFilterValues, keysetTime, MAX_FILTER_VALUES, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
 import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
@@ -228,12 +228,20 @@ export interface SessionFilter {
 }
 
 /** The leaf values of nested objects with their paths: `{a: {b: 1}}` contains what has a.b = 1. */
-function leaves(object: Record<string, unknown>, prefix: string[]): Array<[string[], unknown]> {
-  return Object.entries(object).flatMap(([key, value]): Array<[string[], unknown]> =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0
-      ? leaves(value as Record<string, unknown>, [...prefix, key])
-      : [[[...prefix, key], value]],
-  );
+/** The leaves of a JSON object with their paths; no more than `limit` + 1 of them (the rest is not walked). */
+function leaves(object: Record<string, unknown>, limit: number): Array<[string[], unknown]> {
+  const found: Array<[string[], unknown]> = [];
+  const walk = (node: Record<string, unknown>, prefix: string[]): void => {
+    for (const key in node) {
+      if (found.length > limit) return;
+      if (!Object.hasOwn(node, key)) continue;
+      const value = node[key];
+      if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) walk(value as Record<string, unknown>, [...prefix, key]);
+      else found.push([[...prefix, key], value]);
+    }
+  };
+  walk(object, []);
+  return found;
 }
 
 /** The ids that start with a prefix of hex digits, as a range (the primary key's index serves it). */
@@ -251,7 +259,7 @@ function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWh
   if (filter.idPrefix !== undefined && filter.idPrefix !== null) and.push({ id: idRangeOf(filter.idPrefix) });
   if (filter.metadataContains !== undefined && filter.metadataContains !== null) {
     if (typeof filter.metadataContains !== 'object' || Array.isArray(filter.metadataContains)) throw new ValidationError('metadataContains must be a JSON object', 'metadataContains');
-    const matched = leaves(filter.metadataContains as Record<string, unknown>, []);
+    const matched = leaves(filter.metadataContains as Record<string, unknown>, MAX_FILTER_VALUES);
     checkFilterValues(matched.length, 'metadataContains');
     for (const [path, value] of matched) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
   }
