@@ -79,6 +79,8 @@ export async function startToolrun(
     PORT: 0,
     DATABASE_POOL_SIZE: 10,
     HEARTBEAT_INTERVAL_MS: 1000,
+    // Several toolruns may run in one test process: each worker its own id (the default is host:pid).
+    WORKER_ID: `in-process-${randomUUID()}`,
     ...overrides,
   });
   const queries: string[] = [];
