@@ -45,6 +45,9 @@ export interface CallRunnerDeps {
  */
 export type RunResult = 'done' | 'requeued' | 'waiting' | 'skipped' | 'stopped';
 
+/** How long a call of a job waits for a slot of this worker before it goes back to the queue. */
+export const HAND_BACK_AFTER_MS = 1000;
+
 export class CallRunner {
   private readonly executions = new Set<Execution>();
   /**
@@ -108,7 +111,10 @@ export class CallRunner {
       // External tools run outside toolrun: the call waits for a client's completion (or its deadline).
       return (await this.deps.attempts.awaitExternal(call)) ? 'waiting' : 'skipped';
     }
-    if (!(await slots.acquire(call.tenantId))) return 'stopped';
+    // A job's call that waits long for a slot here is handed back to the queue ('stopped'), where a
+    // worker with a free slot takes it: this worker took the job when its job slots had room, yet its
+    // call slots may stay full for as long as the calls in them run. A lane keeps its place.
+    if (!(await slots.acquire(call.tenantId, options.inLane ? undefined : HAND_BACK_AFTER_MS))) return 'stopped';
     try {
       return await this.attempt(call, descriptor, tool, options.inLane, options.log);
     } finally {

@@ -39,8 +39,11 @@ export class CallSlots {
     return count;
   }
 
-  /** Resolves true once the tenant holds a slot (call `release` when done), false once the slots are closed. */
-  acquire(tenantId: string): Promise<boolean> {
+  /**
+   * Resolves true once the tenant holds a slot (call `release` when done), false once the slots are
+   * closed, or when `giveUpAfterMs` passed first without one (the waiter is withdrawn).
+   */
+  acquire(tenantId: string, giveUpAfterMs?: number): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     if (this.mayTake(tenantId) && !this.waiting.has(tenantId)) {
       this.take(tenantId);
@@ -48,7 +51,23 @@ export class CallSlots {
     }
     return new Promise((resolve) => {
       const list = this.waiting.get(tenantId) ?? [];
-      list.push(resolve);
+      if (giveUpAfterMs === undefined) {
+        list.push(resolve);
+      } else {
+        const timer = setTimeout(() => {
+          const waiters = this.waiting.get(tenantId);
+          const index = waiters?.indexOf(waiter) ?? -1;
+          if (index < 0) return;
+          waiters!.splice(index, 1);
+          if (waiters!.length === 0) this.waiting.delete(tenantId);
+          resolve(false);
+        }, giveUpAfterMs);
+        const waiter = (granted: boolean) => {
+          clearTimeout(timer);
+          resolve(granted);
+        };
+        list.push(waiter);
+      }
       this.waiting.set(tenantId, list);
     });
   }

@@ -112,11 +112,11 @@ export class CallWorker {
       if (rescued > 0) log.warn({ calls: rescued }, 'calls this worker took after it was declared dead were handed back');
       return undefined;
     }
-    // Calls this worker did not start before shutting down go back to the queue, untouched.
+    // Calls this worker did not start (it shuts down, or its slots stayed full) go back to the queue, untouched.
     const stopped = job.calls.filter((_, index) => results[index] === 'stopped');
     if (stopped.length > 0) {
       await this.deps.eventLog.write(job.sessionId, async (scope) => {
-        addJob(scope, this.deps.dispatcher, runCallsAgainJob(job, stopped, `handback-${this.deps.workerId}`));
+        addJob(scope, this.deps.dispatcher, runCallsAgainJob(job, stopped, `handback-${randomUUID().slice(0, 8)}`));
       });
     }
     return undefined;

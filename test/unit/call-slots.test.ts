@@ -116,3 +116,22 @@ describe('closed call slots', () => {
     expect(await slots.acquire('c')).toBe(false);
   });
 });
+
+describe('a waiter that gives up', () => {
+  it('is withdrawn after its time without a slot: the next free slot goes to the others, and one granted in time keeps it', async () => {
+    const slots = new CallSlots(1);
+    expect(await slots.acquire('a')).toBe(true);
+    const impatient = slots.acquire('b', 50);
+    const patient = slots.acquire('c');
+    expect(await impatient).toBe(false);
+    expect(slots.queued).toBe(1);
+    slots.release('a');
+    expect(await patient).toBe(true);
+    expect(slots.inUse).toBe(1);
+
+    const inTime = slots.acquire('d', 5_000);
+    slots.release('c');
+    expect(await inTime).toBe(true);
+    expect(slots.queued).toBe(0);
+  });
+});
