@@ -6,12 +6,14 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { type DocumentNode, print } from 'graphql';
 import { type Client as WsClient, createClient } from 'graphql-ws';
 import {
+  ClientBatchStatusDocument,
   ClientExecuteToolBatchDocument,
   type ClientExecuteToolBatchMutationVariables,
   ClientSpawnBackgroundDocument,
   type ClientSpawnBackgroundMutationVariables,
   ClientTaskEventsDocument,
   type ClientTaskEventsSubscription,
+  ClientTaskStateDocument,
   ClientToolCallEventsDocument,
   type ClientToolCallEventsSubscription,
 } from './gql/graphql.js';
@@ -117,6 +119,7 @@ export class ToolrunClient {
     return this.watch(ClientToolCallEventsDocument, (after) => ({ sessionId, batchId, after, completeWhenDone: true }), (data) => data.toolCallEvents, {
       ...options,
       isLast: (event) => event.__typename === 'ToolBatchCompleted' && event.batchId === batchId,
+      finished: async () => (await this.request(ClientBatchStatusDocument, { sessionId, batchId })).toolBatch?.status === 'COMPLETED',
     });
   }
 
@@ -125,6 +128,7 @@ export class ToolrunClient {
     return this.watch(ClientTaskEventsDocument, (after) => ({ taskId, after, completeWhenDone: true }), (data) => data.taskEvents, {
       ...options,
       isLast: (event) => event.__typename === 'TaskFinished',
+      finished: async () => FINISHED_TASK_STATES.has((await this.request(ClientTaskStateDocument, { id: taskId })).task?.state ?? ''),
     });
   }
 
@@ -133,16 +137,19 @@ export class ToolrunClient {
    * yields each event, and when the stream breaks (socket closed, server restarted, stream
    * completed by a shutdown) subscribes again from the last cursor it yielded. It ends when
    * `isLast` accepts an event, on `signal`, or on an error answer (bad arguments, CursorExpired is
-   * delivered as an event and ends nothing by itself).
+   * delivered as an event and ends nothing by itself). A stream that completes at once, with no
+   * event, ends it when `finished` says the watched work is done (a cursor at or past its last
+   * event) on two rounds in a row: one such round may be a shutdown's completion.
    */
   async *watch<T, V, E extends { cursor: string; __typename?: string }>(
     document: TypedDocumentNode<T, V>,
     variables: (after: string | null) => V,
     eventOf: (data: T) => E,
-    options: WatchOptions & { isLast?: (event: E) => boolean } = {},
+    options: WatchOptions & { isLast?: (event: E) => boolean; finished?: () => Promise<boolean> } = {},
   ): AsyncIterableIterator<E> {
     let after = options.after ?? null;
     let failures = 0;
+    let emptyEnds = 0;
     const query = print(document as DocumentNode);
     const token = {};
     this.watches++;
@@ -157,14 +164,21 @@ export class ToolrunClient {
         }
         const stop = () => void iterator.return?.();
         options.signal?.addEventListener('abort', stop, { once: true });
+        let delivered = false;
         try {
           for await (const result of iterator) {
             if (result.errors?.length) throw new ToolrunRequestError(result.errors as ToolrunRequestError['errors']);
             const event = eventOf(result.data as T);
             failures = 0;
+            emptyEnds = 0;
+            delivered = true;
             after = event.cursor;
             yield event;
             if (options.isLast?.(event) || event.__typename === 'CursorExpired') return;
+          }
+          if (!delivered && options.finished && !options.signal?.aborted) {
+            if (!(await options.finished().catch(() => false))) emptyEnds = 0;
+            else if (++emptyEnds >= 2) return;
           }
         } catch (error) {
           if (error instanceof ToolrunRequestError) throw error;
@@ -273,6 +287,8 @@ export class ToolrunClient {
     return this.ws;
   }
 }
+
+const FINISHED_TASK_STATES = new Set(['SUCCEEDED', 'FAILED', 'CANCELED']);
 
 /** graphql-ws close codes that end a watch: bad request, unauthorized, forbidden (a refused or revoked key). */
 const REFUSALS = new Set([4400, 4401, 4403]);
