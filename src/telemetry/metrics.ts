@@ -48,7 +48,15 @@ function registerIn<T>(set: Set<T>, source: T): () => void {
 export const metricSources = {
   resources: (source: ResourceSource) => registerIn(resources, source),
   server: (source: ServerSource) => registerIn(servers, source),
-  worker: (source: WorkerSource) => registerIn(workers, source),
+  worker: (source: WorkerSource) => {
+    // Only a process that runs a worker says whether it is up: an API's 0 would read as one declared dead.
+    if (workers.size === 0) metricsRegistry.registerMetric(workerUp);
+    const unregister = registerIn(workers, source);
+    return () => {
+      unregister();
+      if (workers.size === 0) metricsRegistry.removeSingleMetric('toolrun_worker_up');
+    };
+  },
 };
 
 const sum = <T>(set: Set<T>, value: (item: T) => number) => [...set].reduce((total, item) => total + value(item), 0);
@@ -269,10 +277,11 @@ new Gauge({
   },
 });
 
-new Gauge({
+/** Registered while the process runs a worker (`metricSources.worker`). */
+const workerUp: Gauge = new Gauge({
   name: 'toolrun_worker_up',
-  help: 'Worker runtimes of this process that the registry counts alive (0: declared dead, or the database is away)',
-  registers: [metricsRegistry],
+  help: 'Worker runtimes of this process that the registry counts alive (0: declared dead, or the database is away); absent from a process that runs none',
+  registers: [],
   async collect() {
     const states = await Promise.all([...workers].map((source) => source.alive().catch(() => false)));
     this.set(states.filter(Boolean).length);

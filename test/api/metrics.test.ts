@@ -106,6 +106,21 @@ describe('metrics', () => {
     expect(after).toContain('graphql_envelop_request_duration_bucket');
   });
 
+  it('exports no toolrun_worker_up from an API process, which runs no worker', async () => {
+    // The test's instance with its worker stops first: this process then holds an API only.
+    await app.close();
+    const api = await startToolrun({}, { worker: false });
+    try {
+      const text = await scrape(`${await api.baseUrl()}/metrics`);
+      expect(text).toContain('toolrun_calls_running 0');
+      // 0 would say "declared dead": every API would trip a worker-down alert.
+      expect(sample(text, 'toolrun_worker_up')).toBeUndefined();
+    } finally {
+      await api.close();
+      app = await startToolrun();
+    }
+  });
+
   it("serves the same metrics on a worker's own port (WORKER_METRICS_PORT)", async () => {
     const server: MetricsServer = createMetricsServer();
     const port = await server.listen(0, '127.0.0.1');
