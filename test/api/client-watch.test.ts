@@ -1,6 +1,7 @@
 // The typed client's watchBatch / watchTask against the in-process API on a real port: a watch of
 // work that is already finished, from a cursor at its last event, ends instead of resubscribing
-// for ever (the server completes such a stream at once, with no event).
+// for ever (the server completes such a stream at once, with no event); an empty batch, which
+// executeToolBatch answers COMPLETED without storing it, is found and watched like any other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createToolrunClient, type ToolrunClient } from '../../src/client/index.js';
@@ -58,5 +59,21 @@ describe('client watch of finished work', () => {
     const events = await drain(client.watchTask(run.taskId, { after: run.eventCursor }), 20_000);
     expect(events.at(-1)?.__typename).toBe('TaskFinished');
     expect(await drain(client.watchTask(run.taskId, { after: events.at(-1)!.cursor }), 10_000)).toEqual([]);
+  });
+
+  it('answers and watches an empty batch as the completed batch executeToolBatch returned', async () => {
+    const sessionId = await createSession(app);
+    const batch = await client.executeBatch({ sessionId, calls: [] });
+    if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
+    expect(batch.status).toBe('COMPLETED');
+    const found = await app.request('query($s: ID!, $b: String!) { toolBatch(sessionId: $s, batchId: $b) { batchId status callCount calls { totalCount } } }', { s: sessionId, b: batch.batchId });
+    expect(found).toMatchObject({ data: { toolBatch: { batchId: batch.batchId, status: 'COMPLETED', callCount: 0, calls: { totalCount: 0 } } } });
+    expect(await drain(client.watchBatch(sessionId, batch.batchId, { after: batch.eventCursor }), 10_000)).toEqual([]);
+    const cancelled = await app.request('mutation($s: ID!, $b: String!) { cancelToolBatch(sessionId: $s, batchId: $b) { __typename ... on ToolBatch { status } } }', { s: sessionId, b: batch.batchId });
+    expect(cancelled).toMatchObject({ data: { cancelToolBatch: { __typename: 'ToolBatch', status: 'COMPLETED' } } });
+    // Another tenant's key finds nothing there.
+    const other = await app.newKey();
+    const foreign = await app.request('query($s: ID!, $b: String!) { toolBatch(sessionId: $s, batchId: $b) { batchId } }', { s: sessionId, b: batch.batchId }, other);
+    expect(foreign.data).toEqual({ toolBatch: null });
   });
 });

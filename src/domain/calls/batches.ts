@@ -52,6 +52,34 @@ export function deterministicBatchId(calls: Array<{ id: string; tool: string; ar
   return `tool-batch:${sha256Hex(jsonText(calls.map(({ id, tool, args }) => ({ id, tool_id: tool, args }))))}`;
 }
 
+/** The public id of an empty batch: every empty batch of a session is the same one. */
+export const EMPTY_BATCH_ID = deterministicBatchId([]);
+
+/**
+ * The empty batch of a session: never stored, it answers (completed, with no calls) wherever a
+ * batch is looked up by its public id, as `executeToolBatch` answered it.
+ */
+export function emptyBatch(sessionId: string, submitted: { idempotencyKey: string | null; submittedBy: string | null } = { idempotencyKey: null, submittedBy: null }): ToolBatch {
+  const now = new Date();
+  return {
+    id: EMPTY_BATCH_ROW_ID,
+    sessionId,
+    batchId: EMPTY_BATCH_ID,
+    idempotencyKey: submitted.idempotencyKey,
+    requestHash: sha256Hex(stableJson([])),
+    status: 'COMPLETED',
+    callCount: 0,
+    pendingCount: 0,
+    succeededCount: 0,
+    failedCount: 0,
+    cancelledCount: 0,
+    laneGen: 0,
+    submittedBy: submitted.submittedBy,
+    createdAt: now,
+    completedAt: now,
+  };
+}
+
 const CALL_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
 
 export interface BatchServiceDeps {
@@ -219,25 +247,7 @@ export class BatchService {
    */
   private async emptyBatch(input: SubmitBatchInput): Promise<Submitted> {
     await this.deps.sessions.assertExists(input.tenantId, input.sessionId);
-    const now = new Date();
-    const batch: ToolBatch = {
-      id: EMPTY_BATCH_ROW_ID,
-      sessionId: input.sessionId,
-      batchId: deterministicBatchId([]),
-      idempotencyKey: input.idempotencyKey ?? null,
-      requestHash: sha256Hex(stableJson([])),
-      status: 'COMPLETED',
-      callCount: 0,
-      pendingCount: 0,
-      succeededCount: 0,
-      failedCount: 0,
-      cancelledCount: 0,
-      laneGen: 0,
-      submittedBy: input.apiKeyId,
-      createdAt: now,
-      completedAt: now,
-    };
-    return { batch, events: [] };
+    return { batch: emptyBatch(input.sessionId, { idempotencyKey: input.idempotencyKey ?? null, submittedBy: input.apiKeyId }), events: [] };
   }
 
   private sameBatch(existing: ToolBatch, idempotencyKey: string | null, requestHash: string): ToolBatch {
@@ -283,7 +293,7 @@ export class BatchService {
       select: { id: true },
     });
     await this.cancelCalls(sessionId, calls.map((call) => call.id));
-    return (await this.deps.db.toolBatch.findUnique({ where: { id: batch.id } }))!;
+    return (await this.deps.db.toolBatch.findUnique({ where: { id: batch.id } })) ?? batch;
   }
 
   async cancelCall(tenantId: string, callId: string, sessionId?: string | null): Promise<CallRecord> {

@@ -8,6 +8,7 @@ import { fromStorable } from '../../model/storable-json.js';
 import { type FinishedEvents, readFinishedEvents } from '../finished-events.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type Queryable, statement } from '../../sql.js';
+import { EMPTY_BATCH_ID, emptyBatch } from './batches.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
 
 const CALL_PAGES = statement(
@@ -162,6 +163,10 @@ export class CallStore {
   }
 
   async findBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
+    if (batchId === EMPTY_BATCH_ID) {
+      if (!(await this.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } }))) throw new NotFoundError('Batch', batchId);
+      return emptyBatch(sessionId);
+    }
     const batch = await this.db.toolBatch.findFirst({ where: { sessionId, batchId, session: { tenantId } } });
     if (!batch) throw new NotFoundError('Batch', batchId);
     return batch;
