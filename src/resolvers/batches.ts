@@ -69,7 +69,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { services, viewer }) => orNull(() => services.calls.findBatch(viewer.tenantId, localId(args.sessionId, 'Session'), args.batchId)),
   }),
   toolCall: t.field({
-    description: 'A call by its call id; null when there is none (or the id is used in several sessions and no session is given)',
+    description: 'A call by its call id; null when there is none. A call id used in several sessions needs `sessionId`: without it the answer is a VALIDATION_FAILED error (field `sessionId`)',
     type: ToolCallRef,
     nullable: true,
     authScopes: { reader: true },

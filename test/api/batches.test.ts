@@ -92,6 +92,18 @@ describe('executeToolBatch', () => {
     expect((await waitForBatch(app, sessionId, a.batchId)).createdAt).toBe(a.createdAt);
   });
 
+  it('answers toolCall with a call id used in two sessions as its description says: a VALIDATION_FAILED error naming sessionId', async () => {
+    const [one, two] = [await createSession(app), await createSession(app)];
+    for (const sessionId of [one, two]) await submitBatch(app, { sessionId, calls: [{ id: 'twice', tool: 'add', args: { a: 1, b: 1 } }] });
+    const ambiguous = await app.request('{ toolCall(callId: "twice") { callId } }');
+    expect(ambiguous.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'sessionId' });
+    expect((await app.request('query($s: ID) { toolCall(callId: "twice", sessionId: $s) { callId } }', { s: two })).data).toEqual({ toolCall: { callId: 'twice' } });
+    const description = (await app.request('{ __type(name: "Query") { fields { name description } } }')).data as { __type: { fields: Array<{ name: string; description: string }> } };
+    const said = description.__type.fields.find((field) => field.name === 'toolCall')!.description;
+    expect(said).toContain('VALIDATION_FAILED');
+    expect(said).not.toMatch(/null when[^.;]*several sessions/);
+  });
+
   it('refuses a call id already used in the session, and duplicates within a batch', async () => {
     const sessionId = await createSession(app);
     await submitBatch(app, { sessionId, calls: [{ id: 'dup', tool: 'echo', args: { message: '1' } }] });
