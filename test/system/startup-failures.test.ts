@@ -233,6 +233,12 @@ describe('settings', () => {
     expect(line).not.toContain('s3cret');
   }, 60_000);
 
+  it('a SECRET_KEYS that does not parse is one line naming it, without its value', async () => {
+    const { line } = await failing('api', { SECRET_KEYS: 'k1:not-32-bytes-s3cret' });
+    expect(line).toMatch(/^toolrun: SECRET_KEYS: /);
+    expect(line).not.toContain('s3cret');
+  }, 60_000);
+
   it('one invalid setting is one line too, for the worker and `npm start` alike', async () => {
     for (const entry of ['worker', 'start']) {
       const { line } = await failing(entry, { PORT: 'eighty' });

@@ -6,12 +6,14 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../../config.js';
 
 const VERSION = 'v1';
 const PLAINTEXT_PREFIX = 'whsec_';
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
-export class SecretKeysError extends Error {
+/** A ConfigError: at start-up, a SECRET_KEYS that does not parse ends the process in one line. */
+export class SecretKeysError extends ConfigError {
   override name = 'SecretKeysError';
 }
 
