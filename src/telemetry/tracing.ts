@@ -46,6 +46,9 @@ async function exporterFrom(env: NodeJS.ProcessEnv): Promise<SpanExporter> {
   // The endpoint as the specification derives it (the exporter reads _HEADERS, _TIMEOUT and the like itself).
   const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  for (const [name, value] of [['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', tracesEndpoint], ['OTEL_EXPORTER_OTLP_ENDPOINT', endpoint]] as const) {
+    if (value && !(URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))) throw new ConfigError(`${name} must be an http:// or https:// URL, e.g. http://localhost:4318 (got "${value}")`);
+  }
   const url = tracesEndpoint || (endpoint ? `${endpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   return new OTLPTraceExporter(url ? { url } : {});

@@ -239,6 +239,11 @@ describe('settings', () => {
     expect(line).not.toContain('s3cret');
   }, 60_000);
 
+  it('an OTLP endpoint that is no URL is one line naming the variable', async () => {
+    const { line } = await failing('api', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' });
+    expect(line).toMatch(/^toolrun: OTEL_EXPORTER_OTLP_ENDPOINT/);
+  }, 60_000);
+
   it('one invalid setting is one line too, for the worker and `npm start` alike', async () => {
     for (const entry of ['worker', 'start']) {
       const { line } = await failing(entry, { PORT: 'eighty' });

@@ -28,4 +28,13 @@ describe('tracing configuration', () => {
     );
     expect(tracingEnabled).toBe(false);
   });
+
+  it('refuses an OTLP endpoint that is no http(s) URL, naming the variable', async () => {
+    for (const env of [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://c/x' }]) {
+      const started = startTracing({ serviceName: 'toolrun', env });
+      await expect(started).rejects.toThrow(ConfigError);
+      await expect(started).rejects.toThrow(new RegExp(Object.keys(env)[0]!));
+    }
+    expect(tracingEnabled).toBe(false);
+  });
 });
