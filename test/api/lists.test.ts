@@ -193,6 +193,10 @@ describe('sessions', () => {
     }
     const tasks = await app.request('query($after: String) { tasks(first: 1, after: $after) { totalCount } }', { after: first.sessions.pageInfo.endCursor }, key);
     expect(tasks.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    // A task kind the list does not have is named, not answered as an empty list.
+    const kind = await app.request('{ tasks(kind: "monitors") { totalCount } }', {}, key);
+    expect(kind.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'kind' });
+    expect((await app.request('{ a: tasks(kind: "monitor") { totalCount } b: tasks(kind: "background_tool") { totalCount } }', {}, key)).errors).toBeUndefined();
   });
 
   it('loads a dashboard page with a number of SQL statements that does not grow with its size', async () => {
