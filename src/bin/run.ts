@@ -132,8 +132,8 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 
 /**
- * Runs `stop` once on SIGTERM/SIGINT, then exits. A stop that outlasts the workers' grace period
- * by 10 s (a close held up by a dependency that is away) is given up: the process exits anyway,
+ * Runs `stop` once on SIGTERM/SIGINT, then exits. A stop that outlasts the workers' drain and
+ * cancel grace by 8 s (a close held up by a dependency that is away) is given up: the process exits anyway,
  * since every call is recorded in PostgreSQL and what it held is recovered by the others.
  */
 export function onShutdown(booted: Booted, stop: () => Promise<void>): void {
@@ -143,7 +143,8 @@ export function onShutdown(booted: Booted, stop: () => Promise<void>): void {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const deadlineMs = services.config.CANCEL_GRACE_MS * 5 + 10_000;
+    // A worker's close is bounded by its drain, then the cancel grace and a few seconds (worker-runtime.ts).
+    const deadlineMs = services.config.WORKER_DRAIN_MS + services.config.CANCEL_GRACE_MS + 8_000;
     setTimeout(() => {
       logger.error({ deadlineMs }, 'shutdown did not finish in time; exiting anyway');
       process.exit(1);

@@ -263,3 +263,25 @@ describe('a worker killed and started again under the same WORKER_ID (a restarte
     90_000,
   );
 });
+
+describe('a worker whose WORKER_DRAIN_MS is longer than the default', () => {
+  it(
+    'lets a running call finish within its drain on SIGTERM and exits 0, rather than giving up at a fixed deadline',
+    explained(async () => {
+      // Only this worker runs calls now. With CANCEL_GRACE_MS 600 the stop used to be given up after
+      // 5 × 600 ms + 10 s, whatever the drain: at 13 s, in the middle of this 20 s drain.
+      for (const worker of [workerA, workerB, survivor]) await worker?.child.stop(10_000);
+      const patient = await cluster.startWorker('patient', { WORKER_DRAIN_MS: '20000' });
+      const session = await newSession(api);
+      const batch = await submitBatch(api, { sessionId: session.id, calls: [{ id: 'long', tool: 'sleep', args: { ms: 15_000 } }] });
+      await eventually(async () => (await runningCalls(session.rowId)).length === 1, 20_000);
+
+      patient.child.signal('SIGTERM');
+      expect(await patient.child.exited).toEqual({ code: 0, signal: null });
+      expect(patient.child.output()).not.toContain('shutdown did not finish in time');
+      const done = await waitForBatch(api, session.id, batch.batchId, 10_000);
+      expect(done.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', attempt: 1 });
+    }),
+    90_000,
+  );
+});
