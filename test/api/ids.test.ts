@@ -86,7 +86,8 @@ describe('an empty id', () => {
       expect(await answer('query($id: ID) { toolCallCounts(filter: {sessionId: $id}) { total } }', { id })).toEqual(['NOT_FOUND']);
       expect(await answer('query($id: String) { toolCalls(filter: {batchId: $id}) { totalCount } }', { id })).toEqual({ toolCalls: { totalCount: 0 } });
       expect(await answer('query($id: String) { toolCallCounts(filter: {batchId: $id}) { total } }', { id })).toEqual({ toolCallCounts: { total: 0 } });
-      expect(await answer('query($id: String) { tasks(kind: $id) { totalCount } }', { id })).toEqual({ tasks: { totalCount: 0 } });
+      // A kind is one of the kinds, never no filter.
+      expect(await answer('query($id: String) { tasks(kind: $id) { totalCount } }', { id })).toEqual(['VALIDATION_FAILED']);
       expect(await answer('query($c: String!, $id: ID) { toolCall(callId: $c, sessionId: $id) { callId } }', { c: callId, id })).toEqual({ toolCall: null });
       expect(await answer('mutation($c: String!, $id: ID) { cancelToolCall(callId: $c, sessionId: $id) { __typename } }', { c: callId, id })).toEqual({ cancelToolCall: { __typename: 'NotFoundError' } });
 
