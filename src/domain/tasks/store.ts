@@ -53,7 +53,7 @@ export class TaskStore {
   /** A page of the tenant's tasks that match, newest first; `count` counts them all. */
   async listTasks(tenantId: string, filter: TaskFilter, page: PageRequest): Promise<{ page: Page<Task>; count: () => Promise<number> }> {
     const kinds: readonly string[] = Object.values(TASK_KINDS);
-    if (filter.kind && !kinds.includes(filter.kind)) throw new ValidationError(`kind must be one of ${kinds.join(', ')}`, 'kind');
+    if (filter.kind != null && !kinds.includes(filter.kind)) throw new ValidationError(`kind must be one of ${kinds.join(', ')}`, 'kind');
     const where: Prisma.TaskWhereInput = {
       session: { tenantId },
       ...(filter.sessionId ? { sessionId: filter.sessionId } : {}),
