@@ -17,14 +17,15 @@ export class SchemaCompileAllowance {
   constructor(
     private readonly burstMs = 5_000,
     private readonly refillPerSecond = 100,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Runs `compile` on `tenantId`'s allowance. */
   charge<T>(tenantId: string, compile: () => T): T {
-    const started = performance.now();
+    const started = this.now();
     const balance = this.balanceOf(tenantId, started);
     if (balance.ms <= 0) {
-      const waitSeconds = Math.ceil(-balance.ms / this.refillPerSecond) + 1;
+      const waitSeconds = Math.max(1, Math.ceil(-balance.ms / this.refillPerSecond));
       throw new LimitExceededError(
         'schemaCompileTime',
         this.burstMs,
@@ -34,7 +35,7 @@ export class SchemaCompileAllowance {
     try {
       return compile();
     } finally {
-      const ended = performance.now();
+      const ended = this.now();
       balance.ms = this.refilled(balance, ended) - (ended - started);
       balance.at = ended;
     }
