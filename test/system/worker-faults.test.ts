@@ -10,14 +10,15 @@ import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
 import { eventually } from '../support/wait.js';
 
 // Small worker slots and one call per job make it certain which calls run and which wait; a short
-// drain keeps the graceful-stop test short (1.5 s, for 0.5 s and 4 s sleeps). A killed worker is
+// drain keeps the graceful-stop test short (3 s, for 1.5 s and 6 s sleeps: a short sleep is still
+// running when the stop arrives, even on a loaded machine). A killed worker is
 // declared dead after 3 s of silence (12 heartbeats of 250 ms) rather than the default 5 s: on a
 // machine loaded enough to starve a live worker's heartbeats for 2 s, 2 s would be too short.
 const WORKER_ENV = {
   WORKER_CONCURRENCY: '4',
   CALLS_PER_JOB: '1',
   CANCEL_GRACE_MS: '600',
-  WORKER_DRAIN_MS: '1500',
+  WORKER_DRAIN_MS: '3000',
   WORKER_DEAD_AFTER_MS: '3000',
   ENABLE_TEST_TOOLS: 'true',
 };
@@ -127,8 +128,8 @@ describe('a worker told to stop (SIGTERM)', () => {
       // Only `survivor` runs now: it takes the first four calls, the other four wait.
       const session = await newSession(api);
       const calls = [
-        { id: 'long', tool: 'sleep', args: { ms: 4000, progressIntervalMs: 500 } },
-        ...Array.from({ length: 7 }, (_, n) => ({ id: `short-${n}`, tool: 'sleep', args: { ms: 500, progressIntervalMs: 250 } })),
+        { id: 'long', tool: 'sleep', args: { ms: 6000, progressIntervalMs: 500 } },
+        ...Array.from({ length: 7 }, (_, n) => ({ id: `short-${n}`, tool: 'sleep', args: { ms: 1500, progressIntervalMs: 250 } })),
       ];
       const batch = await submitBatch(api, { sessionId: session.id, calls });
       const running = await eventually(async () => {
@@ -138,9 +139,7 @@ describe('a worker told to stop (SIGTERM)', () => {
       expect(new Set(running.map((row) => row.workerId))).toEqual(new Set([survivor.workerId]));
       const finishing = running.filter((row) => row.callId !== 'long').map((row) => row.callId);
 
-      survivor.child.signal('SIGTERM');
-      const successor = await cluster.startWorker('successor');
-      // Which worker ran what: sample the running calls until the batch is done.
+      // Which worker ran what: sample the running calls from now until the batch is done.
       const ranOn = new Map<string, Set<string>>();
       const sampler = setInterval(() => {
         void runningCalls(session.rowId).then((rows) => {
@@ -151,6 +150,8 @@ describe('a worker told to stop (SIGTERM)', () => {
           }
         }, () => undefined);
       }, 100);
+      survivor.child.signal('SIGTERM');
+      const successor = await cluster.startWorker('successor');
       let done;
       try {
         done = await waitForBatch(api, session.id, batch.batchId, 60_000);
@@ -165,7 +166,7 @@ describe('a worker told to stop (SIGTERM)', () => {
       // Running calls that fit in the grace period finished where they ran, on their first attempt.
       for (const callId of finishing) expect(byId.get(callId)!.attempt, callId).toBe(1);
       // The long one was handed back and ran again, from the start, on the other worker.
-      expect(byId.get('long')).toMatchObject({ attempt: 2, output: { value: { sleptMs: 4000 } } });
+      expect(byId.get('long')).toMatchObject({ attempt: 2, output: { value: { sleptMs: 6000 } } });
       expect(ranOn.get('long')).toContain(`${successor.workerId}#2`);
       // Everything that waited ran on the other worker.
       for (const call of done.calls.nodes.filter((c) => !finishing.includes(c.callId) && c.callId !== 'long')) {
