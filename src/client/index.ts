@@ -8,11 +8,13 @@ import { type Client as WsClient, createClient } from 'graphql-ws';
 import {
   ClientBatchStatusDocument,
   ClientExecuteToolBatchDocument,
+  ClientSessionHeadDocument,
   type ClientExecuteToolBatchMutationVariables,
   ClientSpawnBackgroundDocument,
   type ClientSpawnBackgroundMutationVariables,
   ClientTaskEventsDocument,
   type ClientTaskEventsSubscription,
+  ClientTaskSessionHeadDocument,
   ClientTaskStateDocument,
   ClientToolCallEventsDocument,
   type ClientToolCallEventsSubscription,
@@ -114,19 +116,21 @@ export class ToolrunClient {
     return (await this.request(ClientSpawnBackgroundDocument, variables)).spawnBackground;
   }
 
-  /** Every event of a batch after `after` (its `eventCursor`), once each, until ToolBatchCompleted. */
+  /** Every event of a batch after `after` (its `eventCursor`; absent: from now), once each, until ToolBatchCompleted. */
   watchBatch(sessionId: string, batchId: string, options: WatchOptions = {}): AsyncIterableIterator<ToolCallEvent> {
     return this.watch(ClientToolCallEventsDocument, (after) => ({ sessionId, batchId, after, completeWhenDone: true }), (data) => data.toolCallEvents, {
       ...options,
+      now: async () => (await this.request(ClientSessionHeadDocument, { id: sessionId })).session?.lastEventCursor ?? null,
       isLast: (event) => event.__typename === 'ToolBatchCompleted' && event.batchId === batchId,
       finished: async () => (await this.request(ClientBatchStatusDocument, { sessionId, batchId })).toolBatch?.status === 'COMPLETED',
     });
   }
 
-  /** Every event of a task after `after` (its `eventCursor`), once each, until TaskFinished. */
+  /** Every event of a task after `after` (its `eventCursor`; absent: from now), once each, until TaskFinished. */
   watchTask(taskId: string, options: WatchOptions = {}): AsyncIterableIterator<TaskEvent> {
     return this.watch(ClientTaskEventsDocument, (after) => ({ taskId, after, completeWhenDone: true }), (data) => data.taskEvents, {
       ...options,
+      now: async () => (await this.request(ClientTaskSessionHeadDocument, { id: taskId })).task?.session.lastEventCursor ?? null,
       isLast: (event) => event.__typename === 'TaskFinished',
       finished: async () => FINISHED_TASK_STATES.has((await this.request(ClientTaskStateDocument, { id: taskId })).task?.state ?? ''),
     });
@@ -139,15 +143,17 @@ export class ToolrunClient {
    * `isLast` accepts an event, on `signal`, or on an error answer (bad arguments, CursorExpired is
    * delivered as an event and ends nothing by itself). A stream that completes at once, with no
    * event, ends it when `finished` says the watched work is done (a cursor at or past its last
-   * event) on two rounds in a row: one such round may be a shutdown's completion.
+   * event) on two rounds in a row: one such round may be a shutdown's completion. Without `after`,
+   * `now` names the stream's head first, so that a break before the first event resumes from there
+   * rather than from a later "now" (the events of the break would be lost).
    */
   async *watch<T, V, E extends { cursor: string; __typename?: string }>(
     document: TypedDocumentNode<T, V>,
     variables: (after: string | null) => V,
     eventOf: (data: T) => E,
-    options: WatchOptions & { isLast?: (event: E) => boolean; finished?: () => Promise<boolean> } = {},
+    options: WatchOptions & { isLast?: (event: E) => boolean; finished?: () => Promise<boolean>; now?: () => Promise<string | null> } = {},
   ): AsyncIterableIterator<E> {
-    let after = options.after ?? null;
+    let after = options.after ?? (options.now ? await options.now().catch(() => null) : null);
     let failures = 0;
     let emptyEnds = 0;
     const query = print(document as DocumentNode);

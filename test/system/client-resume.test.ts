@@ -7,19 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createToolrunClient } from '../../src/client/index.js';
 import { CreateSessionDocument } from '../gql/graphql.js';
-import { type ApiProcess, Cluster } from '../support/cluster.js';
+import { type ApiProcess, Cluster, type WorkerProcess } from '../support/cluster.js';
 import { eventually } from '../support/wait.js';
 
 let cluster: Cluster;
 /** The API the test starts on, then the ones it switches to: all started at once (each start takes seconds on a loaded machine). */
 let apis: ApiProcess[];
+let worker: WorkerProcess;
 let proxy: Server;
 let target = 0;
 const sockets = new Set<Socket>();
 
 beforeAll(async () => {
   cluster = await Cluster.start();
-  const [, ...started] = await Promise.all([cluster.startWorker('worker-1'), cluster.startApi('api-1'), cluster.startApi('api-2'), cluster.startApi('api-3')]);
+  const [first, ...started] = await Promise.all([cluster.startWorker('worker-1'), cluster.startApi('api-1'), cluster.startApi('api-2'), cluster.startApi('api-3')]);
+  worker = first;
   apis = started;
   proxy = createServer((client) => {
     const upstream = new Socket();
@@ -127,4 +129,41 @@ describe('client watch', () => {
       await client.close();
     }
   }, 60_000);
+
+  it('resumes a watch begun without a cursor from where it began, when the link broke before its first event', async () => {
+    target = apis.at(-1)!.port;
+    const port = (proxy.address() as { port: number }).port;
+    const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 300 });
+    try {
+      const created = await client.request(CreateSessionDocument, { title: 'watched from now' });
+      if (created.createSession.__typename !== 'Session') throw new Error('no session');
+      const sessionId = created.createSession.id;
+      // No worker: the batch's calls wait in the queue, and the watch (from now) sees nothing yet.
+      await worker.child.stop();
+      const calls = Array.from({ length: 3 }, (_, i) => ({ id: `w${i}`, tool: 'sleep', args: { ms: 6000 } }));
+      const batch = await client.executeBatch({ sessionId, calls });
+      if (batch.__typename !== 'ToolBatch') throw new Error(JSON.stringify(batch));
+      const types: string[] = [];
+      const watching = (async () => {
+        for await (const event of client.watchBatch(sessionId, batch.batchId)) types.push(event.type);
+      })();
+      await eventually(async () => client.linkState === 'live', 15_000);
+
+      // The link breaks; while it is down a worker starts the calls (their ToolCallStarted), then it comes back.
+      target = 1;
+      for (const socket of sockets) socket.destroy();
+      worker = await cluster.startWorker('worker-2');
+      await eventually(async () => (await cluster.db.toolCall.count({ where: { status: 'RUNNING', callId: { in: calls.map((call) => call.id) } } })) === 3, 20_000);
+      expect(types).toEqual([]);
+      target = apis.at(-1)!.port;
+
+      await watching;
+      expect(types.filter((type) => type === 'ToolCallStarted')).toHaveLength(3);
+      expect(types.filter((type) => type === 'ToolCallCompleted')).toHaveLength(3);
+      expect(types.at(-1)).toBe('ToolBatchCompleted');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await client.close();
+    }
+  }, 90_000);
 });
