@@ -74,9 +74,11 @@ export class CallStore {
 
   /** A filter's session that is not the tenant's is not found, as in tasks and schedules (not an empty list). */
   private async assertFilteredSession(tenantId: string, filter: CallFilter): Promise<void> {
-    if (filter.sessionId == null) return;
-    const session = await this.db.session.findFirst({ where: { id: filter.sessionId, tenantId }, select: { id: true } });
-    if (!session) throw new NotFoundError('Session', filter.sessionId);
+    if (filter.sessionId != null && !(await this.isTenantSession(tenantId, filter.sessionId))) throw new NotFoundError('Session', filter.sessionId);
+  }
+
+  private async isTenantSession(tenantId: string, sessionId: string): Promise<boolean> {
+    return (await this.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } })) !== null;
   }
 
   /** Per-status call counts of many sessions (or batches) in one query. */
@@ -164,7 +166,7 @@ export class CallStore {
 
   async findBatch(tenantId: string, sessionId: string, batchId: string): Promise<ToolBatch> {
     if (batchId === EMPTY_BATCH_ID) {
-      if (!(await this.db.session.findFirst({ where: { id: sessionId, tenantId }, select: { id: true } }))) throw new NotFoundError('Batch', batchId);
+      if (!(await this.isTenantSession(tenantId, sessionId))) throw new NotFoundError('Batch', batchId);
       return emptyBatch(sessionId);
     }
     const batch = await this.db.toolBatch.findFirst({ where: { sessionId, batchId, session: { tenantId } } });
