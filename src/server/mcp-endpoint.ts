@@ -65,9 +65,6 @@ function sendError(res: ServerResponse, status: number, code: number, message: s
 /** A body past the size limit: answered 413, and the connection closed (the rest of the body is never read). */
 class BodyTooLarge extends Error {}
 
-/** A body that is not JSON: answered -32700 (an McpError would carry the SDK's `MCP error -32700: ` in its message). */
-class NotJson extends Error {}
-
 async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -79,7 +76,7 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new NotJson('Parse error: the body is not JSON');
+    throw new McpRequestError(ErrorCode.ParseError, 'Parse error: the body is not JSON');
   }
 }
 
@@ -332,7 +329,6 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
         await serve(req, res, new StreamableHTTPServerTransport({ sessionIdGenerator: () => session.id }), buildServer(viewer, session.id), body);
       } catch (error) {
         if (error instanceof BodyTooLarge) return sendError(res, 413, ErrorCode.InvalidRequest, error.message, { connection: 'close' });
-        if (error instanceof NotJson) return sendError(res, 400, ErrorCode.ParseError, error.message);
         if (error instanceof McpError) return sendError(res, 400, error.code, error.message);
         logger.error({ err: error }, 'MCP request failed');
         if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
