@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxJob } from '../../src/domain/outbox.js';
 import { JobDispatcher } from '../../src/jobs/job-dispatcher.js';
 import { RunningCallPermits } from '../../src/jobs/running-calls.js';
+import type { Viewer } from '../../src/domain/tenants/api-keys.js';
+import { KeyRateLimiter } from '../../src/server/rate-limit.js';
 import { ToolFailureError } from '../../src/model/outcome.js';
 import {
   CancelToolBatchDocument,
@@ -71,6 +73,38 @@ describe('per-key rate limits', () => {
     expect(mcp.status).toBe(429);
     expect(Number(mcp.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await mcp.json()) as { error: { message: string } }).error.message).toMatch(/Rate limit exceeded/);
+  });
+});
+
+describe('per-key rate limits shared by API processes', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = new Redis(TEST_REDIS_URL);
+    // Until the connection is ready each limiter counts alone (the insurance limiter).
+    await redis.ping();
+  });
+  afterAll(() => redis.quit());
+
+  it('grants two processes together exactly the budget, leasing points a few at a time; a spent budget refuses without asking Redis', async () => {
+    const config = { RATE_LIMIT_REQUESTS: 401, RATE_LIMIT_WINDOW_SECONDS: 60, REDIS_PREFIX: `rate-${randomUUID().slice(0, 8)}` };
+    const processes = [new KeyRateLimiter(redis, config), new KeyRateLimiter(redis, config)];
+    const viewer = { apiKeyId: randomUUID(), tenantId: randomUUID(), roles: ['reader'] } as unknown as Viewer;
+    const counter = `${config.REDIS_PREFIX}:rate:key:${viewer.apiKeyId}`;
+    let allowed = 0;
+    // Requests arrive at both processes, several at once.
+    for (let round = 0; round < 50; round++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => processes[i % 2]!.take(viewer)));
+      allowed += answers.filter((answer) => answer === null).length;
+    }
+    expect(allowed).toBe(401);
+    // Leases of 2 points: about one round trip per two requests, not one per request.
+    const asked = Number(await redis.get(counter));
+    expect(asked).toBeGreaterThanOrEqual(401);
+    expect(asked).toBeLessThan(440);
+    const refusal = await processes[0]!.take(viewer);
+    expect(refusal?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(refusal!.extensions.retryAfterMs as number).toBeGreaterThan(50_000);
+    expect(Number(await redis.get(counter))).toBe(asked);
   });
 });
 
