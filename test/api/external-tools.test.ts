@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from '../support/events.js';
 import { encodeEventCursor } from '../../src/realtime/cursors.js';
+import { OVERDUE_EXTERNAL_CALLS } from '../../src/domain/calls/call-decisions.js';
 import { localId } from '../../src/resolvers/global-ids.js';
 import {
   CallAttemptsDocument,
@@ -199,6 +200,15 @@ describe('external tools', () => {
     expect(outputOf(expired)).toMatchObject({ class: 'TIMEOUT', code: 'deadline_exceeded' });
     expect(expired.durationMs).toBeGreaterThanOrEqual(350);
     expect((await waitForBatch(app, sessionId, submitted.batchId)).calls.nodes.map((call) => call.status)).toEqual(['FAILED', 'FAILED']);
+  });
+
+  it("finds the calls past their deadline through an index of the waiting calls, not by reading every call ever made", async () => {
+    // Whatever the table's size, the reaper's read (every pass of every worker) may use the partial index.
+    const plan = await app.services.sql.transaction(async (connection) => {
+      await connection.query('SET LOCAL enable_seqscan = off');
+      return connection.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${OVERDUE_EXTERNAL_CALLS}`, [500]);
+    });
+    expect(JSON.stringify(plan)).toContain('"Index Name":"tool_call_external_deadline_idx"');
   });
 
   it('waits again as the next attempt when a completion says the failure is safe to retry', async () => {

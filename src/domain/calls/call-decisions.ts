@@ -55,6 +55,10 @@ export interface CallDecisionServiceDeps {
 
 type CompletionVerdict = { kind: 'completed' } | { kind: 'retry' } | { kind: 'late'; deadline: Date } | { kind: 'refused'; call: CallRecord } | { kind: 'other-attempt'; attempt: number };
 
+/** PENDING_EXTERNAL calls past their deadline, oldest first ($1: how many); read through tool_call_external_deadline_idx. */
+export const OVERDUE_EXTERNAL_CALLS = `SELECT id::text AS id, session_id::text AS "sessionId" FROM tool_call
+  WHERE status = 'PENDING_EXTERNAL' AND deadline_at <= now() ORDER BY deadline_at LIMIT $1`;
+
 export class CallDecisionService {
   constructor(private readonly deps: CallDecisionServiceDeps) {}
 
@@ -128,11 +132,7 @@ export class CallDecisionService {
    */
   async expireOverdue(limit = 500): Promise<number> {
     const { db, eventLog, dispatcher } = this.deps;
-    const rows = await db.$queryRawUnsafe<Array<{ id: string; sessionId: string }>>(
-      `SELECT id::text AS id, session_id::text AS "sessionId" FROM tool_call
-        WHERE status = 'PENDING_EXTERNAL' AND deadline_at <= now() ORDER BY deadline_at LIMIT $1`,
-      limit,
-    );
+    const rows = await db.$queryRawUnsafe<Array<{ id: string; sessionId: string }>>(OVERDUE_EXTERNAL_CALLS, limit);
     const bySession = new Map<string, string[]>();
     for (const row of rows) bySession.set(row.sessionId, [...(bySession.get(row.sessionId) ?? []), row.id]);
     let expired = 0;
