@@ -73,14 +73,17 @@ export function decodeKeysetCursor(cursor: string, list: string, argument = 'aft
   throw new ValidationError(`\`${argument}\` is not a cursor of this list`, argument);
 }
 
-/** The page request of connection arguments for `list`: forward pagination, `first` in 0..maxSize. */
+/**
+ * The page request of connection arguments for `list`: forward pagination, `first` in 0..maxSize.
+ * Only an absent `after` (null or left out) is the first page: an empty one is a malformed cursor.
+ */
 export function pageRequest(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, list: string, maxSize = MAX_PAGE_SIZE): ListPageRequest {
   if ((args.last ?? null) !== null || (args.before ?? null) !== null) {
     throw new ValidationError('Lists page forward only: use `first` and `after`', args.last != null ? 'last' : 'before');
   }
   const first = args.first ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 0 || first > maxSize) throw new ValidationError(`\`first\` must be between 0 and ${maxSize}`, 'first');
-  return { list, first, after: args.after ? decodeKeysetCursor(args.after, list) : null };
+  return { list, first, after: args.after != null ? decodeKeysetCursor(args.after, list) : null };
 }
 
 /** Splits the `first + 1` rows a store read into the page and whether more follow. */

@@ -22,7 +22,7 @@ builder.subscriptionFields((t) => ({
     args: {
       sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
       batchId: t.arg.string({ description: 'Only events of this batch' }),
-      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); absent: from now' }),
+      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
       completeWhenDone: t.arg.boolean({
         description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
       }),
@@ -58,7 +58,7 @@ builder.subscriptionFields((t) => ({
     args: {
       sessionId: t.arg.id({ description: 'The session (raw or Relay id)' }),
       taskId: t.arg.id({ description: 'Only events of this task' }),
-      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `BackgroundRun.eventCursor`); absent: from now' }),
+      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `BackgroundRun.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
       completeWhenDone: t.arg.boolean({
         description: 'With `taskId`: the stream completes after the task’s TaskFinished (for a task already finished: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
       }),
@@ -98,7 +98,7 @@ builder.subscriptionFields((t) => ({
     description:
       'Events of every session of the tenant after `after`, then live, in tenant order (`tenantSeq`), each once; a cursor older than the retention yields CursorExpired. For list views and inboxes (a new session arrives as its SessionCreated): filter by `types` (e.g. [ToolCallAwaitingApproval]) or `sessionId`.',
     args: {
-      after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `tenantSettings.lastEventCursor`); absent: from now' }),
+      after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `tenantSettings.lastEventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
       types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types (at least one)' }),
       sessionId: t.arg.id({ description: 'Only events of this session' }),
     },
@@ -110,7 +110,7 @@ builder.subscriptionFields((t) => ({
       try {
         const chosen = eventTypesFilter(args.types);
         types = chosen && new Set(chosen);
-        afterTenantSeq = args.after ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
+        afterTenantSeq = args.after != null ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
         if (afterTenantSeq !== undefined) await refuseAhead(context, 'tenant', viewer.tenantId, afterTenantSeq);
         sessionId = optionalLocalId(args.sessionId, 'Session');
         if (sessionId) await services.sessions.assertExists(viewer.tenantId, sessionId);
@@ -157,15 +157,15 @@ async function subscribe(context: GraphQLContext, after: string | null | undefin
   let afterSeq: number | undefined;
   try {
     watched = await scope();
-    afterSeq = after ? decodeEventCursor(after, watched.sessionId) : watched.finished ? (watched.finished.from ?? undefined) : watched.from;
-    if (after) await refuseAhead(context, 'session', watched.sessionId, afterSeq!);
+    afterSeq = after != null ? decodeEventCursor(after, watched.sessionId) : watched.finished ? (watched.finished.from ?? undefined) : watched.from;
+    if (after != null) await refuseAhead(context, 'session', watched.sessionId, afterSeq!);
   } catch (error) {
     if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
     throw error;
   }
   const stream = openStream(context);
   const { finished } = watched;
-  if (finished && (after ? finished.end === null || afterSeq! >= finished.end : finished.from === null)) {
+  if (finished && (after != null ? finished.end === null || afterSeq! >= finished.end : finished.from === null)) {
     stream.close();
     return (async function* () {})();
   }

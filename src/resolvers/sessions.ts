@@ -52,9 +52,9 @@ builder.queryFields((t) => ({
       const connection = await resolveCursorConnection<Promise<ListedFile[]>>({ args, defaultSize: 50, maxSize: MAX_FILES_PAGE, toCursor: (file: ListedFile) => Buffer.from(file.path).toString('base64url') }, (page) =>
         services.sessions.listFiles(viewer.tenantId, localId(args.sessionId, 'Session'), args.path, {
           ...page,
-          // An empty cursor is no cursor, as in every other list.
-          after: page.after ? pathOfCursor(page.after, 'after') : null,
-          before: page.before ? pathOfCursor(page.before, 'before') : null,
+          // Only an absent cursor is none: an empty one is refused, as in every other list.
+          after: page.after != null ? pathOfCursor(page.after, 'after') : null,
+          before: page.before != null ? pathOfCursor(page.before, 'before') : null,
         }),
       );
       // An empty page has no cursors (the helper gives "" for them, which no argument accepts), as every other list.

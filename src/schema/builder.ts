@@ -51,7 +51,7 @@ export const builder = new SchemaBuilder<{
     cursorFieldOptions: { description: 'Opaque position of this item, to pass as `after` to continue after it' },
     nodeFieldOptions: { description: 'The item' },
     firstArgOptions: { description: 'Page size: how many items to return after `after` (each list states its default and maximum)' },
-    afterArgOptions: { description: 'Cursor of the item after which the page starts (from `pageInfo.endCursor` or an edge)' },
+    afterArgOptions: { description: 'Cursor of the item after which the page starts (from `pageInfo.endCursor` or an edge); null or absent: the first page (an empty string is no cursor: VALIDATION_FAILED)' },
     lastArgOptions: { description: 'Backward pages: how many items before `before` (lists that page forward only refuse it)' },
     beforeArgOptions: { description: 'Cursor of the item before which a backward page ends (lists that page forward only refuse it)' },
     defaultConnectionTypeOptions: { description: 'One page of a list, with its cursors' },

@@ -114,7 +114,7 @@ export class BackgroundRunTasks implements TaskStore {
   async listTasks(cursor?: string): Promise<{ tasks: McpTask[]; nextCursor?: string }> {
     let after;
     try {
-      after = cursor ? decodeKeysetCursor(cursor, MCP_TASKS_LIST, 'cursor') : null;
+      after = cursor !== undefined ? decodeKeysetCursor(cursor, MCP_TASKS_LIST, 'cursor') : null;
     } catch (error) {
       // The SDK answers any failure here as -32602 "Failed to list tasks: <message>": the message alone, then.
       if (error instanceof ValidationError) throw new Error(error.message);

@@ -16,6 +16,7 @@ import {
   RecentEventsOfSessionsDocument,
   SpawnBackgroundDocument,
   TaskEventCursorDocument,
+  TaskEventsDocument,
   TaskEventsUntilDoneDocument,
   TenantCursorDocument,
   TenantEventsDocument,
@@ -181,6 +182,19 @@ describe('streams that could only wait forever', () => {
     const tenantAhead = app.ws(TenantEventsDocument, { after: encodeTenantEventCursor(tenantId, Number(tenantHead) + 50) });
     expect((await tenantAhead.next(5000)).errors?.[0]).toMatchObject({ message: 'after is ahead of the newest event of this tenant', extensions: { code: 'VALIDATION_FAILED' } });
     await tenantAhead.close();
+  });
+
+  it('refuses an empty cursor, as a malformed one, rather than read it as "from now"', async () => {
+    const sessionId = await createSession(app);
+    for (const stream of [
+      app.ws(ToolCallEventsDocument, { sessionId, after: '' }),
+      app.sse(ToolCallEventsDocument, { sessionId, after: '' }),
+      app.ws(TaskEventsDocument, { sessionId, after: '' }),
+      app.ws(TenantEventsDocument, { after: '' }),
+    ]) {
+      expect((await stream.next(5000)).errors?.[0]).toMatchObject({ message: expect.stringMatching(/^after is not a cursor of /), extensions: { code: 'VALIDATION_FAILED', field: 'after' } });
+      await stream.close();
+    }
   });
 
   it('completeWhenDone on a batch that has finished replays its events and completes; an unknown batch is NOT_FOUND', async () => {

@@ -126,9 +126,18 @@ describe('toolCalls', () => {
     // An empty page has no cursors, as in every list (not "", which no argument takes).
     const files = await app.request('query($s: ID!) { sessionFiles(sessionId: $s, first: 0) { pageInfo { startCursor endCursor } } }', { s: sessionId }, key);
     expect(files.data).toEqual({ sessionFiles: { pageInfo: { startCursor: null, endCursor: null } } });
-    // An empty cursor is no cursor, in sessionFiles as in the other lists.
-    for (const query of ['query($s: ID!) { sessionFiles(sessionId: $s, after: "") { nodes { path } } }', 'query($s: ID!) { session(id: $s) { batches(after: "") { totalCount } } }']) {
-      expect((await app.request(query, { s: sessionId }, key)).errors, query).toBeUndefined();
+    // An empty cursor is no cursor, and not "the first page" either: refused as a malformed one, in every list.
+    for (const query of [
+      'query($s: ID!) { sessionFiles(sessionId: $s, after: "") { nodes { path } } }',
+      'query($s: ID!) { session(id: $s) { batches(after: "") { totalCount } } }',
+      'query($s: ID!, $b: String!) { toolBatch(sessionId: $s, batchId: $b) { calls(after: "") { totalCount } } }',
+      '{ toolCalls(after: "") { totalCount } }',
+      '{ sessions(after: "") { totalCount } }',
+      '{ tasks(after: "") { totalCount } }',
+      '{ schedules(after: "") { totalCount } }',
+    ]) {
+      const response = await app.request(query, { s: sessionId, b: batch.batchId }, key);
+      expect(response.errors?.[0], query).toMatchObject({ message: expect.stringMatching(/^`?after`? is not a/), extensions: { code: 'VALIDATION_FAILED', field: 'after' } });
     }
     // The first day of year 1 is a time like any other.
     expect((await app.request('{ toolCalls(filter: { queuedAfter: "0001-01-01T00:00:00Z" }) { totalCount } }', {}, key)).errors).toBeUndefined();

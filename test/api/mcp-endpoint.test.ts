@@ -165,6 +165,9 @@ describe('toolrun at /mcp', () => {
     const tasksCursor = (await rpc(client, { id: 'tasks-cursor', method: 'tasks/list', params: { cursor: 'garbage' } })).error;
     expect(tasksCursor).toMatchObject({ code: -32602, message: expect.stringContaining('Failed to list tasks: `cursor` is not a cursor of this list') });
     expect(tasksCursor!.message).not.toMatch(/MCP error.*MCP error/);
+    // An empty cursor is no cursor, and not "the first page" either.
+    expect((await rpc(client, { id: 'tasks-empty-cursor', method: 'tasks/list', params: { cursor: '' } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('`cursor` is not a cursor of this list') });
+    expect((await rpc(client, { id: 'tools-empty-cursor', method: 'tools/list', params: { cursor: '' } })).error).toMatchObject({ code: -32602 });
     // A `__proto__` key is refused, not dropped on the way (the SDK's parsing would lose it).
     const proto = await rpc(client, { id: 'proto', method: 'tools/call', params: { name: 'echo', arguments: JSON.parse('{"__proto__": {"message": "x"}}') } });
     expect(proto.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^params\.arguments\.__proto__ is a key that is not accepted/) });
