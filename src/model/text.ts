@@ -1,6 +1,9 @@
 // How limits count text: in characters (Unicode code points), as JSON Schema's maxLength does and
 // as people do — a surrogate pair (an emoji, a CJK extension character) is one, not two.
 
+/** The most characters of a name a client chooses for what it stores: a call id, an idempotency key, a metadata key. */
+export const MAX_IDENTIFIER_LENGTH = 256;
+
 /** The code points of `text` (a lone surrogate counts as one). */
 export function characters(text: string): number {
   let count = text.length;

@@ -8,6 +8,7 @@ import { BatchService } from '../domain/calls/batches.js';
 import type { CallFilter } from '../domain/calls/store.js';
 import { ValidationError } from '../model/errors.js';
 import { localId, optionalLocalId } from './global-ids.js';
+import { MAX_IDENTIFIER_LENGTH } from '../model/text.js';
 
 /** The store's filter of the GraphQL one. */
 function callFilter(filter: typeof ToolCallFilterInput.$inferInput | null | undefined): CallFilter {
@@ -88,7 +89,7 @@ builder.mutationFields((t) => ({
     args: {
       sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }),
       calls: t.arg({ description: 'The calls, run in this order where scheduling says so (at most MAX_CALLS_PER_BATCH)', type: [ToolCallInput], required: true }),
-      idempotencyKey: t.arg.string({ description: 'Resubmitting with the same key returns the first batch; with other calls it is an IdempotencyKeyReusedError' }),
+      idempotencyKey: t.arg.string({ description: `Resubmitting with the same key returns the first batch; with other calls it is an IdempotencyKeyReusedError (1 to ${MAX_IDENTIFIER_LENGTH} characters)` }),
       timeoutMs: t.arg.int({ description: 'Default deadline of every call of the batch' }),
       waitMs: t.arg.int({ description: 'Wait up to this many ms for the batch to complete before answering (at most MAX_BATCH_WAIT_MS, 60 s by default; a longer wait is cut to it). The answer says the batch status either way.' }),
     },

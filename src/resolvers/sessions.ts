@@ -7,6 +7,7 @@ import { builder } from '../schema/builder.js';
 import { byTime, keysetConnection } from '../schema/connections.js';
 import { SessionConnectionRef, SessionFileRef, SessionFilterInput, SessionMessageRef, SessionOrderEnum, SessionRef } from '../schema/session.js';
 import { localId } from './global-ids.js';
+import { MAX_IDENTIFIER_LENGTH } from '../model/text.js';
 
 const MAX_FILES_PAGE = 200;
 
@@ -85,7 +86,7 @@ builder.mutationFields((t) => ({
     type: SessionRef,
     authScopes: { submitter: true },
     errors: { types: [ValidationError] },
-    args: { title: t.arg.string({ description: 'A title for people (at most 500 characters)' }), metadata: t.arg({ description: 'A JSON object of your own, filterable with `sessions(filter: {metadataContains})`', type: 'JSON' }) },
+    args: { title: t.arg.string({ description: 'A title for people (at most 500 characters)' }), metadata: t.arg({ description: `A JSON object of your own, filterable with \`sessions(filter: {metadataContains})\`; its keys, at any depth, at most ${MAX_IDENTIFIER_LENGTH} characters`, type: 'JSON' }) },
     resolve: (_root, args, { services, viewer }) => services.sessions.create(viewer.tenantId, args),
   }),
 }));

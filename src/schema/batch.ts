@@ -12,6 +12,8 @@ import { ATTEMPT_EVENT_TYPES, attemptsOf, type CallAttempt } from '../model/call
 import { FailureClassEnum, ModelReturnRef, outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
 import { SessionRef, SessionStatusEnum } from './session.js';
 import { ToolSchedulingEnum } from './tool.js';
+import { MAX_IDENTIFIER_LENGTH } from '../model/text.js';
+import { TOOL_NAME_MAX_LENGTH } from '../tools/types.js';
 
 /** A page of a batch's calls may hold a whole batch. */
 const MAX_CALLS_PAGE = 1000;
@@ -273,8 +275,8 @@ function statusCountsOf(context: Parameters<typeof requestLoader>[0], scope: 'se
 export const ToolCallInput = builder.inputType('ToolCallInput', {
   description: 'One call of a batch to submit',
   fields: (t) => ({
-    id: t.string({ description: 'Client call id, unique in the session; assigned by the server when absent' }),
-    tool: t.string({ required: true, description: 'Name of the tool to call (see `tools`)' }),
+    id: t.string({ description: `Client call id, unique in the session, 1 to ${MAX_IDENTIFIER_LENGTH} printable ASCII characters without spaces; assigned by the server when absent` }),
+    tool: t.string({ required: true, description: `Name of the tool to call (see \`tools\`): at most ${TOOL_NAME_MAX_LENGTH} characters, as every tool's name (a longer one is a ValidationError naming it; an unknown one ends the call UNAVAILABLE)` }),
     args: t.field({ type: 'JSON', description: 'Arguments object, validated against the tool’s JSON Schema' }),
     timeoutMs: t.int({ description: 'Deadline of this call, up to the configured maximum' }),
   }),

@@ -47,7 +47,7 @@ import { sessionEvents } from '../realtime/subscription.js';
 import { unacceptableText } from '../model/storable-json.js';
 import { checkJsonInput } from './plugins/use-input-limits.js';
 import type { Services } from '../services.js';
-import type { ToolDefinition } from '../tools/types.js';
+import { overlongToolName, type ToolDefinition } from '../tools/types.js';
 import { asMcpError, BackgroundRunTasks, McpRequestError, TASK_POLL_INTERVAL_MS } from './mcp-tasks.js';
 
 const SERVER_INFO = { name: 'toolrun', version: '0.1.0' };
@@ -211,7 +211,7 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       const viewer = viewerOf(extra);
       if (!viewer.roles.includes('submitter')) throw new McpRequestError(ErrorCode.InvalidRequest, 'This API key lacks the submitter role needed to call tools');
       // What GraphQL's input limits refuse is refused here too (the arguments may hold any text, as a call's args).
-      const badName = unacceptableText(request.params.name);
+      const badName = unacceptableText(request.params.name) ?? overlongToolName(request.params.name);
       if (badName) throw new McpRequestError(ErrorCode.InvalidParams, `params.name ${badName}`);
       const badArguments = checkJsonInput(request.params.arguments ?? {}, 'params.arguments', services.config.MAX_JSON_DEPTH, false, true);
       if (badArguments) throw new McpRequestError(ErrorCode.InvalidParams, badArguments.message);

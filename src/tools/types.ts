@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { ToolProgress } from '../model/events.js';
 import type { RetryPolicy } from '../model/retry.js';
+import { longerThan } from '../model/text.js';
 import type { SessionFiles } from './session-files.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -96,7 +97,18 @@ export interface BuiltinTool {
   execute(args: Record<string, unknown>, context: ToolContext): Promise<unknown>;
 }
 
-export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+/** The most characters a tool's name has: built-in, registered and MCP (`<server>__<tool>`) names alike. */
+export const TOOL_NAME_MAX_LENGTH = 64;
+
+export const TOOL_NAME_PATTERN = new RegExp(`^[a-z][a-z0-9_]{0,${TOOL_NAME_MAX_LENGTH - 1}}$`);
+
+/**
+ * Why a name a call asks for can name no tool by its length, or null: such a name is refused where it
+ * arrives rather than stored with its call as an unknown tool's (a call's name is kept, and unbounded).
+ */
+export function overlongToolName(name: string): string | null {
+  return longerThan(name, TOOL_NAME_MAX_LENGTH) ? `is longer than ${TOOL_NAME_MAX_LENGTH} characters, the most a tool's name has` : null;
+}
 
 const DEFAULT_HINTS: ToolHints = { readonly: false, idempotent: false, destructive: false, openWorld: false, supportsBackground: false };
 

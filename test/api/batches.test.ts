@@ -133,6 +133,19 @@ describe('executeToolBatch', () => {
     expect((await app.query(GetToolCallDocument, { callId: 'negative-wait', sessionId })).toolCall).toBeNull();
   });
 
+  it('bounds the free text of a batch, naming the field: tool names (as long as a registered or MCP tool’s), call ids and idempotency keys; nothing of a refused batch is kept', async () => {
+    const sessionId = await createSession(app);
+    const fine = { id: 'fine', tool: 'echo', args: { message: '' } };
+    for (const tool of [`${'😀'.repeat(64)}x`, 't'.repeat(300_000)]) {
+      expect(await submit(app, { sessionId, calls: [fine, { id: 'long-tool', tool, args: {} }] })).toMatchObject({ __typename: 'ValidationError', field: 'calls.1.tool' });
+    }
+    expect(await submit(app, { sessionId, calls: [fine, { id: 'i'.repeat(257), tool: 'echo', args: { message: '' } }] })).toMatchObject({ __typename: 'ValidationError', field: 'calls.1.id' });
+    expect(await submit(app, { sessionId, idempotencyKey: '😀'.repeat(257), calls: [fine] })).toMatchObject({ __typename: 'ValidationError', field: 'idempotencyKey' });
+    expect((await app.query(GetToolCallDocument, { callId: 'fine', sessionId })).toolCall).toBeNull();
+    // At the bounds, all is taken.
+    expect(await submit(app, { sessionId, idempotencyKey: '😀'.repeat(256), calls: [{ ...fine, id: 'i'.repeat(256) }] })).toMatchObject({ __typename: 'ToolBatch' });
+  });
+
   it('completes unknown tools as UNAVAILABLE and invalid args as INVALID_REQUEST, and still runs the rest', async () => {
     const sessionId = await createSession(app);
     const batch = await submitBatch(app, {
@@ -150,11 +163,11 @@ describe('executeToolBatch', () => {
     expect((await app.query(CallAttemptsDocument, { sessionId, callId: 'u' })).toolCall!.attempts).toEqual([]);
     expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool id `no_such_tool` is unavailable in this session' });
     expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');
-    // Any id may be asked for: a huge one is kept as it came, and the message quotes 100 characters of it (not 300 kB more).
-    const huge = `${'t'.repeat(99)}😀${'t'.repeat(300_000)}`;
-    const hugeBatch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'huge', tool: huge, args: {} }] });
-    expect(hugeBatch.calls.nodes[0]!.tool).toBe(huge);
-    expect(outputOf(hugeBatch.calls.nodes[0])).toMatchObject({ class: 'UNAVAILABLE', code: 'tool_unavailable', message: `Tool id \`${'t'.repeat(99)}…\` is unavailable in this session` });
+    // A name as long as any tool's may be (64 characters: code points, not UTF-16 units) names no tool here: unavailable, as it came.
+    const longest = '😀'.repeat(64);
+    const longestBatch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'longest', tool: longest, args: {} }] });
+    expect(longestBatch.calls.nodes[0]!.tool).toBe(longest);
+    expect(outputOf(longestBatch.calls.nodes[0])).toMatchObject({ class: 'UNAVAILABLE', code: 'tool_unavailable' });
     expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
     expect(invalid!.attempt).toBe(0);
     expect(outputOf(notObject)).toMatchObject({ class: 'INVALID_REQUEST' });

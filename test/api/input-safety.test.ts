@@ -139,6 +139,12 @@ describe('input safety', () => {
     expect(astral.data?.createSession.__typename).toBe('Session');
     const tooLong = await toolrun.request<{ createSession: { __typename: string; message?: string } }, unknown>(CREATE_SESSION, { t: '\u{20000}'.repeat(501) });
     expect(tooLong.data?.createSession).toMatchObject({ __typename: 'ValidationError' });
+    // A metadata key, at any depth, is at most 256 characters, as a call id or an idempotency key is.
+    const WITH_FIELD = 'mutation($m: JSON) { createSession(metadata: $m) { __typename ... on ValidationError { field } } }';
+    const longKey = await toolrun.request<{ createSession: { __typename: string; field?: string } }, unknown>(WITH_FIELD, { m: { outer: { ['k'.repeat(257)]: 1 } } });
+    expect(longKey.data?.createSession).toEqual({ __typename: 'ValidationError', field: 'metadata' });
+    const keyAtLimit = await toolrun.request<{ createSession: { __typename: string } }, unknown>(WITH_FIELD, { m: { outer: { ['\u{20000}'.repeat(256)]: 1 } } });
+    expect(keyAtLimit.data?.createSession.__typename).toBe('Session');
   });
 
   it('refuses a number too large to represent (1e400) anywhere in input, args included, naming the field; nothing of the batch is kept', async () => {

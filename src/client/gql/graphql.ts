@@ -61,11 +61,11 @@ export type ToolBatchStatus =
 export type ToolCallInput = {
   /** Arguments object, validated against the tool’s JSON Schema */
   args?: unknown;
-  /** Client call id, unique in the session; assigned by the server when absent */
+  /** Client call id, unique in the session, 1 to 256 printable ASCII characters without spaces; assigned by the server when absent */
   id?: string | null | undefined;
   /** Deadline of this call, up to the configured maximum */
   timeoutMs?: number | null | undefined;
-  /** Name of the tool to call (see `tools`) */
+  /** Name of the tool to call (see `tools`): at most 64 characters, as every tool's name (a longer one is a ValidationError naming it; an unknown one ends the call UNAVAILABLE) */
   tool: string;
 };
 

@@ -6,6 +6,7 @@ import type { ToolBatch } from '../../generated/prisma/client.js';
 import type { EventDraft, SessionEvent } from '../../model/events.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
 import type { PatternBudget } from '../../tools/linear-regexp.js';
+import { overlongToolName } from '../../tools/types.js';
 import { patternBudget, validateArgs } from '../../tools/validate-args.js';
 import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, ValidationError } from '../../model/errors.js';
 import { type Broadcast, publishCancel } from '../broadcast.js';
@@ -23,7 +24,7 @@ import { type CallRecord, type CancelRequested, cancelCalls, cancelOrphaned, TER
 import { completedEvent } from './call-writes.js';
 import { CallIdsTaken, type InsertResult, insertBatch, type NewBatch, type NewCall, newRowId, takenCallIds } from './insert-batch.js';
 import type { CallStore } from './store.js';
-import { longerThan } from '../../model/text.js';
+import { longerThan, MAX_IDENTIFIER_LENGTH } from '../../model/text.js';
 
 export interface CallInput {
   id?: string | null;
@@ -80,7 +81,7 @@ export function emptyBatch(sessionId: string, submitted: { idempotencyKey: strin
   };
 }
 
-const CALL_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
+const CALL_ID_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDENTIFIER_LENGTH}}$`);
 
 export interface BatchServiceDeps {
   config: Config;
@@ -124,8 +125,8 @@ export class BatchService {
     if (input.calls.length === 0) return this.emptyBatch(input);
     const calls = this.normalizeCalls(input);
     const idempotencyKey = input.idempotencyKey ?? null;
-    if (idempotencyKey !== null && (idempotencyKey.length === 0 || longerThan(idempotencyKey, 256))) {
-      throw new ValidationError('idempotencyKey must be 1 to 256 characters', 'idempotencyKey');
+    if (idempotencyKey !== null && (idempotencyKey.length === 0 || longerThan(idempotencyKey, MAX_IDENTIFIER_LENGTH))) {
+      throw new ValidationError(`idempotencyKey must be 1 to ${MAX_IDENTIFIER_LENGTH} characters`, 'idempotencyKey');
     }
     const requestHash = sha256Hex(stableJson(calls.map(({ id, clientId, tool, args, timeoutMs }) => ({ id: clientId ? id : null, tool, args, timeoutMs }))));
     const everyCallHasId = calls.every((call) => call.clientId);
@@ -264,8 +265,10 @@ export class BatchService {
     const seen = new Set<string>();
     return input.calls.map((call, index) => {
       if (call.id !== undefined && call.id !== null && !CALL_ID_PATTERN.test(call.id)) {
-        throw new ValidationError(`calls[${index}].id must be 1 to 256 printable ASCII characters without spaces`, `calls.${index}.id`);
+        throw new ValidationError(`calls[${index}].id must be 1 to ${MAX_IDENTIFIER_LENGTH} printable ASCII characters without spaces`, `calls.${index}.id`);
       }
+      const overlongTool = overlongToolName(call.tool);
+      if (overlongTool) throw new ValidationError(`calls[${index}].tool ${overlongTool}`, `calls.${index}.tool`);
       const id = call.id ?? newCallId();
       if (seen.has(id)) throw new ValidationError(`Call id \`${id}\` appears more than once in the batch`, `calls.${index}.id`);
       seen.add(id);

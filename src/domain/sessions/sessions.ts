@@ -11,7 +11,7 @@ import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
-import { longerThan } from '../../model/text.js';
+import { longerThan, MAX_IDENTIFIER_LENGTH } from '../../model/text.js';
 
 /** One entry of a `sessionFiles` page: its content cut at the listing's cap. */
 export interface ListedFile {
@@ -62,6 +62,7 @@ export class SessionService {
     if (input.metadata !== undefined && input.metadata !== null && (typeof input.metadata !== 'object' || Array.isArray(input.metadata))) {
       throw new ValidationError('metadata must be a JSON object', 'metadata');
     }
+    if (holdsOverlongKey(input.metadata)) throw new ValidationError(`metadata keys must be at most ${MAX_IDENTIFIER_LENGTH} characters`, 'metadata');
     // Every create inserts a new row (a fresh id, nothing to deduplicate), so each announces itself once.
     const id = randomUUID();
     const { result: session, events } = await this.eventLog.writeWithPrismaEvents(id, async ({ tx, emit }) => {
@@ -225,6 +226,24 @@ export interface SessionFilter {
   hasPendingApprovals?: boolean | null;
   /** ACTIVE: with a call not final yet; IDLE: without. */
   status?: 'ACTIVE' | 'IDLE' | null;
+}
+
+/** Whether a JSON value holds a key longer than MAX_IDENTIFIER_LENGTH, at any depth (walked without recursion). */
+function holdsOverlongKey(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (longerThan(key, MAX_IDENTIFIER_LENGTH)) return true;
+      stack.push(child);
+    }
+  }
+  return false;
 }
 
 /** The leaf values of nested objects with their paths: `{a: {b: 1}}` contains what has a.b = 1. */
