@@ -44,6 +44,15 @@ export function checkFilterList(values: readonly unknown[] | null | undefined, f
   checkFilterValues(values.length, field);
 }
 
+/**
+ * A list's time window, wherever one is taken (a filter's pair of bounds, `toolStats`): its start must
+ * be before its end. An empty or inverted window can match nothing, so it is refused, naming its start,
+ * rather than answered with an empty list a client would take for "nothing happened".
+ */
+export function checkTimeWindow(start: Date | null | undefined, end: Date | null | undefined, startField: string, endField: string): void {
+  if (start && end && start.getTime() >= end.getTime()) throw new ValidationError(`\`${startField}\` must be before \`${endField}\``, startField);
+}
+
 /** A page request of one list (`list` names it and its order: a cursor of another list is refused). */
 export interface ListPageRequest extends PageRequest {
   list: string;

@@ -1,6 +1,6 @@
 // Root fields of batches and calls: submitting, cancelling and looking them up.
 import { CallIdConflictError, IdempotencyKeyReusedError, NotFoundError, orNull } from '../model/errors.js';
-import { EARLIEST_STORABLE_TIME, pageRequest } from '../model/keyset.js';
+import { checkTimeWindow, EARLIEST_STORABLE_TIME, pageRequest } from '../model/keyset.js';
 import { CallStatusCountsRef, ToolBatchRef, ToolCallConnectionRef, ToolCallFilterInput, ToolCallInput, ToolCallRef, ToolStatsRef } from '../schema/batch.js';
 import { builder } from '../schema/builder.js';
 import { byTime, keysetConnection } from '../schema/connections.js';
@@ -49,14 +49,14 @@ builder.queryFields((t) => ({
     authScopes: { reader: true },
     description: 'Per tool: calls queued in [since, until) with failures and duration percentiles (window at most 31 days; default the last 24 hours)',
     args: {
-      since: t.arg({ type: 'DateTime', description: 'Start of the window (default: 24 hours before `until`)' }),
+      since: t.arg({ type: 'DateTime', description: 'Start of the window (default: 24 hours before `until`); it must be before `until` (an empty or inverted window is a VALIDATION_FAILED error naming `since`)' }),
       until: t.arg({ type: 'DateTime', description: 'End of the window (default: now)' }),
     },
     resolve: (_root, args, { services, viewer }) => {
       const until = args.until ?? new Date();
       // The default start of a window ending in year 1 would be no storable time: nothing is older anyway.
       const since = args.since ?? new Date(Math.max(until.getTime() - DAY_MS, EARLIEST_STORABLE_TIME));
-      if (since >= until) throw new ValidationError('`since` must be before `until`', 'since');
+      checkTimeWindow(since, until, 'since', 'until');
       if (until.getTime() - since.getTime() > 31 * DAY_MS) throw new ValidationError('The window is at most 31 days', 'since');
       return services.calls.toolStats(viewer.tenantId, since, until);
     },

@@ -291,8 +291,8 @@ export const ToolCallFilterInput = builder.inputType('ToolCallFilter', {
     batchId: t.string({ description: 'Of the batch with this public batch id' }),
     failureClass: t.field({ type: [FailureClassEnum], description: 'FAILED with one of these failure classes' }),
     failureCode: t.stringList({ description: 'FAILED with one of these failure codes' }),
-    queuedAfter: t.field({ type: 'DateTime', description: 'Queued at or after this time' }),
-    queuedBefore: t.field({ type: 'DateTime', description: 'Queued before this time' }),
+    queuedAfter: t.field({ type: 'DateTime', description: 'Queued at or after this time; with `queuedBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `queuedAfter`)' }),
+    queuedBefore: t.field({ type: 'DateTime', description: 'Queued before this time (after `queuedAfter`, when both are given)' }),
   }),
 });
 

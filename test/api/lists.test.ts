@@ -87,6 +87,26 @@ describe('toolCalls', () => {
     expect(await app.query(ToolStatsDocument, { until: '0001-01-01T12:00:00Z' }, key)).toEqual({ toolStats: [] });
   });
 
+  it('refuses a time window whose start is not before its end, in every field that takes one, naming its start', async () => {
+    await freshTenant();
+    const [earlier, later] = ['2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z'];
+    const windows: Array<[query: string, field: string]> = [
+      [`{ toolCalls(filter: { queuedAfter: "${later}", queuedBefore: "${earlier}" }) { totalCount } }`, 'queuedAfter'],
+      [`{ toolCallCounts(filter: { queuedAfter: "${later}", queuedBefore: "${later}" }) { total } }`, 'queuedAfter'],
+      [`{ sessions(filter: { createdAfter: "${later}", createdBefore: "${earlier}" }) { totalCount } }`, 'createdAfter'],
+      [`{ toolStats(since: "${later}", until: "${earlier}") { tool } }`, 'since'],
+      [`{ toolStats(since: "${later}", until: "${later}") { tool } }`, 'since'],
+    ];
+    for (const [query, field] of windows) {
+      const response = await app.request(query, {}, key);
+      expect(response.errors?.[0], query).toMatchObject({ message: expect.stringMatching(/must be before/), extensions: { code: 'VALIDATION_FAILED', field } });
+    }
+    // A window the right way round is answered, however short.
+    const oneMs = await app.request(`{ toolCalls(filter: { queuedAfter: "${earlier}", queuedBefore: "2026-01-01T00:00:00.001Z" }) { totalCount } sessions(filter: { createdAfter: "${earlier}", createdBefore: "${later}" }) { totalCount } }`, {}, key);
+    expect(oneMs).toMatchObject({ data: { toolCalls: { totalCount: 0 }, sessions: { totalCount: 0 } } });
+    expect(oneMs.errors).toBeUndefined();
+  });
+
   it('refuses bad cursors, backward paging and oversized pages with typed errors', async () => {
     await freshTenant();
     for (const variables of [{ after: 'bm90LWEtY3Vyc29y' }, { first: 101 }]) {

@@ -255,9 +255,9 @@ export type ScheduleType =
 export type SessionFilter = {
   /** With an event after this time */
   activeAfter?: string | null | undefined;
-  /** Created after this time */
+  /** Created after this time; with `createdBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `createdAfter`) */
   createdAfter?: string | null | undefined;
-  /** Created before this time */
+  /** Created before this time (after `createdAfter`, when both are given) */
   createdBefore?: string | null | undefined;
   /** With (true) or without (false) calls awaiting approval */
   hasPendingApprovals?: boolean | null | undefined;
@@ -336,9 +336,9 @@ export type ToolCallFilter = {
   failureClass?: Array<ToolFailureClass> | null | undefined;
   /** FAILED with one of these failure codes */
   failureCode?: Array<string> | null | undefined;
-  /** Queued at or after this time */
+  /** Queued at or after this time; with `queuedBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `queuedAfter`) */
   queuedAfter?: string | null | undefined;
-  /** Queued before this time */
+  /** Queued before this time (after `queuedAfter`, when both are given) */
   queuedBefore?: string | null | undefined;
   /** Of this session (raw or Relay id) */
   sessionId?: string | number | null | undefined;

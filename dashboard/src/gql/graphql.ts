@@ -120,9 +120,9 @@ export type ScheduleType =
 export type SessionFilter = {
   /** With an event after this time */
   activeAfter?: string | null | undefined;
-  /** Created after this time */
+  /** Created after this time; with `createdBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `createdAfter`) */
   createdAfter?: string | null | undefined;
-  /** Created before this time */
+  /** Created before this time (after `createdAfter`, when both are given) */
   createdBefore?: string | null | undefined;
   /** With (true) or without (false) calls awaiting approval */
   hasPendingApprovals?: boolean | null | undefined;

@@ -2,7 +2,7 @@
 import type { Db } from '../../db.js';
 import type { CallStatus, Prisma, ToolBatch, ToolCall } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
-import { checkFilterList, keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
+import { checkFilterList, checkTimeWindow, keysetTime, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import type { FailureClass } from '../../model/outcome.js';
 import { fromStorable } from '../../model/storable-json.js';
 import { type FinishedEvents, readFinishedEvents } from '../finished-events.js';
@@ -213,6 +213,7 @@ export interface ToolStats {
 
 function callWhere(tenantId: string, filter: CallFilter): Prisma.ToolCallWhereInput {
   for (const field of ['status', 'tool', 'failureClass', 'failureCode'] as const) checkFilterList(filter[field], field);
+  checkTimeWindow(filter.queuedAfter, filter.queuedBefore, 'queuedAfter', 'queuedBefore');
   const and: Prisma.ToolCallWhereInput[] = [{ tenantId }];
   if (filter.status?.length) and.push({ status: { in: filter.status } });
   if (filter.tool?.length) and.push({ tool: { in: filter.tool } });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db.js';
 import { Prisma, type Session, type SessionFile, type SessionMessage } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
-import { checkFilterValues, keysetTime, MAX_FILTER_VALUES, type Page, type PageRequest, toPage } from '../../model/keyset.js';
+import { checkFilterValues, checkTimeWindow, keysetTime, MAX_FILTER_VALUES, type Page, type PageRequest, toPage } from '../../model/keyset.js';
 import { normalizePath, type SessionFiles } from '../../tools/session-files.js';
 import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
@@ -272,6 +272,7 @@ function idRangeOf(prefix: string): { gte: string; lte: string } {
 }
 
 function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWhereInput {
+  checkTimeWindow(filter.createdAfter, filter.createdBefore, 'createdAfter', 'createdBefore');
   const and: Prisma.SessionWhereInput[] = [{ tenantId }];
   // Prisma passes `contains` to ILIKE as it is: its wildcards and escape character are escaped here.
   if (filter.titleContains) and.push({ title: { contains: filter.titleContains.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' } });
