@@ -10,6 +10,7 @@ import { CALL_EVENT_TYPES } from '../../src/model/events.js';
 import {
   ApproveToolCallDocument,
   CancelToolBatchDocument,
+  CompleteToolCallDocument,
   CreateSessionDocument,
   ExecuteToolBatchDocument,
   GetToolBatchDocument,
@@ -277,6 +278,37 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     // Nothing completes it: cancelled, so that no call of this scenario is left unfinished.
     await api.query(CancelToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId });
     await expect.poll(() => row('ext').getAttribute('data-status'), { timeout: 15_000 }).toBe('CANCELLED');
+  });
+
+  it('shows in a call\'s drawer a timeout only where one applies, and an external deadline only while the call waits for its completion', async () => {
+    await asOperator();
+    const registered = await api.query(RegisterExternalToolDocument, { input: { name: 'drawer_external', description: 'completed by the test', parametersSchema: { type: 'object' } } });
+    expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    const session = await newSession('timeouts and deadlines');
+    await submit(session.sessionId, [
+      { id: 'nowhere', tool: 'no_such_tool', args: {} },
+      { id: 'awaited', tool: 'drawer_external', args: {} },
+    ]);
+    await openSession(session.sessionId);
+    const drawer = page.getByRole('dialog');
+    // An unknown tool's call never runs: no timeout applies to it (not "timeout 0 ms").
+    await page.locator('.call[data-call-id="nowhere"] .call-name').click();
+    await expect.poll(() => drawer.textContent()).toContain('no_such_tool');
+    expect(await drawer.textContent()).not.toMatch(/timeout/i);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    await expect.poll(() => row('awaited').getAttribute('data-status'), { timeout: 15_000 }).toBe('PENDING_EXTERNAL');
+    await page.locator('.call[data-call-id="awaited"] .call-name').click();
+    await expect.poll(() => drawer.textContent()).toContain('External deadline');
+    expect(await drawer.textContent()).toMatch(/timeout \d+ ms/);
+    const completed = await api.query(CompleteToolCallDocument, { callId: 'awaited', sessionId: session.sessionId, result: { value: 'done' } });
+    expect(completed.completeToolCall.__typename).toBe('ToolCall');
+    // Completed, the call waits for nothing: its deadline is gone from the drawer, read again at the new status.
+    await expect.poll(() => row('awaited').getAttribute('data-status'), { timeout: 15_000 }).toBe('SUCCEEDED');
+    await expect.poll(() => drawer.textContent()).not.toContain('Not finished');
+    expect(await drawer.textContent()).not.toContain('External deadline');
+    await page.keyboard.press('Escape');
   });
 
   it("lists a retried call's attempts in its drawer", async () => {

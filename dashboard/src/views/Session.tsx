@@ -462,7 +462,11 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
               {time(call.queuedAt)} / {time(call.startedAt)} / {time(call.completedAt)}
             </dd>
             <dt>{call.attempt > 1 ? 'Duration of the final attempt' : 'Duration'}</dt>
-            <dd>{call.durationMs ?? '—'} ms (timeout {call.timeoutMs} ms)</dd>
+            <dd>
+              {call.durationMs ?? '—'} ms
+              {/* 0 is no timeout: an unknown tool's call, which never runs, has none. */}
+              {call.timeoutMs > 0 ? ` (timeout ${call.timeoutMs} ms)` : ''}
+            </dd>
             {call.attempts.length > 1 ? (
               <>
                 <dt>Attempts</dt>
@@ -480,7 +484,8 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
             ) : null}
             <dt>Scheduling</dt>
             <dd>{call.scheduling.toLowerCase()}</dd>
-            {call.deadlineAt ? (
+            {/* The deadline of the wait for a completion: past once the call no longer waits (the column keeps it). */}
+            {call.status === 'PENDING_EXTERNAL' && call.deadlineAt ? (
               <>
                 <dt>External deadline</dt>
                 <dd>{time(call.deadlineAt)}</dd>
