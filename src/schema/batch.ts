@@ -276,7 +276,7 @@ export const ToolCallInput = builder.inputType('ToolCallInput', {
   description: 'One call of a batch to submit',
   fields: (t) => ({
     id: t.string({ description: `Client call id, unique in the session, 1 to ${MAX_IDENTIFIER_LENGTH} printable ASCII characters without spaces; assigned by the server when absent` }),
-    tool: t.string({ required: true, description: `Name of the tool to call (see \`tools\`): at most ${TOOL_NAME_MAX_LENGTH} characters, as every tool's name (a longer one is a ValidationError naming it; an unknown one ends the call UNAVAILABLE)` }),
+    tool: t.string({ required: true, description: `Name of the tool to call (see \`tools\`). An unknown one (any name longer than ${TOOL_NAME_MAX_LENGTH} characters, the most a tool's name has, is unknown) ends the call UNAVAILABLE; one longer than ${MAX_IDENTIFIER_LENGTH} is a ValidationError naming it` }),
     args: t.field({ type: 'JSON', description: 'Arguments object, validated against the tool’s JSON Schema' }),
     timeoutMs: t.int({ description: 'Deadline of this call, up to the configured maximum' }),
   }),

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { ToolProgress } from '../model/events.js';
 import type { RetryPolicy } from '../model/retry.js';
-import { longerThan } from '../model/text.js';
+import { longerThan, MAX_IDENTIFIER_LENGTH } from '../model/text.js';
 import type { SessionFiles } from './session-files.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -103,11 +103,12 @@ export const TOOL_NAME_MAX_LENGTH = 64;
 export const TOOL_NAME_PATTERN = new RegExp(`^[a-z][a-z0-9_]{0,${TOOL_NAME_MAX_LENGTH - 1}}$`);
 
 /**
- * Why a name a call asks for can name no tool by its length, or null: such a name is refused where it
- * arrives rather than stored with its call as an unknown tool's (a call's name is kept, and unbounded).
+ * Why a name a call asks for is refused where it arrives, or null. A name no tool can have (longer than
+ * TOOL_NAME_MAX_LENGTH) that a model may well write is taken, and its call fails alone as an unknown
+ * tool's, as the model expects; only one past any identifier's bound is refused, since it is kept with its call.
  */
 export function overlongToolName(name: string): string | null {
-  return longerThan(name, TOOL_NAME_MAX_LENGTH) ? `is longer than ${TOOL_NAME_MAX_LENGTH} characters, the most a tool's name has` : null;
+  return longerThan(name, MAX_IDENTIFIER_LENGTH) ? `is longer than ${MAX_IDENTIFIER_LENGTH} characters (no tool's name is longer than ${TOOL_NAME_MAX_LENGTH})` : null;
 }
 
 const DEFAULT_HINTS: ToolHints = { readonly: false, idempotent: false, destructive: false, openWorld: false, supportsBackground: false };

@@ -133,10 +133,10 @@ describe('executeToolBatch', () => {
     expect((await app.query(GetToolCallDocument, { callId: 'negative-wait', sessionId })).toolCall).toBeNull();
   });
 
-  it('bounds the free text of a batch, naming the field: tool names (as long as a registered or MCP tool’s), call ids and idempotency keys; nothing of a refused batch is kept', async () => {
+  it('bounds the free text of a batch, naming the field: tool names, call ids and idempotency keys (256 characters); nothing of a refused batch is kept', async () => {
     const sessionId = await createSession(app);
     const fine = { id: 'fine', tool: 'echo', args: { message: '' } };
-    for (const tool of [`${'😀'.repeat(64)}x`, 't'.repeat(300_000)]) {
+    for (const tool of [`${'😀'.repeat(256)}x`, 't'.repeat(300_000)]) {
       expect(await submit(app, { sessionId, calls: [fine, { id: 'long-tool', tool, args: {} }] })).toMatchObject({ __typename: 'ValidationError', field: 'calls.1.tool' });
     }
     expect(await submit(app, { sessionId, calls: [fine, { id: 'i'.repeat(257), tool: 'echo', args: { message: '' } }] })).toMatchObject({ __typename: 'ValidationError', field: 'calls.1.id' });
@@ -163,11 +163,12 @@ describe('executeToolBatch', () => {
     expect((await app.query(CallAttemptsDocument, { sessionId, callId: 'u' })).toolCall!.attempts).toEqual([]);
     expect(outputOf(unknown)).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'tool_unavailable', message: 'Tool id `no_such_tool` is unavailable in this session' });
     expect(unknown!.modelReturn?.text).toBe('[Tool execution failed]\nTool id `no_such_tool` is unavailable in this session');
-    // A name as long as any tool's may be (64 characters: code points, not UTF-16 units) names no tool here: unavailable, as it came.
-    const longest = '😀'.repeat(64);
+    // A name longer than any tool's (64) that a model may write is kept as it came and fails alone, its
+    // message quoting 100 characters of it; up to 256 characters (code points, not UTF-16 units).
+    const longest = `${'t'.repeat(99)}${'😀'.repeat(157)}`;
     const longestBatch = await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'longest', tool: longest, args: {} }] });
     expect(longestBatch.calls.nodes[0]!.tool).toBe(longest);
-    expect(outputOf(longestBatch.calls.nodes[0])).toMatchObject({ class: 'UNAVAILABLE', code: 'tool_unavailable' });
+    expect(outputOf(longestBatch.calls.nodes[0])).toMatchObject({ class: 'UNAVAILABLE', code: 'tool_unavailable', message: `Tool id \`${'t'.repeat(99)}…\` is unavailable in this session` });
     expect(outputOf(invalid)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
     expect(invalid!.attempt).toBe(0);
     expect(outputOf(notObject)).toMatchObject({ class: 'INVALID_REQUEST' });

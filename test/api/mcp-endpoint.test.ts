@@ -159,8 +159,8 @@ describe('toolrun at /mcp', () => {
     let deep: unknown = 1;
     for (let level = 0; level < 100; level++) deep = [deep];
     expect((await rpc(client, { id: 'deep', method: 'tools/call', params: { name: 'echo', arguments: { deep } } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('nested deeper than') });
-    // A name longer than any tool's may be is refused as a parameter, not stored as an unknown tool's call.
-    expect((await rpc(client, { id: 'long-name', method: 'tools/call', params: { name: 'n'.repeat(65), arguments: {} } })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/^params\.name is longer than 64 characters/) });
+    // A name past any identifier's bound is refused as a parameter, not stored as an unknown tool's call.
+    expect((await rpc(client, { id: 'long-name', method: 'tools/call', params: { name: 'n'.repeat(257), arguments: {} } })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/^params\.name is longer than 256 characters/) });
     // Cursors that no list of theirs gave are refused, each said once.
     // toolrun's own refusals say their message once (the SDK's McpError would put `MCP error -32602: ` before it).
     expect((await rpc(client, { id: 'tools-cursor', method: 'tools/list', params: { cursor: 'garbage' } })).error).toEqual({ code: -32602, message: '`cursor` is not a cursor of this list (tools/list answers every tool at once)' });

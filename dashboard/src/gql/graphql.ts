@@ -178,7 +178,7 @@ export type ToolCallInput = {
   id?: string | null | undefined;
   /** Deadline of this call, up to the configured maximum */
   timeoutMs?: number | null | undefined;
-  /** Name of the tool to call (see `tools`): at most 64 characters, as every tool's name (a longer one is a ValidationError naming it; an unknown one ends the call UNAVAILABLE) */
+  /** Name of the tool to call (see `tools`). An unknown one (any name longer than 64 characters, the most a tool's name has, is unknown) ends the call UNAVAILABLE; one longer than 256 is a ValidationError naming it */
   tool: string;
 };
 
