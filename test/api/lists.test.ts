@@ -19,6 +19,7 @@ import {
   WatchBatchDocument,
 } from '../gql/graphql.js';
 import { createSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { genericPlanOf, sentSince } from '../support/plans.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -58,6 +59,13 @@ describe('toolCalls', () => {
     const next = await app.query(ListToolCallsDocument, { filter: { status: ['AWAITING_APPROVAL'] }, oldestFirst: true, first: 1, after: oldest.toolCalls.pageInfo.endCursor }, key);
     expect(next.toolCalls).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: false } });
     expect(next.toolCalls.edges.map((edge) => edge.node.callId)).toEqual(['b2']);
+    // The approvals inbox (a filter of statuses not final) and its count read the index of unfinished
+    // calls, not every call the tenant ever made.
+    const from = app.queries.length;
+    await app.query(ListToolCallsDocument, { filter: { status: ['AWAITING_APPROVAL'] }, oldestFirst: true }, key);
+    const reads = sentSince(app, from, /FROM "public"\."tool_call" WHERE .*"status" IN/);
+    expect(reads).toHaveLength(2);
+    for (const text of reads) expect(await genericPlanOf(app, text, { without: ['tool_call_tenant_id_queued_at_id_idx'] }), text).toContain('"Index Name":"tool_call_unfinished_idx"');
     const mixed = await app.request('query($a: String) { toolCalls(first: 1, after: $a) { totalCount } }', { a: oldest.toolCalls.pageInfo.endCursor }, key);
     expect(mixed.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
 
@@ -194,6 +202,14 @@ describe('sessions', () => {
     expect(page.sessions.nodes[0]).toMatchObject({ title: 'blue team run', status: 'IDLE' });
     void blue;
     void idle;
+
+    // The dashboard reads its sessions list every 5 s: these filters look for the tenant's unfinished
+    // calls through their index, not through every call of every session.
+    const from = app.queries.length;
+    for (const filter of [{ hasPendingApprovals: true }, { hasPendingApprovals: false }, { status: 'ACTIVE' }, { status: 'IDLE' }]) await titles({ filter });
+    const filtered = sentSince(app, from, /FROM "public"\."session" WHERE .*EXISTS\(SELECT .* FROM "public"\."tool_call"/);
+    expect(filtered.length).toBeGreaterThanOrEqual(4);
+    for (const text of filtered) expect(await genericPlanOf(app, text, { without: ['tool_call_tenant_id_queued_at_id_idx'] }), text).toContain('"Index Name":"tool_call_unfinished_idx"');
 
     // The substring is taken literally: % and _ are no wildcards, a backslash is a backslash.
     await session('50%_off \\ sale');

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemStatusDocument, TenantCursorDocument, TenantEventsDocument } from '../gql/graphql.js';
 import { createSession, submitBatch, waitForBatch, waitForStatus } from '../support/fixtures.js';
+import { genericPlanOf, sentSince } from '../support/plans.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
 
@@ -56,6 +57,15 @@ describe('systemStatus', () => {
 
     const anonymous = await app.request(SystemStatusDocument, {}, '');
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it("counts the tenant's unfinished calls through the index of unfinished calls, not through every call it ever made", async () => {
+    // The Health page reads this every 3 s while it is open: its cost follows the calls not final yet.
+    const from = app.queries.length;
+    await app.query(SystemStatusDocument, {});
+    const [counts] = sentSince(app, from, /FROM "public"\."tool_call" WHERE .*GROUP BY "public"\."tool_call"\."status"/);
+    expect(counts).toBeDefined();
+    expect(await genericPlanOf(app, counts!, { without: ['tool_call_tenant_id_queued_at_id_idx'] })).toContain('"Index Name":"tool_call_unfinished_idx"');
   });
 
   it('reports the delivery lag of the events this API streamed in the last minute', async () => {

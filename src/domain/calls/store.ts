@@ -10,6 +10,7 @@ import { inIdOrder } from '../in-id-order.js';
 import { type Queryable, statement } from '../../sql.js';
 import { EMPTY_BATCH_ID, emptyBatch } from './batches.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
+import { UNFINISHED_CALL_STATUSES } from './call-folds.js';
 
 const CALL_PAGES = statement(
   'call_pages_of_batches',
@@ -215,7 +216,12 @@ function callWhere(tenantId: string, filter: CallFilter): Prisma.ToolCallWhereIn
   for (const field of ['status', 'tool', 'failureClass', 'failureCode'] as const) checkFilterList(filter[field], field);
   checkTimeWindow(filter.queuedAfter, filter.queuedBefore, 'queuedAfter', 'queuedBefore');
   const and: Prisma.ToolCallWhereInput[] = [{ tenantId }];
-  if (filter.status?.length) and.push({ status: { in: filter.status } });
+  if (filter.status?.length) {
+    and.push({ status: { in: filter.status } });
+    // Only statuses not final: said once more as `completed_at IS NULL`, the predicate of the index of
+    // unfinished calls (tool_call_unfinished_idx), which the status list, sent as casts, cannot prove.
+    if (filter.status.every((status) => isUnfinished(status))) and.push({ completedAt: null });
+  }
   if (filter.tool?.length) and.push({ tool: { in: filter.tool } });
   if (filter.sessionId) and.push({ sessionId: filter.sessionId });
   if (filter.batchId != null) and.push({ batch: { batchId: filter.batchId } });
@@ -226,3 +232,6 @@ function callWhere(tenantId: string, filter: CallFilter): Prisma.ToolCallWhereIn
   return { AND: and };
 }
 
+function isUnfinished(status: CallStatus): boolean {
+  return (UNFINISHED_CALL_STATUSES as readonly CallStatus[]).includes(status);
+}

@@ -286,12 +286,15 @@ function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWh
   if (filter.createdAfter) and.push({ createdAt: { gt: filter.createdAfter } });
   if (filter.createdBefore) and.push({ createdAt: { lt: filter.createdBefore } });
   if (filter.activeAfter) and.push({ lastActivityAt: { gt: filter.activeAfter } });
+  // The calls looked for are the tenant's unfinished ones: read through tool_call_unfinished_idx (the
+  // tenant, and `completed_at IS NULL` for its predicate, said beside the status), not through every
+  // call of each session.
   if (typeof filter.hasPendingApprovals === 'boolean') {
-    const pending: Prisma.SessionWhereInput = { calls: { some: { status: 'AWAITING_APPROVAL' } } };
+    const pending: Prisma.SessionWhereInput = { calls: { some: { tenantId, status: 'AWAITING_APPROVAL', completedAt: null } } };
     and.push(filter.hasPendingApprovals ? pending : { NOT: pending });
   }
   if (filter.status) {
-    const active: Prisma.SessionWhereInput = { calls: { some: { status: { in: [...UNFINISHED_CALL_STATUSES] } } } };
+    const active: Prisma.SessionWhereInput = { calls: { some: { tenantId, status: { in: [...UNFINISHED_CALL_STATUSES] }, completedAt: null } } };
     and.push(filter.status === 'ACTIVE' ? active : { NOT: active });
   }
   return { AND: and };

@@ -1,0 +1,11 @@
+-- The calls not final yet, by tenant and status: what the Health page counts (every 3 s while it is
+-- open), what the approvals inbox lists and what the sessions filters (ACTIVE, IDLE, pending
+-- approvals) look for. Without it each of those reads went through every call the tenant ever made
+-- (by tool_call_tenant_id_queued_at_id_idx, or a scan of the whole table). Only unfinished calls are
+-- indexed, so a call costs this index an entry while it waits or runs, none once it is final.
+-- The predicate is `completed_at IS NULL` rather than `status IN (...)`: a call is unfinished exactly
+-- while completed_at is null (every transition to SUCCEEDED, FAILED or CANCELLED sets it, nothing
+-- else does), and Prisma sends enum values as casts of text parameters, which the planner cannot
+-- match against a predicate on status. The reads say `completed_at IS NULL` beside their status.
+-- (A partial index: the Prisma schema cannot express it, so it lives here only.)
+CREATE INDEX "tool_call_unfinished_idx" ON "tool_call" ("tenant_id", "status", "queued_at", "id") WHERE "completed_at" IS NULL;

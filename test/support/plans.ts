@@ -1,0 +1,56 @@
+// The plans PostgreSQL chooses for toolrun's own statements: tests that a read made on every pass of a
+// worker, or on every request of a page, goes through an index of the rows it needs rather than
+// through every row ever written. Sequential scans are made as dear as the planner allows, so an
+// index that can serve the statement is used however small the test's tables are.
+import { randomUUID } from 'node:crypto';
+import type { Toolrun } from './toolrun.js';
+
+/** The plan (EXPLAIN's JSON, as text) of a statement without parameters, or with `params`. */
+export function planOf(app: Toolrun, text: string, params: unknown[] = []): Promise<string> {
+  return app.services.sql.transaction(async (connection) => {
+    await connection.query('SET LOCAL enable_seqscan = off');
+    return JSON.stringify(await connection.query(`EXPLAIN (FORMAT JSON) ${text}`, params));
+  });
+}
+
+/**
+ * The plan of a statement as toolrun sent it (`app.queries`: Prisma's SQL, whose values are not
+ * recorded) for any values of its parameters: prepared with their types inferred and planned
+ * generically, so only what the text says (not a value that happens to suit an index) picks the index.
+ * The transaction is rolled back: `without` names indexes dropped for it only (it holds their table's
+ * lock for the few milliseconds it takes).
+ */
+export async function genericPlanOf(app: Toolrun, text: string, options: { without?: string[] } = {}): Promise<string> {
+  const count = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+  const name = `plan_${randomUUID().replaceAll('-', '')}`;
+  try {
+    await app.services.sql.transaction(async (connection) => {
+      await connection.query('SET LOCAL enable_seqscan = off');
+      await connection.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      // An index that serves other reads and would read every call of the tenant here (a test's tables
+      // are too small for the planner to tell it from the right one) is dropped for this transaction only.
+      for (const index of options.without ?? []) await connection.query(`DROP INDEX ${index}`);
+      await connection.query(`PREPARE ${name} AS ${text}`);
+      const args = count === 0 ? '' : `(${Array.from({ length: count }, () => 'NULL').join(', ')})`;
+      const plan = JSON.stringify(await connection.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args}`));
+      await connection.query(`DEALLOCATE ${name}`);
+      throw new RolledBack(plan);
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.plan;
+    throw error;
+  }
+  throw new Error('the plan\'s transaction was not rolled back');
+}
+
+/** The statements toolrun sent since `from` (an index into `app.queries`) that match. */
+export function sentSince(app: Toolrun, from: number, pattern: RegExp): string[] {
+  return app.queries.slice(from).filter((text) => pattern.test(text));
+}
+
+/** Ends a transaction whose changes (dropped indexes) must not stay, carrying what it read. */
+class RolledBack extends Error {
+  constructor(readonly plan: string) {
+    super('rolled back');
+  }
+}
