@@ -15,22 +15,23 @@ export function planOf(app: Toolrun, text: string, params: unknown[] = []): Prom
 
 /**
  * The plan of a statement as toolrun sent it (`app.queries`: Prisma's SQL, whose values are not
- * recorded) for any values of its parameters: prepared with their types inferred and planned
- * generically, so only what the text says (not a value that happens to suit an index) picks the index.
- * The transaction is rolled back: `without` names indexes dropped for it only (it holds their table's
- * lock for the few milliseconds it takes).
+ * recorded) for any values of its parameters, against a copy of `tool_call` that has `index` as its
+ * only index: prepared with their types inferred and planned generically, so only what the text says
+ * (not a value that happens to suit an index) can pick the index. The copy is a temporary table of the
+ * transaction, which is rolled back: the shared tables are neither changed nor locked.
  */
-export async function genericPlanOf(app: Toolrun, text: string, options: { without?: string[] } = {}): Promise<string> {
+export async function genericPlanOf(app: Toolrun, text: string, index: string): Promise<string> {
   const count = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
   const name = `plan_${randomUUID().replaceAll('-', '')}`;
   try {
     await app.services.sql.transaction(async (connection) => {
+      const [definition] = await connection.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'tool_call' AND indexname = $1`, [index]);
+      if (!definition) throw new Error(`tool_call has no index ${index}`);
+      await connection.query('CREATE TEMP TABLE tool_call (LIKE public.tool_call INCLUDING DEFAULTS) ON COMMIT DROP');
+      await connection.query(definition.indexdef.replace(' ON public.tool_call ', ' ON pg_temp.tool_call '));
       await connection.query('SET LOCAL enable_seqscan = off');
       await connection.query('SET LOCAL plan_cache_mode = force_generic_plan');
-      // An index that serves other reads and would read every call of the tenant here (a test's tables
-      // are too small for the planner to tell it from the right one) is dropped for this transaction only.
-      for (const index of options.without ?? []) await connection.query(`DROP INDEX ${index}`);
-      await connection.query(`PREPARE ${name} AS ${text}`);
+      await connection.query(`PREPARE ${name} AS ${text.replaceAll('"public"."tool_call"', 'pg_temp."tool_call"')}`);
       const args = count === 0 ? '' : `(${Array.from({ length: count }, () => 'NULL').join(', ')})`;
       const plan = JSON.stringify(await connection.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args}`));
       await connection.query(`DEALLOCATE ${name}`);
@@ -48,7 +49,7 @@ export function sentSince(app: Toolrun, from: number, pattern: RegExp): string[]
   return app.queries.slice(from).filter((text) => pattern.test(text));
 }
 
-/** Ends a transaction whose changes (dropped indexes) must not stay, carrying what it read. */
+/** Ends a transaction whose changes (the temporary copy) must not stay, carrying what it read. */
 class RolledBack extends Error {
   constructor(readonly plan: string) {
     super('rolled back');
