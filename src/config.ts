@@ -16,6 +16,12 @@ const ConfigSchema = z.object({
   /** Unset: PostgreSQL at 127.0.0.1:LOCAL_POSTGRES_PORT, database `toolrun` (`npm start` starts an embedded one when none answers). */
   DATABASE_URL: z.string().url().refine((url) => /^postgres(ql)?:\/\//.test(url), 'expected a postgresql:// URL').optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
+  /**
+   * A pooled connection is closed (when next idle) this long after it opened, so its cached plans
+   * are made again: a generic plan chosen while a table was small (a sequential scan) would otherwise
+   * stay while the table grows, where autovacuum's ANALYZE does not run (0: connections live on).
+   */
+  DATABASE_CONNECTION_LIFETIME_S: int(0, 86_400).default(300),
   /** Unset: Redis at 127.0.0.1:LOCAL_REDIS_PORT (`npm start` starts `redis-server` from the PATH when none answers). */
   REDIS_URL: z.string().url().refine((url) => /^rediss?:\/\//.test(url), 'expected a redis:// or rediss:// URL').optional(),
   /** Where PostgreSQL and Redis look for the local servers when DATABASE_URL / REDIS_URL are unset, and where `npm start` starts its own. */

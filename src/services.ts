@@ -87,6 +87,7 @@ export function createServices(config: Config, logger: Logger, options: { onQuer
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
     idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    lifetimeSeconds: config.DATABASE_CONNECTION_LIFETIME_S,
   });
   const sql = new Sql(pool, options.onQuery);
   const db = createDb(pool, { onQuery: options.onQuery });

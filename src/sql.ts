@@ -25,23 +25,26 @@ export const SQL_TYPES: pg.CustomTypesConfig = {
     JSON_OIDS.has(oid) && format !== 'binary' ? parseStoredJson : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-export interface TimeoutSettings {
+export interface ConnectionSettings {
   statementTimeoutMs: number;
   lockTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  /** A connection is closed, once idle, this long after it opened (0: never); see DATABASE_CONNECTION_LIFETIME_S. */
+  lifetimeSeconds?: number;
 }
 
 /**
  * The pool of a process. Every connection carries statement, lock and idle-in-transaction
  * timeouts, so a stuck or frozen process never holds a row lock for longer than they allow.
  */
-export function createPool(url: string, max: number, timeouts: TimeoutSettings): pg.Pool {
+export function createPool(url: string, max: number, timeouts: ConnectionSettings): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     statement_timeout: timeouts.statementTimeoutMs,
     lock_timeout: timeouts.lockTimeoutMs,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    maxLifetimeSeconds: timeouts.lifetimeSeconds ?? 0,
   });
   // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'. A pooled
   // client can be between owners at that moment (node-postgres#2762), and an 'error' nobody hears
