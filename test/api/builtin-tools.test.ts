@@ -484,6 +484,7 @@ describe('validateArgs', () => {
     expect(compileSchemaOrError({ type: 'object', properties: { a: { enum: [] } } })).toMatch(/enum must NOT have fewer than 1 items/);
   });
 
+  // CPU-bound by design (each refusal spends its whole budget): on a loaded 2-core runner it takes longer than the default test timeout.
   it('stops a schema whose $refs fan out on a budget, and still checks large args against a recursive schema', () => {
     // Two refs to a schema that holds two refs to …: 2 kB of schema, 2^24 evaluations for one string (minutes on the API's thread).
     const fanOut = (applicator: string, depth: number, root = false) => {
@@ -537,7 +538,7 @@ describe('validateArgs', () => {
     expect(validateArgs(tree, { root })).toEqual({ ok: true });
     root.children[49]!.children[99]!.v = 0.5;
     expect(validateArgs(tree, { root })).toEqual({ ok: false, message: 'args/root/children/49/children/99/v must be integer' });
-  });
+  }, 90_000);
 
   it('compiles a schema that refers many times to one large schema in time linear in its size', () => {
     // 200 refs to a schema of 200 properties (14 kB): Ajv copied it into each, 40,000 properties of code, seconds to compile.
