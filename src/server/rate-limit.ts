@@ -6,10 +6,12 @@
 //
 // A process takes a key's points from Redis a few at a time (a lease of `leaseSize`, 1 for budgets
 // under 400) and spends them locally until they run out or the window ends, so most requests cost
-// no round trip before they run. Leases never grant more than the budget: a lease that finds fewer
-// points left than it asked for gets those. A spent budget is remembered until its window ends, so
-// requests over the limit cost no round trip either. The price: points a process leased and did
-// not spend by the window's end (at most `leaseSize - 1` per key and process) are lost to the others.
+// no round trip before they run; requests that come while a lease is being taken ask for a point of
+// their own beside it. Nothing grants more than the budget: each answer counts the points asked for
+// atomically, and one that finds fewer left than it asked for gets those. A spent budget is
+// remembered until its window ends, so requests over the limit cost no round trip either. The
+// price: points a process leased and did not spend by the window's end (at most `leaseSize - 1` per
+// key and process) are lost to the others.
 import { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -20,22 +22,25 @@ import type { Viewer } from '../domain/tenants/api-keys.js';
 const MAX_LEASE = 10;
 /** A lease is at most this share of the budget, so that several processes share a small budget fairly. */
 const LEASE_SHARE = 1 / 200;
-/** Leases of windows that ended are dropped once this many keys are held. */
+/** Leases of windows that ended are dropped once this many keys are held (then once twice as many are). */
 const SWEEP_ABOVE = 10_000;
 
-/** A key's points this process holds for the current window (`left` 0 and no refill: the budget is spent). */
+/** A key's points this process holds for the current window. */
 interface Lease {
   left: number;
-  /** When the window ends (ms, Date.now()). */
+  /** When the window ends (ms, Date.now()), at the latest. */
   endsAt: number;
+  /** The window's budget is spent: refused without asking Redis until it ends. */
   spent: boolean;
-  refill: Promise<void> | null;
+  /** A lease is being taken from Redis. */
+  refilling: boolean;
 }
 
 export class KeyRateLimiter {
   private readonly limiter: RateLimiterRedis | null;
   private readonly leaseSize: number;
   private readonly leases = new Map<string, Lease>();
+  private sweepAbove = SWEEP_ABOVE;
 
   constructor(redis: Redis, config: Pick<Config, 'RATE_LIMIT_REQUESTS' | 'RATE_LIMIT_WINDOW_SECONDS' | 'REDIS_PREFIX'>) {
     const points = config.RATE_LIMIT_REQUESTS;
@@ -58,45 +63,66 @@ export class KeyRateLimiter {
   async take(viewer: Viewer): Promise<GraphQLError | null> {
     const limiter = this.limiter;
     if (!limiter) return null;
-    for (;;) {
-      const lease = this.current(viewer.apiKeyId);
-      if (lease.left > 0) {
-        lease.left--;
-        return null;
-      }
-      if (lease.spent) return rateLimited(lease.endsAt - Date.now(), limiter.points, limiter.duration);
-      lease.refill ??= this.refill(limiter, viewer.apiKeyId, lease).finally(() => (lease.refill = null));
-      await lease.refill;
+    const lease = this.current(viewer.apiKeyId);
+    if (lease.left > 0) {
+      lease.left--;
+      return null;
     }
+    if (lease.spent) return this.refusal(limiter, lease);
+    // While a lease is being taken, a request asks for its own point beside it rather than wait
+    // behind it (a burst of one key's requests would otherwise go to Redis one after another).
+    const refill = !lease.refilling;
+    lease.refilling ||= refill;
+    try {
+      const granted = await this.ask(limiter, viewer.apiKeyId, lease, refill ? this.leaseSize : 1);
+      if (granted === 0) return this.refusal(limiter, lease);
+      if (refill) lease.left += granted - 1;
+      return null;
+    } finally {
+      if (refill) lease.refilling = false;
+    }
+  }
+
+  private refusal(limiter: RateLimiterRedis, lease: Lease): GraphQLError {
+    return rateLimited(lease.endsAt - Date.now(), limiter.points, limiter.duration);
   }
 
   /** The key's lease of the current window (a new, empty one when its window ended). */
   private current(apiKeyId: string): Lease {
     const now = Date.now();
     let lease = this.leases.get(apiKeyId);
-    if (!lease || (lease.endsAt <= now && !lease.refill)) {
-      if (this.leases.size >= SWEEP_ABOVE) for (const [id, held] of this.leases) if (held.endsAt <= now && !held.refill) this.leases.delete(id);
-      lease = { left: 0, endsAt: now, spent: false, refill: null };
+    if (!lease || (lease.endsAt <= now && !lease.refilling)) {
+      if (this.leases.size >= this.sweepAbove) {
+        for (const [id, held] of this.leases) if (held.endsAt <= now && !held.refilling) this.leases.delete(id);
+        this.sweepAbove = Math.max(SWEEP_ABOVE, this.leases.size * 2);
+      }
+      lease = { left: 0, endsAt: now, spent: false, refilling: false };
       this.leases.set(apiKeyId, lease);
     }
     return lease;
   }
 
-  /** Takes up to `leaseSize` points of the key's window from Redis into `lease`; none left: the budget is spent. */
-  private async refill(limiter: RateLimiterRedis, apiKeyId: string, lease: Lease): Promise<void> {
+  /**
+   * Asks Redis for `wanted` points of the key's window: answers how many were granted (those within
+   * the budget); none marks the lease spent. The window is taken to end when Redis said, counted from
+   * before the question, so that points are never spent past its end.
+   */
+  private async ask(limiter: RateLimiterRedis, apiKeyId: string, lease: Lease, wanted: number): Promise<number> {
+    const asked = Date.now();
     let result: RateLimiterRes;
     try {
-      result = await limiter.consume(apiKeyId, this.leaseSize);
+      result = await limiter.consume(apiKeyId, wanted);
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       result = refused;
     }
-    // The counter counts every point asked for; those past the budget were not granted.
-    const before = result.consumedPoints - this.leaseSize;
-    const granted = Math.max(0, Math.min(this.leaseSize, limiter.points - before));
-    lease.left = granted;
-    lease.spent = granted === 0;
-    lease.endsAt = Date.now() + result.msBeforeNext;
+    // The counter counts every point asked for; those past the budget were not granted (an answer
+    // that counts nothing is a block: nothing granted).
+    const before = result.consumedPoints - wanted;
+    const granted = result.consumedPoints <= 0 ? 0 : Math.max(0, Math.min(wanted, limiter.points - before));
+    lease.endsAt = asked + result.msBeforeNext;
+    if (granted === 0) lease.spent = true;
+    return granted;
   }
 }
 

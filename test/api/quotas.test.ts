@@ -108,6 +108,39 @@ describe('per-key rate limits shared by API processes', () => {
   });
 });
 
+describe('a burst of one key’s requests', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = new Redis(TEST_REDIS_URL);
+    await redis.ping();
+  });
+  afterAll(() => redis.quit());
+
+  it('asks Redis side by side, not one request after another behind a lease being taken', async () => {
+    const config = { RATE_LIMIT_REQUESTS: 300, RATE_LIMIT_WINDOW_SECONDS: 60, REDIS_PREFIX: `burst-${randomUUID().slice(0, 8)}` };
+    const limiter = new KeyRateLimiter(redis, config);
+    const viewer = { apiKeyId: randomUUID(), tenantId: randomUUID(), roles: ['reader'] } as unknown as Viewer;
+    // Counts the commands this connection has sent and not yet had answered.
+    let inFlight = 0;
+    let most = 0;
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = ((command: Parameters<Redis['sendCommand']>[0]) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      const sent = send(command);
+      void (command as unknown as { promise: Promise<unknown> }).promise.finally(() => inFlight--).catch(() => undefined);
+      return sent;
+    }) as Redis['sendCommand'];
+    try {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => limiter.take(viewer)));
+      expect(answers.every((answer) => answer === null)).toBe(true);
+      expect(most).toBeGreaterThan(10);
+    } finally {
+      redis.sendCommand = send;
+    }
+  });
+});
+
 describe('tenant limits', () => {
   let app: Toolrun;
   beforeAll(async () => {
