@@ -7,5 +7,8 @@
 -- while completed_at is null (every transition to SUCCEEDED, FAILED or CANCELLED sets it, nothing
 -- else does), and Prisma sends enum values as casts of text parameters, which the planner cannot
 -- match against a predicate on status. The reads say `completed_at IS NULL` beside their status.
--- (A partial index: the Prisma schema cannot express it, so it lives here only.)
-CREATE INDEX "tool_call_unfinished_idx" ON "tool_call" ("tenant_id", "status", "queued_at", "id") WHERE "completed_at" IS NULL;
+-- (A partial index: the Prisma schema cannot express it, so it lives here only.) Built CONCURRENTLY,
+-- so the processes still running while a deployment migrates keep writing calls meanwhile; that is
+-- why it is the migration's only statement. A build that failed leaves an INVALID index of this name:
+-- drop it before running the migration again.
+CREATE INDEX CONCURRENTLY "tool_call_unfinished_idx" ON "tool_call" ("tenant_id", "status", "queued_at", "id") WHERE "completed_at" IS NULL;
