@@ -284,10 +284,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await asOperator();
     const registered = await api.query(RegisterExternalToolDocument, { input: { name: 'drawer_external', description: 'completed by the test', parametersSchema: { type: 'object' } } });
     expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    const expiring = await api.query(RegisterExternalToolDocument, { input: { name: 'drawer_expiring', description: 'never completed', parametersSchema: { type: 'object' }, timeoutMs: 300 } });
+    expect(expiring.registerExternalTool.__typename).toBe('ToolDefinition');
     const session = await newSession('timeouts and deadlines');
     await submit(session.sessionId, [
       { id: 'nowhere', tool: 'no_such_tool', args: {} },
       { id: 'awaited', tool: 'drawer_external', args: {} },
+      { id: 'expired', tool: 'drawer_expiring', args: {} },
     ]);
     await openSession(session.sessionId);
     const drawer = page.getByRole('dialog');
@@ -306,8 +309,19 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(completed.completeToolCall.__typename).toBe('ToolCall');
     // Completed, the call waits for nothing: its deadline is gone from the drawer, read again at the new status.
     await expect.poll(() => row('awaited').getAttribute('data-status'), { timeout: 15_000 }).toBe('SUCCEEDED');
-    await expect.poll(() => drawer.textContent()).not.toContain('Not finished');
+    await expect.poll(async () => {
+      const text = (await drawer.textContent()) ?? '';
+      return !text.includes('Loading') && !text.includes('Not finished') && text.includes('done');
+    }).toBe(true);
     expect(await drawer.textContent()).not.toContain('External deadline');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    // A call whose wait ran out keeps showing the deadline that ended it.
+    await expect.poll(() => row('expired').getAttribute('data-status'), { timeout: 15_000 }).toBe('FAILED');
+    await page.locator('.call[data-call-id="expired"] .call-name').click();
+    await expect.poll(() => drawer.textContent()).toContain('deadline_exceeded');
+    expect(await drawer.textContent()).toContain('External deadline');
     await page.keyboard.press('Escape');
   });
 

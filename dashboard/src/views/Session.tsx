@@ -484,8 +484,8 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
             ) : null}
             <dt>Scheduling</dt>
             <dd>{call.scheduling.toLowerCase()}</dd>
-            {/* The deadline of the wait for a completion: past once the call no longer waits (the column keeps it). */}
-            {call.status === 'PENDING_EXTERNAL' && call.deadlineAt ? (
+            {/* The deadline of the wait for a completion: while the call waits, or as what ended it. */}
+            {call.deadlineAt && (call.status === 'PENDING_EXTERNAL' || (output?.__typename === 'ToolFailure' && output.code === 'deadline_exceeded')) ? (
               <>
                 <dt>External deadline</dt>
                 <dd>{time(call.deadlineAt)}</dd>
