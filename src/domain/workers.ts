@@ -18,10 +18,13 @@ const DECLARE_DEAD = statement(
     WHERE deployment = $2 AND state = 'live' AND heartbeat_at < now() - $1 * interval '1 millisecond'
    RETURNING id`,
 );
-const DEAD_HOLDING_CALLS = statement(
+// The reads of a worker's calls look for running ones only, and say `completed_at IS NULL` beside their
+// status: the predicate of tool_call_unfinished_worker_idx, which holds no finished call.
+export const DEAD_HOLDING_CALLS = statement(
   'worker_dead_holding_calls',
   `SELECT w.id FROM worker w
-    WHERE w.deployment = $1 AND w.state = 'dead' AND EXISTS (SELECT 1 FROM tool_call c WHERE c.worker_id = w.id AND c.status = 'RUNNING')`,
+    WHERE w.deployment = $1 AND w.state = 'dead'
+      AND EXISTS (SELECT 1 FROM tool_call c WHERE c.worker_id = w.id AND c.status = 'RUNNING' AND c.completed_at IS NULL)`,
 );
 const LIVE_COUNT = statement(
   'worker_live_count',
@@ -94,9 +97,9 @@ export class WorkerRegistry {
   }
 }
 
-const CANCEL_REQUESTED = statement(
+export const CANCEL_REQUESTED = statement(
   'calls_cancel_requested_on_worker',
-  `SELECT id::text AS id FROM tool_call WHERE worker_id = $1 AND status = 'RUNNING' AND cancel_requested_at IS NOT NULL`,
+  `SELECT id::text AS id FROM tool_call WHERE worker_id = $1 AND status = 'RUNNING' AND completed_at IS NULL AND cancel_requested_at IS NOT NULL`,
 );
 
 /** Calls running on `workerId` whose cancellation was requested (a missed cancel signal). */

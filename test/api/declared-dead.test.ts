@@ -7,6 +7,9 @@ import { RegisterHttpToolDocument } from '../gql/graphql.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { json, startToolServer, type ToolServer } from '../support/tool-server.js';
 import { newSession, submitBatch, waitForBatch } from '../support/fixtures.js';
+import { genericPlanOf } from '../support/plans.js';
+import { RUNNING_ON } from '../../src/domain/calls/lost-calls.js';
+import { CANCEL_REQUESTED, DEAD_HOLDING_CALLS } from '../../src/domain/workers.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -74,3 +77,14 @@ it('hands them back even when the check-in that would tell it fails (a loaded da
     await holder.end();
   }
 }, 30_000);
+
+it("reads a worker's running calls through an index of the unfinished calls, not one of every call ever run", async () => {
+  // The reaper (dead workers holding calls, their recovery: every pass of every worker) and a worker's
+  // heartbeat (its cancel-requested calls) look for running calls only: whatever the table's size,
+  // each may read them through tool_call_unfinished_worker_idx, which finished calls leave.
+  for (const { text } of [DEAD_HOLDING_CALLS, RUNNING_ON, CANCEL_REQUESTED]) {
+    expect.soft(await genericPlanOf(app, text, 'tool_call_unfinished_worker_idx'), text).toContain('"Index Name":"tool_call_unfinished_worker_idx"');
+  }
+  const indexes = await app.services.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'tool_call' AND indexdef LIKE '%(worker_id)%'`);
+  expect(indexes.map((row) => row.indexname)).toEqual(['tool_call_unfinished_worker_idx']);
+});

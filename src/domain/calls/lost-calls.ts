@@ -21,14 +21,15 @@ interface LostCall extends CallRef {
   startedAt: Date;
 }
 
-const RUNNING_ON = statement(
+/** The running calls of `$1` (worker ids), through tool_call_unfinished_worker_idx (`completed_at IS NULL`, its predicate). */
+export const RUNNING_ON = statement(
   'calls_running_on_workers',
   `SELECT c.id::text AS id, c.tenant_id::text AS "tenantId", c.session_id::text AS "sessionId", c.batch_row_id::text AS "batchRowId",
           b.batch_id AS "batchId", c.call_id AS "callId", c.tool, c.args, c.attempt, c.max_attempts AS "maxAttempts",
           c.timeout_ms AS "timeoutMs", c.scheduling, c.worker_id AS "workerId", c.cancel_requested_at IS NOT NULL AS "cancelRequested",
           COALESCE(c.started_at, now()) AS "startedAt"
      FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id
-    WHERE c.status = 'RUNNING' AND c.worker_id = ANY($1::text[])
+    WHERE c.status = 'RUNNING' AND c.completed_at IS NULL AND c.worker_id = ANY($1::text[])
     ORDER BY c.session_id, c.position
     LIMIT 5000`,
 );
