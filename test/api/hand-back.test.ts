@@ -4,6 +4,8 @@
 // send them, run as many at once as the worker has call slots, not as many as it has job slots.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunCallsJob } from '../../src/domain/calls/call-jobs.js';
+import { QUEUED } from '../../src/domain/calls/redispatch.js';
+import { genericPlanOf } from '../support/plans.js';
 import { newSession, submitBatch } from '../support/fixtures.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
@@ -49,5 +51,20 @@ describe('single-call jobs', () => {
     const { id: sessionId, rowId } = await newSession(app);
     for (let i = 0; i < 12; i++) await submitBatch(app, { sessionId, calls: [{ id: `one-${i}`, tool: 'sleep', args: { ms: 60_000 } }] });
     await eventually(async () => (await app.services.db.toolCall.count({ where: { sessionId: rowId, status: 'RUNNING' } })) === 12, 15_000, 50, 'all 12 running at once');
+  });
+});
+
+describe('the queued calls given new jobs after Redis lost its data', () => {
+  let app: Toolrun;
+  beforeAll(async () => {
+    app = await startToolrun({}, { worker: false });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('are read through the index of unfinished calls, not by reading every call ever made', async () => {
+    // No tenant: the whole index of unfinished calls (every tenant's), never the finished ones.
+    expect(await genericPlanOf(app, QUEUED.text, 'tool_call_unfinished_idx')).toContain('"Index Name":"tool_call_unfinished_idx"');
   });
 });

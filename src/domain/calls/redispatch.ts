@@ -9,7 +9,13 @@ import type { EventLog } from '../event-log.js';
 import { addJob, type Dispatcher } from '../outbox.js';
 import { type BatchScope, type CallDescriptor, describeCall, runCallJob, runCallsAgainJob, runCallsJobs, runLaneJob, tagged } from './call-jobs.js';
 
-const QUEUED = statement(
+/**
+ * Every queued call, in batch order. `completed_at IS NULL` (implied by QUEUED) lets the read go
+ * through tool_call_unfinished_idx, the calls not final yet, rather than every call ever made: without
+ * a tenant it reads the whole index (every tenant's unfinished calls), which is all this read, made only
+ * after Redis lost its data, needs.
+ */
+export const QUEUED = statement(
   'calls_queued_everywhere',
   `SELECT c.id::text AS id, c.tenant_id::text AS "tenantId", c.session_id::text AS "sessionId", c.batch_row_id::text AS "batchRowId",
           b.batch_id AS "batchId", b.lane_gen AS "laneGen", c.call_id AS "callId", c.tool, c.args, c.attempt, c.max_attempts AS "maxAttempts",
@@ -20,7 +26,7 @@ const QUEUED = statement(
              WHERE e.session_id = c.session_id AND e.call_id = c.call_id AND e.type = 'ToolCallRetrying'
              ORDER BY e.seq DESC LIMIT 1), 0)) ELSE 0 END AS "delayMs"
      FROM tool_call c JOIN tool_batch b ON b.id = c.batch_row_id
-    WHERE c.status = 'QUEUED'
+    WHERE c.status = 'QUEUED' AND c.completed_at IS NULL
     ORDER BY c.batch_row_id, c.position`,
 );
 
