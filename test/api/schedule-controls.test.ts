@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelScheduleDocument, ListSchedulesDocument, PauseScheduleDocument, ResumeScheduleDocument, TriggerScheduleDocument } from '../gql/graphql.js';
 import { finished, spawn, waitForTask } from '../support/background.js';
 import { newSession } from '../support/fixtures.js';
+import { genericPlanOf, sentSince } from '../support/plans.js';
+import type { Db } from '../../src/db.js';
+import { TaskStore } from '../../src/domain/tasks/store.js';
+import { toStorable } from '../../src/model/storable-json.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 import { eventually } from '../support/wait.js';
 
@@ -27,6 +31,51 @@ async function createSchedule(schedule: { cronExpression?: string; scheduledAt?:
 }
 
 describe('schedule controls', () => {
+  it('the task reaper reads the live schedules through their index, not every schedule ever made', async () => {
+    // Every pass of every worker (5 s) looks for missed one-shots and counts the cron schedules;
+    // fired one-shots and cancelled schedules stay in the table, disabled, for good.
+    const from = app.queries.length;
+    await app.services.tasks.missedOneShots(200);
+    await app.services.tasks.enabledCronSchedules();
+    // The two reads as sent (Prisma's or raw SQL; not a read of the rows of missed ones by id).
+    const reads = [...new Set(sentSince(app, from, /FROM ("public"\.)?"?schedule"?\s+WHERE[\s\S]*type/).filter((text) => !text.includes('"id" IN')))];
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    for (const text of reads) expect.soft(await genericPlanOf(app, text, 'schedule_live_idx', 'schedule'), text).toContain('"Index Name":"schedule_live_idx"');
+  });
+
+  it('the task reaper finds the same missed one-shots and counts the same cron schedules as Prisma’s reads of them', async () => {
+    const { rowId } = await newSession(app);
+    const past = new Date(Date.now() - 60_000);
+    const rolledBack = new Error('rolled back');
+    // Rows of a transaction rolled back, so that no reaper sees (and fires) them.
+    await app.services.db
+      .$transaction(async (tx) => {
+        for (const data of [
+          { type: 'ONCE', scheduledAt: past, spec: toStorable({ title: 'missed', text: 'a\u0000b' }) },
+          { type: 'ONCE', scheduledAt: past, spec: {}, pausedAt: new Date() },
+          { type: 'ONCE', scheduledAt: past, spec: {}, enabled: false },
+          { type: 'ONCE', scheduledAt: new Date(Date.now() + 60_000), spec: {} },
+          { type: 'CRON', cronExpression: '0 0 * * *', spec: {} },
+          { type: 'CRON', cronExpression: '0 0 * * *', spec: {}, pausedAt: new Date() },
+          { type: 'CRON', cronExpression: '0 0 * * *', spec: {}, enabled: false },
+        ]) {
+          await tx.schedule.create({ data: { sessionId: rowId, ...data } });
+        }
+        const store = new TaskStore(tx as unknown as Db);
+        // The rows in id order, as JSON (Prisma's rows are proxies that compute the restored spec).
+        const byId = (rows: Array<{ id: string }>) => JSON.stringify([...rows].sort((a, b) => a.id.localeCompare(b.id)));
+        const missed = await store.missedOneShots(200);
+        // The rows as Prisma reads them: the spec restored from its stored form.
+        expect(missed.find((schedule) => (schedule.spec as { title?: string }).title === 'missed')?.spec).toEqual({ title: 'missed', text: 'a\u0000b' });
+        expect(byId(missed)).toEqual(byId(await tx.schedule.findMany({ where: { enabled: true, pausedAt: null, type: 'ONCE', scheduledAt: { lt: new Date(Date.now() - 30_000) } }, take: 200 })));
+        expect(await store.enabledCronSchedules()).toBe(await tx.schedule.count({ where: { enabled: true, pausedAt: null, type: 'CRON' } }));
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+  });
+
   it('a paused schedule fires nothing; resumed, it fires again from now', async () => {
     const { session, created } = await createSchedule({ cronExpression: '* * * * * *' });
     const id = created.scheduleId;

@@ -15,23 +15,26 @@ export function planOf(app: Toolrun, text: string, params: unknown[] = []): Prom
 
 /**
  * The plan of a statement as toolrun sent it (`app.queries`: Prisma's SQL, whose values are not
- * recorded) for any values of its parameters, against a copy of `tool_call` that has `index` as its
- * only index: prepared with their types inferred and planned generically, so only what the text says
- * (not a value that happens to suit an index) can pick the index. The copy is a temporary table of the
- * transaction, which is rolled back: the shared tables are neither changed nor locked.
+ * recorded; or a named statement's text) for any values of its parameters, against a copy of `table`
+ * (`tool_call` unless named) that has `index` as its only index: prepared with their types inferred
+ * and planned generically, so only what the text says (not a value that happens to suit an index) can
+ * pick the index. The copy is a temporary table of the transaction, which is rolled back: the shared
+ * tables are neither changed nor locked. The statement reaches the copy whether it names the table as
+ * Prisma does (`"public"."<table>"`, rewritten) or unqualified (the temporary schema is searched first).
  */
-export async function genericPlanOf(app: Toolrun, text: string, index: string): Promise<string> {
+export async function genericPlanOf(app: Toolrun, text: string, index: string, table = 'tool_call'): Promise<string> {
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
   const count = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
   const name = `plan_${randomUUID().replaceAll('-', '')}`;
   try {
     await app.services.sql.transaction(async (connection) => {
-      const [definition] = await connection.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'tool_call' AND indexname = $1`, [index]);
-      if (!definition) throw new Error(`tool_call has no index ${index}`);
-      await connection.query('CREATE TEMP TABLE tool_call (LIKE public.tool_call INCLUDING DEFAULTS) ON COMMIT DROP');
-      await connection.query(definition.indexdef.replace(' ON public.tool_call ', ' ON pg_temp.tool_call '));
+      const [definition] = await connection.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1 AND indexname = $2`, [table, index]);
+      if (!definition) throw new Error(`${table} has no index ${index}`);
+      await connection.query(`CREATE TEMP TABLE ${table} (LIKE public.${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
+      await connection.query(definition.indexdef.replace(` ON public.${table} `, ` ON pg_temp.${table} `));
       await connection.query('SET LOCAL enable_seqscan = off');
       await connection.query('SET LOCAL plan_cache_mode = force_generic_plan');
-      await connection.query(`PREPARE ${name} AS ${text.replaceAll('"public"."tool_call"', 'pg_temp."tool_call"')}`);
+      await connection.query(`PREPARE ${name} AS ${text.replaceAll(`"public"."${table}"`, `pg_temp."${table}"`)}`);
       const args = count === 0 ? '' : `(${Array.from({ length: count }, () => 'NULL').join(', ')})`;
       const plan = JSON.stringify(await connection.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args}`));
       await connection.query(`DEALLOCATE ${name}`);

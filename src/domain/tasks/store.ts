@@ -9,6 +9,14 @@ import { inIdOrder } from '../in-id-order.js';
 import type { RunnableTask } from '../work.js';
 import { TASK_KINDS, type TaskState } from './task-transitions.js';
 
+// The task reaper's reads of live schedules (enabled, not paused), through schedule_live_idx (type,
+// scheduled_at) WHERE enabled AND paused_at IS NULL rather than every schedule ever made (fired one-shots
+// and cancelled schedules stay, disabled). The predicate is written as literals: Prisma sends
+// `enabled = $1`, a parameter the planner cannot match against the index's predicate.
+const MISSED_ONE_SHOTS = `SELECT id::text AS id FROM schedule
+  WHERE type = 'ONCE' AND enabled AND paused_at IS NULL AND scheduled_at < $1::timestamptz LIMIT $2`;
+const ENABLED_CRON_SCHEDULES = `SELECT count(*)::int AS n FROM schedule WHERE type = 'CRON' AND enabled AND paused_at IS NULL`;
+
 /** How many runs of each schedule `Schedule.runs` lists. */
 const RUNS_PER_SCHEDULE = 50;
 
@@ -160,13 +168,21 @@ export class TaskStore {
     );
   }
 
-  /** Enabled one-shot schedules whose time passed over 30 s ago without firing. */
-  missedOneShots(limit: number): Promise<Schedule[]> {
-    return this.db.schedule.findMany({ where: { enabled: true, pausedAt: null, type: 'ONCE', scheduledAt: { lt: new Date(Date.now() - 30_000) } }, take: limit });
+  /**
+   * Enabled one-shot schedules, not paused, whose time passed over 30 s ago without firing (the task
+   * reaper's read, every pass of every worker): their ids through schedule_live_idx, then the rows as
+   * Prisma reads them (spec restored), only when there are any.
+   */
+  async missedOneShots(limit: number): Promise<Schedule[]> {
+    const before = new Date(Date.now() - 30_000);
+    const missed = await this.db.$queryRawUnsafe<Array<{ id: string }>>(MISSED_ONE_SHOTS, before, limit);
+    if (missed.length === 0) return [];
+    return this.db.schedule.findMany({ where: { id: { in: missed.map((row) => row.id) }, enabled: true, pausedAt: null, type: 'ONCE', scheduledAt: { lt: before } }, take: limit });
   }
 
-  enabledCronSchedules(): Promise<number> {
-    return this.db.schedule.count({ where: { enabled: true, pausedAt: null, type: 'CRON' } });
+  /** How many schedules are enabled cron schedules, not paused (the task reaper's read, every pass of every worker). */
+  async enabledCronSchedules(): Promise<number> {
+    return (await this.db.$queryRawUnsafe<Array<{ n: number }>>(ENABLED_CRON_SCHEDULES))[0]?.n ?? 0;
   }
 
   /** A page of the enabled schedules that are not paused, in id order after `afterId`. */
