@@ -253,17 +253,19 @@ builder.objectFields(SessionRef, (t) => ({
     },
     ToolBatchConnectionRef,
   ),
+  // Counts every call of each session on the page (by session_id): what the field answers needs them all.
   callCounts: t.field({
     type: CallStatusCountsRef,
     description: 'How many calls of the session are in each status',
     resolve: (session, _args, context) => statusCountsOf(context, 'session', session.id),
   }),
+  // Reads only the sessions' unfinished calls (the index of the tenant's unfinished calls), not their history.
   status: t.field({
     type: SessionStatusEnum,
     description: 'ACTIVE while a call of the session is not final, else IDLE',
     resolve: async (session, _args, context) => {
-      const counts = await statusCountsOf(context, 'session', session.id);
-      return UNFINISHED_CALL_STATUSES.some((status) => (counts.get(status) ?? 0) > 0) ? 'ACTIVE' : 'IDLE';
+      const loader = requestLoader<boolean>(context, 'session-active', (ids) => context.services.calls.activeSessionsOf(context.viewer.tenantId, ids));
+      return (await loader.load(session.id)) ? 'ACTIVE' : 'IDLE';
     },
   }),
 }));

@@ -210,6 +210,17 @@ describe('sessions', () => {
     const filtered = sentSince(app, from, /FROM "public"\."session" WHERE .*EXISTS\(SELECT .* FROM "public"\."tool_call"/);
     expect(filtered.length).toBeGreaterThanOrEqual(4);
     for (const text of filtered) expect(await genericPlanOf(app, text, 'tool_call_unfinished_idx'), text).toContain('"Index Name":"tool_call_unfinished_idx"');
+    // So does each session's status: it reads the sessions' unfinished calls, not every call they made.
+    const listed = app.queries.length;
+    const statuses = await app.request<{ sessions: { nodes: Array<{ title: string; status: string }> } }, object>('{ sessions(first: 10) { nodes { title status } } }', {}, key);
+    expect(statuses.data?.sessions.nodes).toEqual([
+      { title: 'idle', status: 'IDLE' },
+      { title: 'blue team run', status: 'IDLE' },
+      { title: 'Red team run', status: 'ACTIVE' },
+    ]);
+    const [active] = sentSince(app, listed, /FROM "public"\."tool_call" WHERE [\s\S]*GROUP BY "public"\."tool_call"\."session_id"/);
+    expect(active).toBeDefined();
+    expect(await genericPlanOf(app, active!, 'tool_call_unfinished_idx'), active).toContain('"Index Name":"tool_call_unfinished_idx"');
 
     // The substring is taken literally: % and _ are no wildcards, a backslash is a backslash.
     await session('50%_off \\ sale');

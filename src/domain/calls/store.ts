@@ -91,6 +91,20 @@ export class CallStore {
     return ids.map((id) => byOwner.get(id)!);
   }
 
+  /**
+   * Whether each of the tenant's sessions has a call not final yet (`Session.status`), in one query.
+   * Only unfinished calls are read, through tool_call_unfinished_idx (the tenant, and `completed_at IS
+   * NULL` for its predicate, said beside the status): a session's finished calls, however many, are not.
+   */
+  async activeSessionsOf(tenantId: string, ids: readonly string[]): Promise<boolean[]> {
+    const groups = await this.db.toolCall.groupBy({
+      by: ['sessionId'],
+      where: { tenantId, sessionId: { in: [...ids] }, status: { in: [...UNFINISHED_CALL_STATUSES] }, completedAt: null },
+    });
+    const active = new Set(groups.map((group) => group.sessionId));
+    return ids.map((id) => active.has(id));
+  }
+
   /** Per tool: calls queued in the window, failures, and duration percentiles of the finished ones. */
   toolStats(tenantId: string, since: Date, until: Date): Promise<ToolStats[]> {
     return this.db.$queryRawUnsafe<ToolStats[]>(
