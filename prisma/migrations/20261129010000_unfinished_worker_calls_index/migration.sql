@@ -5,6 +5,8 @@
 -- one. Only unfinished calls are indexed now, so a call leaves this index when it is final.
 -- The predicate is `completed_at IS NULL` (a call is unfinished exactly while completed_at is null):
 -- the reads say it beside `status = 'RUNNING'`.
--- (A partial index: the Prisma schema cannot express it, so it lives here only.)
-DROP INDEX "tool_call_worker_id_idx";
-CREATE INDEX "tool_call_unfinished_worker_idx" ON "tool_call" ("worker_id") WHERE "completed_at" IS NULL;
+-- (A partial index: the Prisma schema cannot express it, so it lives here only.) Built CONCURRENTLY so
+-- that running processes keep writing calls meanwhile, hence alone in its migration (a build that
+-- failed leaves an INVALID index of this name: drop it before running the migration again); the next
+-- migration drops the old index.
+CREATE INDEX CONCURRENTLY "tool_call_unfinished_worker_idx" ON "tool_call" ("worker_id") WHERE "completed_at" IS NULL;

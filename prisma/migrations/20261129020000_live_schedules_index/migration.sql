@@ -4,5 +4,7 @@
 -- keeps every fired one-shot and cancelled schedule (disabled) for good. Only live schedules are
 -- indexed. The reads write the predicate as literals (`enabled AND paused_at IS NULL`): Prisma sends
 -- `enabled = $1`, a parameter the planner cannot match against it.
--- (A partial index: the Prisma schema cannot express it, so it lives here only.)
-CREATE INDEX "schedule_live_idx" ON "schedule" ("type", "scheduled_at") WHERE "enabled" AND "paused_at" IS NULL;
+-- (A partial index: the Prisma schema cannot express it, so it lives here only.) Built CONCURRENTLY, so
+-- that running processes keep writing meanwhile; a build that failed leaves an INVALID index of this
+-- name: drop it before running the migration again.
+CREATE INDEX CONCURRENTLY "schedule_live_idx" ON "schedule" ("type", "scheduled_at") WHERE "enabled" AND "paused_at" IS NULL;
