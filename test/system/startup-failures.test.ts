@@ -168,6 +168,7 @@ describe('settings', () => {
     CORS_ORIGINS: 'example.com/path',
     DATABASE_URL: 'mysql://someone:s3cret@db.example/toolrun',
     DATABASE_POOL_SIZE: '0',
+    DATABASE_CONNECTION_LIFETIME_S: '-1',
     REDIS_URL: 'not a url',
     REDIS_PREFIX: 'has space',
     LOCAL_POSTGRES_PORT: '70000',
