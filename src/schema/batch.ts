@@ -125,7 +125,7 @@ ToolBatchRef.implement({
     statusCounts: t.field({
       type: CallStatusCountsRef,
       description: 'How many calls of the batch are in each status',
-      resolve: (batch, _args, context) => statusCountsOf(context, 'batch', batch.id),
+      resolve: (batch, _args, context) => requestLoader<StatusCounts>(context, 'status-counts:batch', (ids) => context.services.calls.batchStatusCountsOf(ids)).load(batch.id),
     }),
   }),
 });
@@ -253,11 +253,12 @@ builder.objectFields(SessionRef, (t) => ({
     },
     ToolBatchConnectionRef,
   ),
-  // Counts every call of each session on the page (by session_id): what the field answers needs them all.
+  // The final calls from the batches' counters, the unfinished ones through their index: not the session's history.
   callCounts: t.field({
     type: CallStatusCountsRef,
     description: 'How many calls of the session are in each status',
-    resolve: (session, _args, context) => statusCountsOf(context, 'session', session.id),
+    resolve: (session, _args, context) =>
+      requestLoader<StatusCounts>(context, 'status-counts:session', (ids) => context.services.calls.sessionStatusCountsOf(context.viewer.tenantId, ids)).load(session.id),
   }),
   // Reads only the sessions' unfinished calls (the index of the tenant's unfinished calls), not their history.
   status: t.field({
@@ -270,9 +271,6 @@ builder.objectFields(SessionRef, (t) => ({
   }),
 }));
 
-function statusCountsOf(context: Parameters<typeof requestLoader>[0], scope: 'session' | 'batch', id: string): Promise<StatusCounts> {
-  return requestLoader<StatusCounts>(context, `status-counts:${scope}`, (ids) => context.services.calls.statusCountsOf(scope, ids)).load(id);
-}
 
 export const ToolCallInput = builder.inputType('ToolCallInput', {
   description: 'One call of a batch to submit',

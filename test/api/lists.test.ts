@@ -173,6 +173,28 @@ describe('toolCalls', () => {
 });
 
 describe('sessions', () => {
+  it("counts a session's calls by status from its batches' counters and its unfinished calls, not from its whole history", async () => {
+    await freshTenant();
+    const sessionId = await session('counted');
+    await submitBatch(app, { sessionId, waitMs: 10_000, calls: [{ id: 'a', tool: 'add', args: { a: 1, b: 2 } }, { id: 'b', tool: 'add', args: { a: 3, b: 4 } }, { id: 'gone', tool: 'no_such_tool', args: {} }] }, key);
+    await submitBatch(app, { sessionId, calls: [{ id: 'gate', tool: 'delete_file', args: { path: '/x' } }, { id: 'dropped', tool: 'delete_file', args: { path: '/y' } }] }, key);
+    const cancelled = await app.request<{ cancelToolCall: { status: string } }, object>('mutation($s: ID!) { cancelToolCall(sessionId: $s, callId: "dropped") { ... on ToolCall { status } } }', { s: sessionId }, key);
+    expect(cancelled.data?.cancelToolCall.status).toBe('CANCELLED');
+
+    const from = app.queries.length;
+    const counted = await app.request<{ session: { callCounts: Record<string, number> } }, object>(
+      'query($s: ID!) { session(id: $s) { callCounts { total queued awaitingApproval running pendingExternal succeeded failed cancelled unfinished } } }',
+      { s: sessionId },
+      key,
+    );
+    expect(counted.data?.session.callCounts).toEqual({ total: 5, queued: 0, awaitingApproval: 1, running: 0, pendingExternal: 0, succeeded: 2, failed: 1, cancelled: 1, unfinished: 1 });
+    // The finished calls come from the batches' counters; the only read of calls is of the unfinished ones, through their index.
+    expect(sentSince(app, from, /session_final_call_counts|FROM tool_batch WHERE session_id = ANY/)).toHaveLength(1);
+    const reads = sentSince(app, from, /FROM "public"\."tool_call"/);
+    expect(reads).toHaveLength(1);
+    expect(await genericPlanOf(app, reads[0]!, 'tool_call_unfinished_idx'), reads[0]).toContain('"Index Name":"tool_call_unfinished_idx"');
+  });
+
   it('filters by title, metadata, pending approvals, status and orders by last activity', async () => {
     await freshTenant();
     const red = await session('Red team run', { team: 'red', env: { region: 'eu' } });

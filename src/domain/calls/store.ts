@@ -12,6 +12,13 @@ import { EMPTY_BATCH_ID, emptyBatch } from './batches.js';
 import { CALL_COLUMNS, type CallRecord } from './call-transitions.js';
 import { UNFINISHED_CALL_STATUSES } from './call-folds.js';
 
+/** The final calls of sessions by outcome, from their batches' counters (kept with each transition). */
+const SESSION_FINAL_COUNTS = statement(
+  'session_final_call_counts',
+  `SELECT session_id::text AS "sessionId", sum(succeeded_count)::int AS succeeded, sum(failed_count)::int AS failed, sum(cancelled_count)::int AS cancelled
+     FROM tool_batch WHERE session_id = ANY($1::uuid[]) GROUP BY session_id`,
+);
+
 const CALL_PAGES = statement(
   'call_pages_of_batches',
   `SELECT ${CALL_COLUMNS} FROM unnest($1::uuid[]) AS o(id)
@@ -83,12 +90,36 @@ export class CallStore {
   }
 
   /** Per-status call counts of many sessions (or batches) in one query. */
-  async statusCountsOf(scope: 'session' | 'batch', ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
-    const column = scope === 'session' ? 'sessionId' : 'batchRowId';
-    const groups = await this.db.toolCall.groupBy({ by: [column, 'status'], where: { [column]: { in: [...ids] } }, _count: { _all: true } });
-    const byOwner = new Map(ids.map((id) => [id, new Map<CallStatus, number>()]));
-    for (const group of groups) byOwner.get(group[column])?.set(group.status, group._count._all);
-    return ids.map((id) => byOwner.get(id)!);
+  /** How many calls of each batch are in each status, in one query (a batch's calls are few). */
+  async batchStatusCountsOf(ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
+    const groups = await this.db.toolCall.groupBy({ by: ['batchRowId', 'status'], where: { batchRowId: { in: [...ids] } }, _count: { _all: true } });
+    const byBatch = new Map(ids.map((id) => [id, new Map<CallStatus, number>()]));
+    for (const group of groups) byBatch.get(group.batchRowId)?.set(group.status, group._count._all);
+    return ids.map((id) => byBatch.get(id)!);
+  }
+
+  /**
+   * How many calls of each of the tenant's sessions are in each status, without reading their
+   * history: the final ones from their batches' outcome counters, the unfinished ones through
+   * tool_call_unfinished_idx (the tenant, and `completed_at IS NULL` said beside the status).
+   */
+  async sessionStatusCountsOf(tenantId: string, ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
+    const [finals, unfinished] = await Promise.all([
+      this.sql.query<{ sessionId: string; succeeded: number; failed: number; cancelled: number }>(SESSION_FINAL_COUNTS, [[...ids]]),
+      this.db.toolCall.groupBy({
+        by: ['sessionId', 'status'],
+        where: { tenantId, sessionId: { in: [...ids] }, status: { in: [...UNFINISHED_CALL_STATUSES] }, completedAt: null },
+        _count: { _all: true },
+      }),
+    ]);
+    const bySession = new Map(ids.map((id) => [id, new Map<CallStatus, number>()]));
+    for (const row of finals) {
+      const counts = bySession.get(row.sessionId);
+      if (!counts) continue;
+      for (const [status, n] of [['SUCCEEDED', row.succeeded], ['FAILED', row.failed], ['CANCELLED', row.cancelled]] as const) if (n > 0) counts.set(status, n);
+    }
+    for (const group of unfinished) bySession.get(group.sessionId)?.set(group.status, group._count._all);
+    return ids.map((id) => bySession.get(id)!);
   }
 
   /**
