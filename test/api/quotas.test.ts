@@ -106,17 +106,8 @@ describe('per-key rate limits shared by API processes', () => {
     expect(refusal!.extensions.retryAfterMs as number).toBeGreaterThan(50_000);
     expect(Number(await redis.get(counter))).toBe(asked);
   });
-});
 
-describe('a burst of one key’s requests', () => {
-  let redis: Redis;
-  beforeAll(async () => {
-    redis = new Redis(TEST_REDIS_URL);
-    await redis.ping();
-  });
-  afterAll(() => redis.quit());
-
-  it('asks Redis side by side, not one request after another behind a lease being taken', async () => {
+  it('asks Redis side by side for a burst of one key’s requests, not one after another behind a lease being taken', async () => {
     const config = { RATE_LIMIT_REQUESTS: 300, RATE_LIMIT_WINDOW_SECONDS: 60, REDIS_PREFIX: `burst-${randomUUID().slice(0, 8)}` };
     const limiter = new KeyRateLimiter(redis, config);
     const viewer = { apiKeyId: randomUUID(), tenantId: randomUUID(), roles: ['reader'] } as unknown as Viewer;
