@@ -14,9 +14,10 @@ import { type AppendingStatement, type CommittedEvent, committedEvent, type Fold
 export type CallStatus = 'QUEUED' | 'AWAITING_APPROVAL' | 'RUNNING' | 'PENDING_EXTERNAL' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 export type TerminalStatus = 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 /**
- * The statuses of a call that is not final yet: exactly the calls whose completed_at is null (the
- * constraint tool_call_completed_at_when_final says so), which is what the partial index of
- * unfinished calls (tool_call_unfinished_idx) keys on.
+ * The statuses of a call that is not final yet: exactly the calls whose completed_at is null (every
+ * transition to a final status sets it, nothing else does; a CHECK constraint saying so made
+ * Prisma 7.10's schema engine fail in `migrate:check`), which is what the partial index of unfinished calls
+ * (tool_call_unfinished_idx) keys on.
  */
 export const UNFINISHED_CALL_STATUSES = ['QUEUED', 'AWAITING_APPROVAL', 'RUNNING', 'PENDING_EXTERNAL'] as const satisfies readonly CallStatus[];
 
