@@ -115,6 +115,7 @@ export async function startToolrun(
       await api.close();
       await worker?.stop(500);
       for (const queue of Object.values(services.queues.all)) await queue.obliterate({ force: true }).catch(() => undefined);
+      await deleteKeysOf(services.redis.command, services.config.REDIS_PREFIX).catch(() => undefined);
       await closeServices(services);
     },
   };
@@ -273,4 +274,14 @@ export function sseSubscription<T>(endpoint: Endpoint, query: string, variables:
       await reader?.cancel().catch(() => undefined);
     },
   };
+}
+
+/** Deletes every Redis key of a test instance's prefix (its epoch, backlog marks, rate windows), so runs leave nothing behind. */
+async function deleteKeysOf(redis: Services['redis']['command'], prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
 }
