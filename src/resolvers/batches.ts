@@ -56,6 +56,8 @@ builder.queryFields((t) => ({
       const until = args.until ?? new Date();
       // The default start of a window ending in year 1 would be no storable time: nothing is older anyway.
       const since = args.since ?? new Date(Math.max(until.getTime() - DAY_MS, EARLIEST_STORABLE_TIME));
+      // Without a `since`, only `until` can leave the window empty: at the earliest storable time.
+      if (!args.since && until.getTime() <= EARLIEST_STORABLE_TIME) throw new ValidationError('`until` must be after 0001-01-01T00:00:00Z, the earliest time stored', 'until');
       checkTimeWindow(since, until, 'since', 'until');
       if (until.getTime() - since.getTime() > 31 * DAY_MS) throw new ValidationError('The window is at most 31 days', 'since');
       return services.calls.toolStats(viewer.tenantId, since, until);

@@ -93,6 +93,9 @@ describe('toolCalls', () => {
     expect(stats.toolStats.find((row) => row.tool === 'delete_file')).toMatchObject({ callCount: 2, durationP50Ms: null });
     // A window ending in year 1 (its default start, 24 hours before, is no storable time) holds nothing.
     expect(await app.query(ToolStatsDocument, { until: '0001-01-01T12:00:00Z' }, key)).toEqual({ toolStats: [] });
+    // At the earliest time itself it leaves no window: the error names `until`, the bound the client gave.
+    const empty = await app.request('{ toolStats(until: "0001-01-01T00:00:00Z") { tool } }', {}, key);
+    expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'until' });
   });
 
   it('refuses a time window whose start is not before its end, in every field that takes one, naming its start', async () => {
