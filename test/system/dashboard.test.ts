@@ -477,14 +477,19 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     for (const text of ['Bidi gnp.exe \\u202Eevil', 'Describes gnp.exe \\u202Eevil', 'Param gnp.exe \\u202Eevil', 'opt gnp.exe \\u202Eevil']) expect(shown).toContain(text);
   });
 
+  /** A tenant's session made by a key that submits and approves, and another approver's key. */
+  async function sessionOfTwoApprovers(tenant: string, name: string, title: string) {
+    const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name, roles: ['submitter', 'approver'] });
+    const { key: other } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'other approver', roles: ['approver'] });
+    const created = await api.query(CreateSessionDocument, { title }, key);
+    if (created.createSession.__typename !== 'Session') throw new Error(JSON.stringify(created.createSession));
+    return { key, other, id: created.createSession.id, sessionId: created.createSession.sessionId };
+  }
+
   it('lists every call waiting for approval past a page (the oldest too); a decision someone made first is refused where it shows', async () => {
     // A tenant of its own, so that only these calls wait.
     const tenant = `inbox-${cluster.id}`;
-    const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'inbox', roles: ['submitter', 'approver'] });
-    const { key: other } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'other approver', roles: ['approver'] });
-    const created = await api.query(CreateSessionDocument, { title: 'inbox of 120' }, key);
-    if (created.createSession.__typename !== 'Session') throw new Error(JSON.stringify(created.createSession));
-    const sessionId = created.createSession.sessionId;
+    const { key, other, sessionId } = await sessionOfTwoApprovers(tenant, 'inbox', 'inbox of 120');
     const calls = Array.from({ length: 120 }, (_, index) => ({ id: `ib${index}`, tool: 'delete_file', args: { path: `/f${index}` } }));
     const submitted = await api.query(ExecuteToolBatchDocument, { sessionId, calls }, key);
     expect(submitted.executeToolBatch.__typename).toBe('ToolBatch');
@@ -558,11 +563,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
 
   it('shows a refused self-approval on its card once: it does not come back when someone else decides the call', async () => {
     const tenant = `self-${cluster.id}`;
-    const { key } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'submits and approves', roles: ['submitter', 'approver'] });
-    const { key: other } = await new ApiKeyService(cluster.db).createKey(tenant, { name: 'other approver', roles: ['approver'] });
-    const created = await api.query(CreateSessionDocument, { title: 'own call' }, key);
-    if (created.createSession.__typename !== 'Session') throw new Error(JSON.stringify(created.createSession));
-    const { id, sessionId } = created.createSession;
+    const { key, other, id, sessionId } = await sessionOfTwoApprovers(tenant, 'submits and approves', 'own call');
     const submitted = await api.query(ExecuteToolBatchDocument, { sessionId, calls: [{ id: 'own', tool: 'delete_file', args: { path: '/own.txt' } }] }, key);
     expect(submitted.executeToolBatch.__typename).toBe('ToolBatch');
     await signIn(key);
