@@ -37,14 +37,14 @@ export interface ConnectionSettings {
  * The pool of a process. Every connection carries statement, lock and idle-in-transaction
  * timeouts, so a stuck or frozen process never holds a row lock for longer than they allow.
  */
-export function createPool(url: string, max: number, timeouts: ConnectionSettings): pg.Pool {
+export function createPool(url: string, max: number, settings: ConnectionSettings): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    statement_timeout: timeouts.statementTimeoutMs,
-    lock_timeout: timeouts.lockTimeoutMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-    maxLifetimeSeconds: timeouts.lifetimeSeconds ?? 0,
+    statement_timeout: settings.statementTimeoutMs,
+    lock_timeout: settings.lockTimeoutMs,
+    idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs,
+    maxLifetimeSeconds: settings.lifetimeSeconds ?? 0,
   });
   // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'. A pooled
   // client can be between owners at that moment (node-postgres#2762), and an 'error' nobody hears

@@ -257,20 +257,24 @@ builder.objectFields(SessionRef, (t) => ({
   callCounts: t.field({
     type: CallStatusCountsRef,
     description: 'How many calls of the session are in each status',
-    resolve: (session, _args, context) =>
-      requestLoader<StatusCounts>(context, 'status-counts:session', (ids) => context.services.calls.sessionStatusCountsOf(context.viewer.tenantId, ids)).load(session.id),
+    resolve: async (session, _args, context) => {
+      const finals = requestLoader<StatusCounts>(context, 'final-counts:session', (ids) => context.services.calls.finalCountsOfSessions(ids));
+      const [final, unfinished] = await Promise.all([finals.load(session.id), unfinishedCountsOf(context, session.id)]);
+      return new Map([...final, ...unfinished]);
+    },
   }),
-  // Reads only the sessions' unfinished calls (the index of the tenant's unfinished calls), not their history.
   status: t.field({
     type: SessionStatusEnum,
     description: 'ACTIVE while a call of the session is not final, else IDLE',
-    resolve: async (session, _args, context) => {
-      const loader = requestLoader<boolean>(context, 'session-active', (ids) => context.services.calls.activeSessionsOf(context.viewer.tenantId, ids));
-      return (await loader.load(session.id)) ? 'ACTIVE' : 'IDLE';
-    },
+    resolve: async (session, _args, context) => ((await unfinishedCountsOf(context, session.id)).size > 0 ? 'ACTIVE' : 'IDLE'),
   }),
 }));
 
+
+/** The session's calls not final yet, by status (absent statuses have none): one read for `status` and `callCounts` of a page. */
+function unfinishedCountsOf(context: Parameters<typeof requestLoader>[0], sessionId: string): Promise<StatusCounts> {
+  return requestLoader<StatusCounts>(context, 'unfinished-counts:session', (ids) => context.services.calls.unfinishedCountsOfSessions(context.viewer.tenantId, ids)).load(sessionId);
+}
 
 export const ToolCallInput = builder.inputType('ToolCallInput', {
   description: 'One call of a batch to submit',

@@ -185,13 +185,14 @@ describe('sessions', () => {
     expect(cancelled.data?.cancelToolCall.status).toBe('CANCELLED');
 
     const from = app.queries.length;
-    const counted = await app.request<{ session: { callCounts: Record<string, number> } }, object>(
-      'query($s: ID!) { session(id: $s) { callCounts { total queued awaitingApproval running pendingExternal succeeded failed cancelled unfinished } } }',
+    const counted = await app.request<{ session: { status: string; callCounts: Record<string, number> } }, object>(
+      'query($s: ID!) { session(id: $s) { status callCounts { total queued awaitingApproval running pendingExternal succeeded failed cancelled unfinished } } }',
       { s: sessionId },
       key,
     );
+    expect(counted.data?.session.status).toBe('ACTIVE');
     expect(counted.data?.session.callCounts).toEqual({ total: 5, queued: 0, awaitingApproval: 1, running: 0, pendingExternal: 0, succeeded: 2, failed: 1, cancelled: 1, unfinished: 1 });
-    // The finished calls come from the batches' counters; the only read of calls is of the unfinished ones, through their index.
+    // The finished calls come from the batches' counters; the only read of calls (for the status too) is of the unfinished ones, through their index.
     expect(sentSince(app, from, /session_final_call_counts|FROM tool_batch WHERE session_id = ANY/)).toHaveLength(1);
     const reads = sentSince(app, from, /FROM "public"\."tool_call"/);
     expect(reads).toHaveLength(1);

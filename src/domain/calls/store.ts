@@ -99,41 +99,34 @@ export class CallStore {
   }
 
   /**
-   * How many calls of each of the tenant's sessions are in each status, without reading their
-   * history: the final ones from their batches' outcome counters, the unfinished ones through
-   * tool_call_unfinished_idx (the tenant, and `completed_at IS NULL` said beside the status).
+   * How many final calls each session has by outcome, from its batches' counters (kept with every
+   * transition): its calls themselves, however many, are not read.
    */
-  async sessionStatusCountsOf(tenantId: string, ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
-    const [finals, unfinished] = await Promise.all([
-      this.sql.query<{ sessionId: string; succeeded: number; failed: number; cancelled: number }>(SESSION_FINAL_COUNTS, [[...ids]]),
-      this.db.toolCall.groupBy({
-        by: ['sessionId', 'status'],
-        where: { tenantId, sessionId: { in: [...ids] }, status: { in: [...UNFINISHED_CALL_STATUSES] }, completedAt: null },
-        _count: { _all: true },
-      }),
-    ]);
+  async finalCountsOfSessions(ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
+    const rows = await this.sql.query<{ sessionId: string; succeeded: number; failed: number; cancelled: number }>(SESSION_FINAL_COUNTS, [[...ids]]);
     const bySession = new Map(ids.map((id) => [id, new Map<CallStatus, number>()]));
-    for (const row of finals) {
+    for (const row of rows) {
       const counts = bySession.get(row.sessionId);
       if (!counts) continue;
       for (const [status, n] of [['SUCCEEDED', row.succeeded], ['FAILED', row.failed], ['CANCELLED', row.cancelled]] as const) if (n > 0) counts.set(status, n);
     }
-    for (const group of unfinished) bySession.get(group.sessionId)?.set(group.status, group._count._all);
     return ids.map((id) => bySession.get(id)!);
   }
 
   /**
-   * Whether each of the tenant's sessions has a call not final yet (`Session.status`), in one query.
-   * Only unfinished calls are read, through tool_call_unfinished_idx (the tenant, and `completed_at IS
-   * NULL` for its predicate, said beside the status): a session's finished calls, however many, are not.
+   * How many calls of each of the tenant's sessions are in each status not final yet, in one query
+   * through tool_call_unfinished_idx (the tenant, and `completed_at IS NULL` for its predicate, said
+   * beside the status): a session's finished calls, however many, are not read.
    */
-  async activeSessionsOf(tenantId: string, ids: readonly string[]): Promise<boolean[]> {
+  async unfinishedCountsOfSessions(tenantId: string, ids: readonly string[]): Promise<Array<Map<CallStatus, number>>> {
     const groups = await this.db.toolCall.groupBy({
-      by: ['sessionId'],
+      by: ['sessionId', 'status'],
       where: { tenantId, sessionId: { in: [...ids] }, status: { in: [...UNFINISHED_CALL_STATUSES] }, completedAt: null },
+      _count: { _all: true },
     });
-    const active = new Set(groups.map((group) => group.sessionId));
-    return ids.map((id) => active.has(id));
+    const bySession = new Map(ids.map((id) => [id, new Map<CallStatus, number>()]));
+    for (const group of groups) bySession.get(group.sessionId)?.set(group.status, group._count._all);
+    return ids.map((id) => bySession.get(id)!);
   }
 
   /** Per tool: calls queued in the window, failures, and duration percentiles of the finished ones. */
