@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { cancel } from './figures/cancel.js';
 import { fairness } from './figures/fairness.js';
-import { fanout } from './figures/fanout.js';
+import { fanout, fanoutOfEvents } from './figures/fanout.js';
 import { latency } from './figures/latency.js';
 import { throughput } from './figures/throughput.js';
 import { type Bench, type FigureResult, FULL, QUICK, type Row } from './support/bench.js';
@@ -27,6 +27,7 @@ const FIGURES: Array<[string, (bench: Bench) => Promise<FigureResult>]> = [
   ['P1', throughput],
   ['P2', latency],
   ['P3', fanout],
+  ['P3e', fanoutOfEvents],
   ['P4', cancel],
   ['Fairness', fairness],
 ];

@@ -1,9 +1,9 @@
-// Plain fan-out baseline: a `ws` server that sends the same frames (count and size, each at the
-// same offset from the first) that toolrun's subscribers received, to the same number of sockets,
-// as an expert's broadcast would: each frame encoded once, the same bytes written to every socket.
-// A frame carries its sequence number and the moment its event happened (the start plus its
-// offset), the analogue of an event's `at`: its latency counts any wait for the broadcaster, as
-// toolrun's does.
+// Plain fan-out baseline: a `ws` server that sends the messages toolrun's subscribers received (the
+// same payloads, each when the last event it carries happened) to the same number of sockets, as an
+// expert's broadcast would: each frame encoded once, the same bytes written to every socket, so its
+// clients parse what toolrun's parse. A frame carries its sequence number and the moments its
+// events happened (the start plus their offsets), the analogue of events' `at`: their latency counts
+// any wait for the broadcaster, as toolrun's does.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocketServer } from 'ws';
 import { serve } from './serve.js';
@@ -13,12 +13,12 @@ await new Promise<void>((resolve) => server.once('listening', resolve));
 const address = server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 
-function frame(seq: number, happenedAt: number, size: number): Buffer {
-  const head = `{"seq":${seq},"t":${happenedAt},"pad":"`;
-  return Buffer.from(`${head}${'x'.repeat(Math.max(0, size - head.length - 2))}"}`);
+/** A frame carrying its sequence number, when each of its events happened and the payload toolrun sent. */
+function frame(seq: number, happenedAt: number[], payload: string): Buffer {
+  return Buffer.from(`{"seq":${seq},"ts":${JSON.stringify(happenedAt)},"payload":${payload}}`);
 }
 
-async function broadcast({ sockets, offsetsMs, sizes }: { sockets: number; offsetsMs: number[]; sizes: number[] }) {
+async function broadcast({ sockets, messages }: { sockets: number; messages: Array<{ payload: string; offsetsMs: number[] }> }) {
   const deadline = Date.now() + 60_000;
   while (server.clients.size < sockets) {
     if (Date.now() > deadline) throw new Error(`only ${server.clients.size} of ${sockets} sockets connected within 60 s`);
@@ -26,13 +26,15 @@ async function broadcast({ sockets, offsetsMs, sizes }: { sockets: number; offse
   }
   const clients = [...server.clients];
   const start = Date.now();
-  for (let seq = 0; seq < sizes.length; seq++) {
-    const wait = start + offsetsMs[seq]! - Date.now();
+  for (let seq = 0; seq < messages.length; seq++) {
+    const { payload, offsetsMs } = messages[seq]!;
+    // Sent when the last of its events happened, as toolrun could send it no earlier.
+    const wait = start + Math.max(...offsetsMs) - Date.now();
     if (wait > 0) await sleep(wait);
-    const bytes = frame(seq, start + offsetsMs[seq]!, sizes[seq]!);
+    const bytes = frame(seq, offsetsMs.map((offset) => start + offset), payload);
     for (const socket of clients) socket.send(bytes, { binary: false });
   }
-  return { frames: sizes.length };
+  return { frames: messages.length };
 }
 
 serve({ port, pid: process.pid }, { broadcast }, async () => {

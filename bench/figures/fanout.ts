@@ -1,20 +1,23 @@
 // P3 fan-out: S graphql-ws subscribers (one socket each) on one session, then one batch of C `add`
 // calls. Every subscriber must receive every event of the batch, in order (seq); delivery latency
-// of an event = receive time − its `at`; the API's RSS is sampled every 100 ms. Idle subscribers:
-// statements per second in the bench database with S idle subscribers, less the same without
-// them. Baseline: a plain `ws` server sending the frames the toolrun run delivered (same count,
-// same sizes, same offsets) to as many sockets; each baseline repetition replays the toolrun
-// repetition just before it, which is why this figure runs toolrun first in each pair.
+// of an event = receive time − its `at`; the API's RSS is sampled every 100 ms. P3 subscribes with
+// `toolCallEventBatches` (the events ready when a message is sent, in one message), P3e with
+// `toolCallEvents` (one event per message). Idle subscribers (P3 only): statements per second in
+// the bench database with S idle subscribers, less the same without them. Baseline: a plain `ws`
+// server sending the messages the toolrun run delivered (the same payloads, each when the last
+// event it carries happened, with when each of its events happened beside it) to as many sockets; each
+// baseline repetition replays the toolrun repetition just before it, which is why this figure runs
+// toolrun first in each pair.
 import { WebSocket } from 'ws';
 import { type Bench, type FigureResult, interleave, medianOf, row } from '../support/bench.js';
-import { openSubscribers, type SessionEvent, type Subscriber } from '../support/graphql.js';
+import { type Delivery as Stream, openSubscribers, type SessionEvent, type Subscriber } from '../support/graphql.js';
 import { MB, rssPeakSampler } from '../support/proc.js';
 import { statementCounter } from '../support/verify.js';
 import { BenchError, deferred, failureOf, percentile, sleep, within } from '../support/wait.js';
 
+/** The messages subscriber 0 received: each one's payload (JSON), and when each of its events happened (ms after the first). */
 interface Timeline {
-  offsetsMs: number[];
-  sizes: number[];
+  messages: Array<{ payload: string; offsetsMs: number[] }>;
 }
 
 interface Delivery {
@@ -50,10 +53,11 @@ async function statementRate(bench: Bench): Promise<{ source: string; perSecond:
   return { source: counter.source, perSecond: ((await counter.read()) - before) / (windowMs / 1000) };
 }
 
-/** Size of the graphql-ws frame that carried a payload (the id is a UUID, as graphql-ws clients make). */
-const frameSize = (payload: unknown) => JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', type: 'next', payload }).length;
+export const fanout = (bench: Bench) => fanoutOf(bench, 'batch');
+export const fanoutOfEvents = (bench: Bench) => fanoutOf(bench, 'event');
 
-export async function fanout(bench: Bench): Promise<FigureResult> {
+async function fanoutOf(bench: Bench, stream: Stream): Promise<FigureResult> {
+  const name = stream === 'batch' ? 'P3' : 'P3e';
   const { sizes } = bench;
   let timeline: Timeline | null = null;
   let idle: Idle | null = null;
@@ -62,7 +66,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     const count = warmup ? sizes.p3WarmupSubscribers : sizes.p3Subscribers;
     const calls = warmup ? sizes.p3WarmupCalls : sizes.p3Calls;
     const { session, cursor } = await bench.client.primedSession(tag);
-    const measureIdle = rep === 1;
+    const measureIdle = rep === 1 && stream === 'batch';
     const control = measureIdle ? await statementRate(bench) : null;
 
     // Before `measuring`, subscribers only wait for the probe batch; afterwards every event is the measured batch's.
@@ -78,7 +82,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
         promise: all.promise,
         check() {
           const lost = state.filter((s) => s.lost !== null).length;
-          if (lost === count) all.reject(new BenchError(`P3: every subscriber broke; the first: ${state[0]!.lost}`));
+          if (lost === count) all.reject(new BenchError(`${name}: every subscriber broke; the first: ${state[0]!.lost}`));
           else if (state.every((s) => s[flag] || s.lost !== null)) all.resolve();
         },
         count: () => state.filter((s) => s[flag]).length,
@@ -86,8 +90,8 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     };
     const probePhase = phase('probeDone');
     const batchPhase = phase('done');
-    const recorded: Timeline & { at: number[] } = { offsetsMs: [], sizes: [], at: [] };
-    const onEvent = (index: number) => (event: SessionEvent, _receivedAt: number, payload: unknown) => {
+    const recorded: Array<{ payload: string; at: number[] }> = [];
+    const onEvent = (index: number) => (event: SessionEvent, _receivedAt: number, payload: unknown, indexInMessage: number) => {
       const now = Date.now();
       const mine = state[index]!;
       if (!measuring) {
@@ -104,8 +108,8 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       if (event.seq === mine.lastSeq + 1 && mine.lost === null) mine.inOrder++;
       mine.lastSeq = event.seq;
       if (index === 0) {
-        recorded.at.push(Date.parse(event.at));
-        recorded.sizes.push(frameSize(payload));
+        if (indexInMessage === 0) recorded.push({ payload: JSON.stringify(payload), at: [] });
+        recorded.at(-1)!.at.push(Date.parse(event.at));
       }
       if (event.__typename === 'ToolBatchCompleted' && !mine.done) {
         mine.done = true;
@@ -116,7 +120,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     const subscribers: Subscriber[] = [];
     try {
       bench.log(`  opening ${count} subscribers`);
-      subscribers.push(...(await openSubscribers(count, (index) => bench.client.subscribe(session.id, cursor, onEvent(index)))));
+      subscribers.push(...(await openSubscribers(count, (index) => bench.client.subscribe(session.id, cursor, onEvent(index), stream))));
       subscribers.forEach((subscriber, index) =>
         subscriber.failure.promise.catch((error: Error) => {
           state[index]!.lost = error.message;
@@ -126,7 +130,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       );
       // A one-call batch that every subscriber must see: afterwards each subscription is live on the server.
       const probe = bench.client.submit(session.id, [{ id: probeId, tool: 'add', args: { a: 1, b: 2 } }]);
-      await within(() => `P3: the probe batch seen by all ${count} subscribers (${probePhase.count()} so far)`, sizes.runTimeoutMs, Promise.race([probePhase.promise, failureOf(probe)]));
+      await within(() => `${name}: the probe batch seen by all ${count} subscribers (${probePhase.count()} so far)`, sizes.runTimeoutMs, Promise.race([probePhase.promise, failureOf(probe)]));
       if (measureIdle) {
         bench.log(`  idle: ${count} subscribers for ${sizes.idleWindowMs / 1000} s`);
         const loaded = await statementRate(bench);
@@ -139,7 +143,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       const rss = rssPeakSampler(bench.toolrun.api.pid);
       const batch = bench.client.submit(session.id, Array.from({ length: calls }, (_, i) => ({ id: `${tag}-c${i}`, tool: 'add', args: { a: i, b: 1 } })));
       const sumDelivered = () => state.reduce((sum, s) => sum + s.inOrder, 0);
-      await within(() => `P3: every subscriber receiving the batch's ToolBatchCompleted (${batchPhase.count()} of ${count}; ${sumDelivered()} events delivered)`, sizes.runTimeoutMs, Promise.race([batchPhase.promise, failureOf(batch)]));
+      await within(() => `${name}: every subscriber receiving the batch's ToolBatchCompleted (${batchPhase.count()} of ${count}; ${sumDelivered()} events delivered)`, sizes.runTimeoutMs, Promise.race([batchPhase.promise, failureOf(batch)]));
       const rssPeakMB = rss.stop() / MB;
       await batch;
 
@@ -159,7 +163,8 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
         maxMs: percentile(latencies, 100),
         rssPeakMB,
       };
-      timeline = { offsetsMs: recorded.at.map((at) => at - recorded.at[0]!), sizes: recorded.sizes };
+      const start = recorded[0]?.at[0] ?? 0;
+      timeline = { messages: recorded.map((message) => ({ payload: message.payload, offsetsMs: message.at.map((at) => at - start) })) };
       bench.log(`  ${result.deliveredInOrderPct.toFixed(2)} % of ${count} × ${expected} events delivered in order; delivery p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms; API RSS peak ${rssPeakMB.toFixed(0)} MB`);
       return result;
     } finally {
@@ -168,9 +173,9 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
   };
 
   const runBaseline = async ({ warmup }: { warmup: boolean }): Promise<Delivery> => {
-    if (!timeline) throw new BenchError('P3 baseline: no toolrun timeline to replay');
+    if (!timeline) throw new BenchError(`${name} baseline: no toolrun timeline to replay`);
     const count = warmup ? sizes.p3WarmupSubscribers : sizes.p3Subscribers;
-    const frames = timeline.sizes.length;
+    const frames = timeline.messages.length;
     const latencies: number[] = [];
     const state = Array.from({ length: count }, () => ({ lastSeq: -1, inOrder: 0, done: false, lost: null as string | null }));
     const allDelivered = deferred<void>();
@@ -178,7 +183,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     const sockets: WebSocket[] = [];
     let ending = false;
     try {
-      await within('P3 baseline: sockets opening', 60_000, Promise.all(Array.from({ length: count }, (_, index) => new Promise<void>((resolve, reject) => {
+      await within(`${name} baseline: sockets opening`, 60_000, Promise.all(Array.from({ length: count }, (_, index) => new Promise<void>((resolve, reject) => {
         const socket = new WebSocket(bench.baseline.broadcasterUrl);
         sockets.push(socket);
         socket.once('open', () => resolve());
@@ -190,9 +195,9 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
         });
         socket.on('message', (data) => {
           const now = Date.now();
-          const frame = JSON.parse(data.toString()) as { seq: number; t: number };
+          const frame = JSON.parse(data.toString()) as { seq: number; ts: number[] };
           const mine = state[index]!;
-          latencies.push(now - frame.t);
+          for (const happenedAt of frame.ts) latencies.push(now - happenedAt);
           if (frame.seq === mine.lastSeq + 1) mine.inOrder++;
           mine.lastSeq = frame.seq;
           if (frame.seq === frames - 1) {
@@ -203,7 +208,7 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
       }))));
       const rss = rssPeakSampler(bench.baseline.broadcaster.pid);
       const sent = bench.baseline.broadcaster.call('broadcast', { sockets: count, ...timeline }, sizes.runTimeoutMs);
-      await within(() => `P3 baseline: every socket receiving the last frame (${state.filter((s) => s.done).length} of ${count})`, sizes.runTimeoutMs, Promise.race([allDelivered.promise, failureOf(sent)]));
+      await within(() => `${name} baseline: every socket receiving the last frame (${state.filter((s) => s.done).length} of ${count})`, sizes.runTimeoutMs, Promise.race([allDelivered.promise, failureOf(sent)]));
       await sent;
       const rssPeakMB = rss.stop() / MB;
       const delivered = state.reduce((sum, s) => sum + s.inOrder, 0);
@@ -227,16 +232,17 @@ export async function fanout(bench: Bench): Promise<FigureResult> {
     }
   };
 
-  const runs = await interleave(bench, 'P3', { baseline: runBaseline, toolrun: runToolrun, toolrunFirst: true });
+  const runs = await interleave(bench, name, { baseline: runBaseline, toolrun: runToolrun, toolrunFirst: true });
   const b = runs.baseline;
   const t = runs.toolrun;
   const idleResult = idle as Idle | null;
+  const how = stream === 'batch' ? 'toolCallEventBatches' : 'toolCallEvents';
   return {
     rows: [
-      row(`P3 delivered in order (${sizes.p3Subscribers} subscribers, ${sizes.p3Calls}-call batch)`, '%', medianOf(b, (r) => r.deliveredInOrderPct), medianOf(t, (r) => r.deliveredInOrderPct), '100 %', (value) => value === 100),
-      row('P3 delivery latency p99 (receive − event `at`)', 'ms', medianOf(b, (r) => r.p99Ms), medianOf(t, (r) => r.p99Ms), '< 250 ms', (value) => value < 250),
-      row('P3 API RSS peak (baseline: ws server)', 'MB', medianOf(b, (r) => r.rssPeakMB), medianOf(t, (r) => r.rssPeakMB), '< 400 MB', (value) => value < 400),
-      row(`Idle subscribers (${sizes.p3Subscribers}): statements/s`, '/s', null, idleResult?.perSecond ?? null, '0', (value) => value < 1),
+      row(`${name} delivered in order (${sizes.p3Subscribers} subscribers of ${how}, ${sizes.p3Calls}-call batch)`, '%', medianOf(b, (r) => r.deliveredInOrderPct), medianOf(t, (r) => r.deliveredInOrderPct), '100 %', (value) => value === 100),
+      row(`${name} delivery latency p99 (receive − event \`at\`)`, 'ms', medianOf(b, (r) => r.p99Ms), medianOf(t, (r) => r.p99Ms), '< 250 ms', (value) => value < 250),
+      row(`${name} API RSS peak (baseline: ws server)`, 'MB', medianOf(b, (r) => r.rssPeakMB), medianOf(t, (r) => r.rssPeakMB), '< 400 MB', (value) => value < 400),
+      ...(stream === 'batch' ? [row(`Idle subscribers (${sizes.p3Subscribers}): statements/s`, '/s', null, idleResult?.perSecond ?? null, '0', (value) => value < 1)] : []),
     ],
     raw: { ...runs, idle: idleResult },
   };

@@ -1,6 +1,6 @@
 // P1 throughput, CPU per call and RSS. toolrun: N `add` calls over GraphQL `executeToolBatch`
 // from 4 sessions (each session's batches of 100 submitted concurrently), every ToolCallCompleted
-// received by a graphql-ws subscriber of its session; calls/s from the first submit to the last
+// received by a graphql-ws subscriber of its session (`toolCallEventBatches`); calls/s from the first submit to the last
 // completion received, then PostgreSQL is checked to hold every call and event. Baseline: the
 // same number of no-op BullMQ jobs, completions seen through QueueEvents.
 import { type Bench, type FigureResult, interleave, medianOf, row } from '../support/bench.js';
@@ -62,7 +62,7 @@ export async function throughput(bench: Bench): Promise<FigureResult> {
         expected.delete(event.callId);
         if (problems.length > 0) lastCompletion.reject(new BenchError(problems.slice(0, 5).join('; ')));
         else if (--remaining === 0) lastCompletion.resolve(receivedAt);
-      }),
+      }, 'batch'),
     );
     try {
       await within('P1 subscribers connecting', 30_000, Promise.all(subscribers.map((subscriber) => subscriber.connected.promise)));

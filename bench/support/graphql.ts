@@ -45,18 +45,33 @@ const LAST_EVENT_CURSOR = /* GraphQL */ `
   query LastEventCursor($id: ID!) { session(id: $id) { lastEventCursor } }`;
 
 /** The selection a dashboard or an agent runtime makes: position, timing, identity and the outcome. */
-const EVENTS = /* GraphQL */ `
-  subscription Events($sessionId: ID!, $after: String) {
-    toolCallEvents(sessionId: $sessionId, after: $after) {
+const EVENT_FIELDS = /* GraphQL */ `
       __typename
       seq
       at
       cursor
       ... on ToolCallEvent { callId batchId tool }
       ... on ToolCallCompleted { status durationMs output { __typename ... on ToolSuccess { value } ... on ToolFailure { code message } ... on ToolCancellation { message } } }
-      ... on ToolBatchCompleted { batchId succeeded failed cancelled }
+      ... on ToolBatchCompleted { batchId succeeded failed cancelled }`;
+
+const EVENTS = /* GraphQL */ `
+  subscription Events($sessionId: ID!, $after: String) {
+    toolCallEvents(sessionId: $sessionId, after: $after) {${EVENT_FIELDS}
     }
   }`;
+
+/** The same events, several per message (those ready when the message is sent). */
+const EVENT_BATCHES = /* GraphQL */ `
+  subscription EventBatches($sessionId: ID!, $after: String) {
+    toolCallEventBatches(sessionId: $sessionId, after: $after, maxEvents: 1000) {
+      cursor
+      events {${EVENT_FIELDS}
+      }
+    }
+  }`;
+
+/** How a subscriber receives its events: `toolCallEvents` (one per message) or `toolCallEventBatches`. */
+export type Delivery = 'event' | 'batch';
 
 export interface CallInput {
   id: string;
@@ -89,8 +104,8 @@ export interface SessionEvent {
   output?: { __typename: string; value?: unknown };
 }
 
-/** Gets each event, when it arrived (performance.now()) and the whole payload. */
-export type EventHandler = (event: SessionEvent, receivedAt: number, payload: unknown) => void;
+/** Gets each event, when its message arrived (performance.now()), the message's payload and the event's index in it. */
+export type EventHandler = (event: SessionEvent, receivedAt: number, payload: unknown, indexInMessage: number) => void;
 
 type Result<T> = T & { __typename: string; code?: string; message?: string };
 
@@ -159,9 +174,9 @@ export class ToolrunClient {
     return { session, cursor };
   }
 
-  /** One graphql-ws socket with one toolCallEvents subscription. */
-  subscribe(sessionId: string, after: string | null, onEvent: EventHandler): Subscriber {
-    return new Subscriber(this, sessionId, after, onEvent);
+  /** One graphql-ws socket with one toolCallEvents (or toolCallEventBatches) subscription. */
+  subscribe(sessionId: string, after: string | null, onEvent: EventHandler, delivery: Delivery = 'event'): Subscriber {
+    return new Subscriber(this, sessionId, after, onEvent, delivery);
   }
 }
 
@@ -177,7 +192,7 @@ export class Subscriber {
   private readonly openedAt = performance.now();
   private closed = false;
 
-  constructor(api: ToolrunClient, private readonly sessionId: string, after: string | null, onEvent: EventHandler) {
+  constructor(api: ToolrunClient, private readonly sessionId: string, after: string | null, onEvent: EventHandler, delivery: Delivery) {
     this.client = createClient({
       url: api.wsUrl,
       webSocketImpl: WebSocket,
@@ -196,17 +211,19 @@ export class Subscriber {
         },
       },
     });
-    this.client.subscribe<{ toolCallEvents: SessionEvent }>(
-      { query: EVENTS, variables: { sessionId, after } },
+    this.client.subscribe<{ toolCallEvents?: SessionEvent; toolCallEventBatches?: { events: SessionEvent[] } }>(
+      { query: delivery === 'batch' ? EVENT_BATCHES : EVENTS, variables: { sessionId, after } },
       {
         next: (message) => {
           const receivedAt = performance.now();
-          const event = message.data?.toolCallEvents;
-          if (!event) return this.problem(`payload without an event: ${JSON.stringify(message).slice(0, 300)}`);
-          if (event.seq <= this.lastSeq) this.problem(`event seq ${event.seq} after ${this.lastSeq}`);
-          this.lastSeq = event.seq;
-          this.received++;
-          onEvent(event, receivedAt, message);
+          const events = delivery === 'batch' ? message.data?.toolCallEventBatches?.events : message.data?.toolCallEvents && [message.data.toolCallEvents];
+          if (!events?.length) return this.problem(`payload without an event: ${JSON.stringify(message).slice(0, 300)}`);
+          events.forEach((event, index) => {
+            if (event.seq <= this.lastSeq) this.problem(`event seq ${event.seq} after ${this.lastSeq}`);
+            this.lastSeq = event.seq;
+            this.received++;
+            onEvent(event, receivedAt, message, index);
+          });
         },
         error: (error) => this.problem(`subscription error: ${error instanceof Error ? error.message : JSON.stringify(error)}`),
         complete: () => {

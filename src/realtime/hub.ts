@@ -49,11 +49,23 @@ export interface Pushable {
   [PUSH]?(sink: PushSink | null): void;
 }
 
-/** Forwards a wrapped stream's push side (wrappers that pass events through unchanged). */
-export function forwardPush<T extends object>(wrapper: T, inner: object): T & Pushable {
+/**
+ * A stream's optional take side: the events it holds ready after the one `next()` last returned,
+ * taken at once without waiting (at most `max`, in order, each once, as `next()` would have
+ * returned them). A consumer that sends several events per message takes them after each `next()`.
+ */
+export const TAKE_READY = Symbol('toolrun.takeReady');
+export interface TakesReady {
+  [TAKE_READY]?(max: number): CommittedEvent[];
+}
+
+/** Forwards a wrapped stream's push and take sides (wrappers that pass events through unchanged). */
+export function forwardSides<T extends object>(wrapper: T, inner: object): T & Pushable & TakesReady {
   const push = (inner as Pushable)[PUSH];
   if (push) (wrapper as Pushable)[PUSH] = (sink) => push.call(inner, sink);
-  return wrapper as T & Pushable;
+  const take = (inner as TakesReady)[TAKE_READY];
+  if (take) (wrapper as TakesReady)[TAKE_READY] = (max) => take.call(inner, max);
+  return wrapper as T & Pushable & TakesReady;
 }
 
 const READ_ATTEMPTS = 8;
@@ -228,7 +240,7 @@ export class Hub {
   }
 }
 
-class Subscriber implements AsyncIterableIterator<StreamItem>, Pushable {
+class Subscriber implements AsyncIterableIterator<StreamItem>, Pushable, TakesReady {
   private cursor = -1;
   private sink: PushSink | null = null;
   private readonly queue: CommittedEvent[] = [];
@@ -283,16 +295,33 @@ class Subscriber implements AsyncIterableIterator<StreamItem>, Pushable {
     this.wake?.();
   }
 
+  [TAKE_READY](max: number): CommittedEvent[] {
+    const taken: CommittedEvent[] = [];
+    while (taken.length < max && this.mode !== 'done') {
+      const event = this.queue.shift();
+      if (!event) break;
+      if (!this.admit(event)) continue;
+      taken.push(event);
+      if (this.options.until?.(event)) this.finish();
+    }
+    return taken;
+  }
+
+  /** Moves the cursor past a queued event; true when the event is one to hand on (new, and matching). */
+  private admit(event: CommittedEvent): boolean {
+    const position = positionOf(this.hub.key.kind, event);
+    if (position <= this.cursor) return false;
+    this.cursor = position;
+    return !this.options.matches || this.options.matches(event);
+  }
+
   async next(): Promise<IteratorResult<StreamItem>> {
     await this.started;
     for (;;) {
       if (this.mode === 'done') return { value: undefined, done: true };
       const event = this.queue.shift();
       if (event) {
-        const position = positionOf(this.hub.key.kind, event);
-        if (position <= this.cursor) continue;
-        this.cursor = position;
-        if (this.options.matches && !this.options.matches(event)) continue;
+        if (!this.admit(event)) continue;
         const last = this.options.until?.(event) ?? false;
         // Everything before this event has been handed on, so it may go straight to the sink too: a
         // subscriber that fell behind (its socket was full) catches up without a round through the

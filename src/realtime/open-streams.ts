@@ -2,7 +2,7 @@
 // when its key stops working (revoked or expired) or the process shuts down. A stream ended by its
 // key says so in its last item (`KeyStopped`): over SSE no close code can.
 import { LimitExceededError } from '../model/errors.js';
-import { forwardPush } from './hub.js';
+import { forwardSides } from './hub.js';
 
 interface KeyHolder {
   apiKeyId: string;
@@ -80,7 +80,7 @@ export class OpenStreams<V extends KeyHolder> {
  */
 export function endingWith<T>(iterator: AsyncIterableIterator<T>, stream: OpenStream): AsyncIterableIterator<T | KeyStopped> {
   let told = false;
-  return forwardPush({
+  return forwardSides({
     [Symbol.asyncIterator]() {
       return this;
     },

@@ -1,10 +1,12 @@
 // Session events as subscribers and waiters consume them: a filtered, gap-free stream (from the
 // process's shared hub for the session) that ends on unsubscribe, shutdown or the watched work's
-// end, and turns an expired cursor into a CursorExpired event; and a bounded wait for one event.
+// end, and turns an expired cursor into a CursorExpired event; the same stream a few events at a
+// time; and a bounded wait for one event.
 import type { SessionEvent } from '../model/events.js';
 import { encodeEventCursor, encodeTenantEventCursor } from './cursors.js';
 import type { EventFeed } from './event-feed.js';
-import { forwardPush, type StreamItem } from './hub.js';
+import { forwardSides, type StreamItem, TAKE_READY, type TakesReady } from './hub.js';
+import { KeyStopped } from './open-streams.js';
 
 export interface SessionEventsOptions {
   tenantId: string;
@@ -75,7 +77,7 @@ function withExpiredEvents(
       createdAt: new Date().toISOString(),
     };
   };
-  return forwardPush({
+  return forwardSides({
     [Symbol.asyncIterator]() {
       return this;
     },
@@ -92,6 +94,64 @@ function withExpiredEvents(
       throw error;
     },
   } as AsyncIterableIterator<SessionEvent>, stream);
+}
+
+/** Events of one stream delivered together, in order. */
+export interface EventBatch {
+  events: SessionEvent[];
+}
+
+/** The most events one `EventBatch` carries (`maxEvents` of a batched stream). */
+export const MAX_EVENTS_PER_BATCH = 1000;
+
+/**
+ * The stream's events a few at a time: each batch holds the next event and whatever else the
+ * stream already holds ready behind it, up to `max`, so a batch never waits for events to come
+ * (one event at low load, many when the stream is busy or behind). A `KeyStopped` passes alone.
+ */
+export function inBatches(stream: AsyncIterableIterator<SessionEvent | KeyStopped>, max: number): AsyncIterableIterator<EventBatch | KeyStopped> {
+  const take = (stream as TakesReady)[TAKE_READY];
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: async () => {
+      const item = await stream.next();
+      if (item.done || item.value instanceof KeyStopped) return item as IteratorResult<KeyStopped>;
+      const ready = max > 1 && take ? take.call(stream, max - 1) : [];
+      return { value: sharedBatch(ready.length === 0 ? [item.value] : [item.value, ...ready]), done: false };
+    },
+    return: async () => {
+      await stream.return?.();
+      return { value: undefined, done: true };
+    },
+    throw: async (error?: unknown) => {
+      await stream.return?.();
+      throw error;
+    },
+  };
+}
+
+/**
+ * The batches made in this turn of the event loop, by the positions of their events: the
+ * subscribers of a stream that get the same events in the same turn share one batch object, so
+ * the server executes and serialises it once per selection (`server/graphql-ws.ts`).
+ */
+const batchesThisTurn = new Map<string, EventBatch>();
+
+function sharedBatch(events: SessionEvent[]): EventBatch {
+  const first = events[0]!;
+  // A CursorExpired is made for its subscriber alone.
+  if (first.type === 'CursorExpired') return { events };
+  let key = `${first.tenantId}/${first.sessionId}`;
+  for (const event of events) key += `,${event.seq}`;
+  let batch = batchesThisTurn.get(key);
+  if (!batch) {
+    if (batchesThisTurn.size === 0) setImmediate(() => batchesThisTurn.clear());
+    batch = { events };
+    batchesThisTurn.set(key, batch);
+  }
+  return batch;
 }
 
 /**

@@ -6,12 +6,12 @@ import { DomainError, NotFoundError, ValidationError } from '../model/errors.js'
 import { CALL_EVENT_TYPES, isEventOf, type SessionEvent, TASK_EVENT_TYPES } from '../model/events.js';
 import { decodeEventCursor, decodeTenantEventCursor } from '../realtime/cursors.js';
 import { endingWith, KeyStopped, type OpenStream } from '../realtime/open-streams.js';
-import { sessionEvents, tenantEvents } from '../realtime/subscription.js';
+import { inBatches, MAX_EVENTS_PER_BATCH, sessionEvents, tenantEvents } from '../realtime/subscription.js';
 import type { FinishedEvents } from '../domain/finished-events.js';
 import { FINISHED_TASK_STATES } from '../domain/tasks/task-transitions.js';
 import { builder } from '../schema/builder.js';
 import type { GraphQLContext } from '../schema/context.js';
-import { eventTypesFilter, EventTypeEnum, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
+import { eventTypesFilter, EventTypeEnum, SessionEventBatchRef, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
 import { localId, optionalLocalId } from './global-ids.js';
 
 builder.subscriptionFields((t) => ({
@@ -23,32 +23,32 @@ builder.subscriptionFields((t) => ({
       sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
       batchId: t.arg.string({ description: 'Only events of this batch' }),
       after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
-      completeWhenDone: t.arg.boolean({
-        description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
-      }),
+      completeWhenDone: t.arg.boolean({ description: COMPLETE_WHEN_BATCH_DONE }),
     },
-    subscribe: (_root, args, context) =>
-      subscribe(context, args.after, async () => {
-        const sessionId = localId(args.sessionId, 'Session');
-        await context.services.sessions.assertExists(context.viewer.tenantId, sessionId);
-        if (args.completeWhenDone && args.batchId == null) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
-        const findBatch = () => context.services.calls.findBatch(context.viewer.tenantId, sessionId, args.batchId!);
-        let batch = args.batchId != null ? await findBatch() : null;
-        let from: number | undefined;
-        if (args.completeWhenDone && batch?.status !== 'COMPLETED') {
-          // See `Scope.from`: the head first, then the batch again.
-          from = await context.services.feed.head('session', sessionId);
-          batch = await findBatch();
-        }
-        const done = args.completeWhenDone && batch?.status === 'COMPLETED';
-        return {
-          sessionId,
-          matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (args.batchId == null || event.batchId === args.batchId),
-          until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
-          ...(done ? { finished: await context.services.calls.finishedEvents(batch!) } : { from }),
-        };
-      }),
+    subscribe: (_root, args, context) => subscribe(context, args.after, () => callEventsScope(context, args)),
     resolve: (event) => eventOrKeyError(event),
+  }),
+  toolCallEventBatches: t.field({
+    type: SessionEventBatchRef,
+    authScopes: { reader: true },
+    description:
+      'The events of `toolCallEvents`, several per message: each message carries the next event and those already waiting behind it (at most `maxEvents`), in order, each once. At low load a message holds one event; a burst, or a subscriber catching up, gets them in far fewer messages. Resume after a message with `after: cursor`.',
+    args: {
+      sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
+      batchId: t.arg.string({ description: 'Only events of this batch' }),
+      after: t.arg.string({ description: 'A session cursor (`cursor` of a message or an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
+      completeWhenDone: t.arg.boolean({ description: COMPLETE_WHEN_BATCH_DONE }),
+      maxEvents: t.arg.int({ defaultValue: 100, description: `The most events one message carries (1 to ${MAX_EVENTS_PER_BATCH})` }),
+    },
+    subscribe: async (_root, args, context) => {
+      const max = args.maxEvents ?? 100;
+      const events = await subscribe(context, args.after, async () => {
+        if (!Number.isInteger(max) || max < 1 || max > MAX_EVENTS_PER_BATCH) throw new ValidationError(`maxEvents must be between 1 and ${MAX_EVENTS_PER_BATCH}`, 'maxEvents');
+        return callEventsScope(context, args);
+      });
+      return inBatches(events, max);
+    },
+    resolve: (batch) => eventOrKeyError(batch),
   }),
   taskEvents: t.field({
     type: SessionEventRef,
@@ -131,6 +131,31 @@ builder.subscriptionFields((t) => ({
   }),
 }));
 
+const COMPLETE_WHEN_BATCH_DONE =
+  'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)';
+
+/** What `toolCallEvents` and `toolCallEventBatches` watch: the session's call events, or one batch's. */
+async function callEventsScope(context: GraphQLContext, args: { sessionId: string | number; batchId?: string | null; completeWhenDone?: boolean | null }): Promise<Scope> {
+  const sessionId = localId(args.sessionId, 'Session');
+  await context.services.sessions.assertExists(context.viewer.tenantId, sessionId);
+  if (args.completeWhenDone && args.batchId == null) throw new ValidationError('completeWhenDone needs batchId', 'completeWhenDone');
+  const findBatch = () => context.services.calls.findBatch(context.viewer.tenantId, sessionId, args.batchId!);
+  let batch = args.batchId != null ? await findBatch() : null;
+  let from: number | undefined;
+  if (args.completeWhenDone && batch?.status !== 'COMPLETED') {
+    // See `Scope.from`: the head first, then the batch again.
+    from = await context.services.feed.head('session', sessionId);
+    batch = await findBatch();
+  }
+  const done = args.completeWhenDone && batch?.status === 'COMPLETED';
+  return {
+    sessionId,
+    matches: (event) => isEventOf(CALL_EVENT_TYPES, event) && (args.batchId == null || event.batchId === args.batchId),
+    until: args.completeWhenDone ? (event) => event.type === 'ToolBatchCompleted' && event.batchId === args.batchId : undefined,
+    ...(done ? { finished: await context.services.calls.finishedEvents(batch!) } : { from }),
+  };
+}
+
 interface Scope {
   sessionId: string;
   matches: (event: SessionEvent) => boolean;
@@ -152,7 +177,7 @@ interface Scope {
 }
 
 /** Resolves (and authorizes) what to watch, decodes the cursor, then streams until unsubscribe or shutdown. */
-async function subscribe(context: GraphQLContext, after: string | null | undefined, scope: () => Promise<Scope>): Promise<AsyncIterable<SessionEvent | KeyStopped>> {
+async function subscribe(context: GraphQLContext, after: string | null | undefined, scope: () => Promise<Scope>): Promise<AsyncIterableIterator<SessionEvent | KeyStopped>> {
   let watched: Scope;
   let afterSeq: number | undefined;
   try {

@@ -3,6 +3,7 @@ import { CALL_EVENT_TYPES, type CallEventType, type EventType, SESSION_EVENT_TYP
 import { seedOutcome } from '../model/outcome.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { encodeEventCursor, encodeTenantEventCursor } from '../realtime/cursors.js';
+import type { EventBatch } from '../realtime/subscription.js';
 import { builder } from './builder.js';
 import { CallStatusEnum, ToolBatchRef } from './batch.js';
 import { outputMember, ToolCallOutputUnion, ToolFailureRef } from './outcome.js';
@@ -68,6 +69,20 @@ export const ProgressRef = builder.objectRef<ToolProgress>('ToolProgress').imple
     unit: t.string({ description: 'What `current` and `total` count, e.g. `steps` or `bytes`', nullable: true, resolve: (p) => (typeof p.unit === 'string' ? p.unit : null) }),
     label: t.string({ description: 'A short label of the current step', nullable: true, resolve: (p) => (typeof p.label === 'string' ? p.label : null) }),
     message: t.string({ description: 'A longer message about the current step', nullable: true, resolve: (p) => (typeof p.message === 'string' ? p.message : null) }),
+  }),
+});
+
+export const SessionEventBatchRef = builder.objectRef<EventBatch>('SessionEventBatch').implement({
+  description: 'Events of a session stream delivered in one message, in order',
+  fields: (t) => ({
+    events: t.field({ type: [SessionEventRef], description: 'The events, oldest first (at least one)', resolve: (batch) => batch.events }),
+    cursor: t.string({
+      description: 'The cursor of the last event: resume the stream after this message with `after: cursor`',
+      resolve: (batch) => {
+        const last = batch.events[batch.events.length - 1]!;
+        return encodeEventCursor(last.sessionId, last.seq);
+      },
+    }),
   }),
 });
 

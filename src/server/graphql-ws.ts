@@ -7,7 +7,7 @@
 // message itself; a shared result stands in it as a placeholder string that `send` swaps for the
 // ready JSON (JSON.stringify and send run back to back in graphql-ws, with nothing in between).
 //
-// A socket's frames of one tick are written as one buffer (one allocation, one syscall; see
+// A socket's frames of one tick are written together (one allocation, one syscall; see
 // FrameWriter), and a socket that does not drain makes its subscriptions wait, so their bounded
 // queues (realtime/hub.ts) take over from there.
 import type { IncomingMessage } from 'node:http';
@@ -49,11 +49,11 @@ class SharedResult {
     return (this.encoded ??= Buffer.from(this.json));
   }
   toJSON(): string {
-    pendingSharedJson = this.json;
+    pendingShared = this;
     return PLACEHOLDER;
   }
 }
-let pendingSharedJson: string | null = null;
+let pendingShared: SharedResult | null = null;
 
 export interface GraphqlWsOptions<E extends Record<PropertyKey, unknown>> {
   /** Pings every this many ms; a client that does not pong within as long is dropped. */
@@ -128,11 +128,11 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
         protocol: socket.protocol,
         send: (data) => {
           if (socket.readyState !== socket.OPEN) return;
-          if (pendingSharedJson !== null) {
-            if (data.endsWith(PLACEHOLDER_TAIL)) data = data.slice(0, -PLACEHOLDER_TAIL.length) + `"payload":${pendingSharedJson}}`;
-            pendingSharedJson = null;
-          }
-          frames.add([Buffer.from(data)]);
+          const shared = pendingShared;
+          pendingShared = null;
+          // The shared result's bytes go in as they are (encoded once for every socket), not copied into the message's text.
+          if (shared && data.endsWith(PLACEHOLDER_TAIL)) frames.add([Buffer.from(`${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":`), shared.bytes, FRAME_TAIL]);
+          else frames.add([Buffer.from(data)]);
           if (full()) return drained(socket, raw, frames);
         },
         close: (code, reason) => {
@@ -181,16 +181,19 @@ function drained(socket: WebSocket, raw: Socket, frames: FrameWriter): Promise<v
 
 /**
  * The text frames a socket is sent in one tick, written together when the tick ends: the frames'
- * headers and payloads are copied into one buffer, so a socket costs one allocation and one write
- * per tick however many events it gets (ws would allocate a header and queue two writes per frame).
- * Frames go to the TCP socket under ws, which is safe because the server negotiates no
- * compression: ws's sender then writes synchronously and holds nothing back, so its own frames
- * (pings, close) never sit between ours. Everything sent on the connection goes through here, and
- * what is pending is flushed before a close, so frames keep their order.
+ * headers and small payload parts are copied into one buffer, so a socket costs one allocation and
+ * one write per tick however many events it gets (ws would allocate a header and queue two writes
+ * per frame); a large part (a shared result of many events) is not copied but handed to the same
+ * write beside it (one writev). Frames go to the TCP socket under ws, which is safe because the
+ * server negotiates no compression: ws's sender then writes synchronously and holds nothing back,
+ * so its own frames (pings, close) never sit between ours. Everything sent on the connection goes
+ * through here, and what is pending is flushed before a close, so frames keep their order.
  */
 class FrameWriter {
   private frames: Buffer[][] = [];
   private bytes = 0;
+  /** Of `bytes`, those copied into the tick's buffer (headers and small parts). */
+  private copiedBytes = 0;
   private scheduled = false;
 
   constructor(
@@ -206,9 +209,14 @@ class FrameWriter {
   /** Adds one text frame whose payload is `parts` joined. */
   add(parts: Buffer[]): void {
     let length = 0;
-    for (const part of parts) length += part.length;
+    let copied = 0;
+    for (const part of parts) {
+      length += part.length;
+      if (part.length < UNCOPIED_PART_BYTES) copied += part.length;
+    }
     this.frames.push(parts);
     this.bytes += headerSize(length) + length;
+    this.copiedBytes += headerSize(length) + copied;
     if (!this.scheduled) {
       this.scheduled = true;
       process.nextTick(() => this.flush());
@@ -218,26 +226,47 @@ class FrameWriter {
   flush(): void {
     this.scheduled = false;
     const frames = this.frames;
-    const size = this.bytes;
+    const copiedBytes = this.copiedBytes;
     this.frames = [];
     this.bytes = 0;
+    this.copiedBytes = 0;
     if (frames.length === 0 || this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.extensions) {
       // Compression negotiated (this server offers none): ws must frame and compress.
       for (const parts of frames) this.socket.send(Buffer.concat(parts), { binary: false });
       return;
     }
-    const out = Buffer.allocUnsafe(size);
+    const out = Buffer.allocUnsafe(copiedBytes);
+    const chunks: Buffer[] = [];
     let offset = 0;
+    let chunkStart = 0;
     for (const parts of frames) {
       let length = 0;
       for (const part of parts) length += part.length;
       offset = writeTextFrameHeader(out, offset, length);
-      for (const part of parts) offset += part.copy(out, offset);
+      for (const part of parts) {
+        if (part.length < UNCOPIED_PART_BYTES) {
+          offset += part.copy(out, offset);
+          continue;
+        }
+        if (offset > chunkStart) chunks.push(out.subarray(chunkStart, offset));
+        chunks.push(part);
+        chunkStart = offset;
+      }
     }
-    this.raw.write(out);
+    if (offset > chunkStart) chunks.push(out.subarray(chunkStart, offset));
+    if (chunks.length === 1) {
+      this.raw.write(chunks[0]!);
+      return;
+    }
+    this.raw.cork();
+    for (const chunk of chunks) this.raw.write(chunk);
+    this.raw.uncork();
   }
 }
+
+/** A payload part at least this large is written as it is rather than copied (a copy costs more than a chunk of a writev from here on). */
+const UNCOPIED_PART_BYTES = 16 * 1024;
 
 const headerSize = (length: number) => (length < 126 ? 2 : length < 65_536 ? 4 : 10);
 

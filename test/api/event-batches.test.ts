@@ -1,0 +1,129 @@
+// toolCallEventBatches: the events of toolCallEvents, several per message. Flattened, its messages
+// are exactly the events toolCallEvents gives; each message holds at most maxEvents; a message's
+// cursor resumes after its last event; over graphql-ws and SSE.
+import { type Client, createClient } from 'graphql-ws';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { expectCompleteSequence, type StreamEvent } from '../support/events.js';
+import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
+import { type GraphQLResponse, sseSubscription, startToolrun, type Subscription, type Toolrun, wsSubscription } from '../support/toolrun.js';
+
+let app: Toolrun;
+let client: Client;
+beforeAll(async () => {
+  app = await startToolrun();
+  client = createClient({ url: await app.endpoint.wsUrl(), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.apiKey}` }, retryAttempts: 0 });
+});
+afterAll(async () => {
+  await client?.dispose();
+  await app?.close();
+});
+
+const EVENT_FIELDS = /* GraphQL */ `__typename seq cursor ... on ToolCallEvent { callId batchId } ... on ToolCallCompleted { status } ... on ToolBatchCompleted { batchId succeeded }`;
+const BATCHES = /* GraphQL */ `
+  subscription Batches($sessionId: ID!, $after: String, $batchId: String, $completeWhenDone: Boolean, $maxEvents: Int) {
+    toolCallEventBatches(sessionId: $sessionId, after: $after, batchId: $batchId, completeWhenDone: $completeWhenDone, maxEvents: $maxEvents) {
+      cursor
+      events { ${EVENT_FIELDS} }
+    }
+  }
+`;
+const EVENTS = /* GraphQL */ `
+  subscription Events($sessionId: ID!, $after: String) {
+    toolCallEvents(sessionId: $sessionId, after: $after) { ${EVENT_FIELDS} }
+  }
+`;
+
+type Message = { toolCallEventBatches: { cursor: string; events: StreamEvent[] } };
+const messagesOf = (items: Array<GraphQLResponse<Message>>) =>
+  items.map((item) => {
+    if (!item.data) throw new Error(`subscription error: ${JSON.stringify(item.errors)}`);
+    return item.data.toolCallEventBatches;
+  });
+const endsBatch = (batchId: string) => (item: GraphQLResponse<Message>) =>
+  item.data?.toolCallEventBatches.events.some((event) => event.__typename === 'ToolBatchCompleted' && event.batchId === batchId) ?? false;
+
+/** A session with one finished batch of `calls` `add` calls. */
+async function finishedBatch(calls: number) {
+  const sessionId = await createSession(app);
+  const batch = await submitBatch(app, { sessionId, calls: Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, tool: 'add', args: { a: i, b: 1 } })), waitMs: 30_000 });
+  expect(batch.status).toBe('COMPLETED');
+  return { sessionId, batchId: batch.batchId };
+}
+
+it('replays a finished batch in messages of at most maxEvents whose events, flattened, are exactly those of toolCallEvents', async () => {
+  const { sessionId, batchId } = await finishedBatch(120);
+  const after = fromStart(sessionId);
+  const single = wsSubscription<{ toolCallEvents: StreamEvent }>(client, EVENTS, { sessionId, after });
+  const batched = wsSubscription<Message>(client, BATCHES, { sessionId, after, maxEvents: 50 });
+  const expected = (await single.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted', 30_000)).map((item) => item.data!.toolCallEvents);
+  const messages = messagesOf(await batched.until(endsBatch(batchId), 30_000));
+  await Promise.all([single.close(), batched.close()]);
+
+  const flattened = messages.flatMap((message) => message.events);
+  expect(flattened).toEqual(expected);
+  expectCompleteSequence(flattened);
+  for (const message of messages) {
+    expect(message.events.length).toBeGreaterThan(0);
+    expect(message.events.length).toBeLessThanOrEqual(50);
+    expect(message.cursor).toBe(message.events.at(-1)!.cursor);
+  }
+  // A replay has its events ready at once: they come in full messages, not one by one.
+  expect(messages.length).toBeLessThanOrEqual(Math.ceil(flattened.length / 50) + 1);
+});
+
+it('writes messages larger than a socket write is copied for whole and in order, beside small frames on the same socket', async () => {
+  const { sessionId, batchId } = await finishedBatch(200);
+  const after = fromStart(sessionId);
+  // On one socket: two large replays (each event of 400 about 150 bytes) and a per-event stream.
+  const large = [0, 1].map(() => wsSubscription<Message>(client, BATCHES, { sessionId, after, maxEvents: 1000 }));
+  const single = wsSubscription<{ toolCallEvents: StreamEvent }>(client, EVENTS, { sessionId, after });
+  const expected = (await single.until((item) => item.data?.toolCallEvents.__typename === 'ToolBatchCompleted', 30_000)).map((item) => item.data!.toolCallEvents);
+  for (const stream of large) {
+    const messages = messagesOf(await stream.until(endsBatch(batchId), 30_000));
+    expect(Math.max(...messages.map((message) => JSON.stringify(message).length))).toBeGreaterThan(16 * 1024);
+    expect(messages.flatMap((message) => message.events)).toEqual(expected);
+    await stream.close();
+  }
+  await single.close();
+});
+
+it('resumes after a message’s cursor with the events that follow it, and maxEvents 1 gives one event per message', async () => {
+  const { sessionId, batchId } = await finishedBatch(10);
+  const first = wsSubscription<Message>(client, BATCHES, { sessionId, after: fromStart(sessionId), maxEvents: 4 });
+  const [opening] = messagesOf([await first.next(15_000)]);
+  await first.close();
+  expect(opening!.events).toHaveLength(4);
+
+  const rest = wsSubscription<Message>(client, BATCHES, { sessionId, after: opening!.cursor, maxEvents: 1 });
+  const messages = messagesOf(await rest.until(endsBatch(batchId), 15_000));
+  await rest.close();
+  expect(messages.every((message) => message.events.length === 1)).toBe(true);
+  expectCompleteSequence([...opening!.events, ...messages.flatMap((message) => message.events)]);
+});
+
+it('delivers live events of a running batch over graphql-ws and SSE, and completes after the batch with completeWhenDone', async () => {
+  const sessionId = await createSession(app);
+  const after = fromStart(sessionId);
+  const streams: Array<Subscription<Message>> = [
+    wsSubscription<Message>(client, BATCHES, { sessionId, after }),
+    sseSubscription<Message>(app.endpoint, BATCHES, { sessionId, after }, app.apiKey),
+  ];
+  const batch = await submitBatch(app, { sessionId, calls: Array.from({ length: 200 }, (_, i) => ({ id: `c${i}`, tool: 'add', args: { a: i, b: 1 } })) });
+  const done = wsSubscription<Message>(client, BATCHES, { sessionId, after, batchId: batch.batchId, completeWhenDone: true });
+  for (const stream of streams) {
+    const events = messagesOf(await stream.until(endsBatch(batch.batchId), 60_000)).flatMap((message) => message.events);
+    expectCompleteSequence(events);
+    expect(events.filter((event) => event.__typename === 'ToolCallCompleted')).toHaveLength(200);
+    await stream.close();
+  }
+  const watched = messagesOf(await done.until(endsBatch(batch.batchId), 60_000)).flatMap((message) => message.events);
+  expect(watched.at(-1)).toMatchObject({ __typename: 'ToolBatchCompleted', batchId: batch.batchId, succeeded: 200 });
+  await expect(done.next(5_000)).rejects.toThrow('subscription ended');
+});
+
+it.each([0, -1, 1001])('refuses maxEvents %i naming maxEvents, before any stream starts', async (maxEvents) => {
+  const sessionId = await createSession(app);
+  const stream = wsSubscription<Message>(client, BATCHES, { sessionId, maxEvents });
+  expect((await stream.next(10_000)).errors?.[0]).toMatchObject({ message: 'maxEvents must be between 1 and 1000', extensions: { code: 'VALIDATION_FAILED', field: 'maxEvents' } });
+});
