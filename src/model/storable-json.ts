@@ -80,9 +80,8 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
   if (typeof value === 'string') return map(value);
   if (Array.isArray(value)) return value.map((entry) => mapStrings(entry, map));
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) out[map(key)] = mapStrings(entry, map);
-    return out;
+    // fromEntries defines each key as its own property; assigning `__proto__` would set the prototype and lose the key.
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [map(key), mapStrings(entry, map)]));
   }
   return value;
 }

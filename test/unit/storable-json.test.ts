@@ -27,6 +27,15 @@ describe('storable JSON', () => {
     );
   });
 
+  it('keeps a `__proto__` key of an object whose keys it must escape (as its own key, not the prototype)', () => {
+    const value = JSON.parse('{"\\u0000": 1, "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    for (const restored of [parseStoredJson(toStorableJson(value)), fromStorable(toStorable(value))] as Array<Record<string, unknown>>) {
+      expect(Object.keys(restored)).toEqual(['\u0000', '__proto__']);
+      expect(Object.getPrototypeOf(restored)).toBe(Object.prototype);
+      expect(JSON.stringify(restored)).toBe(JSON.stringify(value));
+    }
+  });
+
   it('round-trips every JSON value through its stored text and through its stored value', () => {
     fc.assert(
       fc.property(json, (value) => {
