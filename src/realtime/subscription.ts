@@ -99,6 +99,8 @@ function withExpiredEvents(
 /** Events of one stream delivered together, in order. */
 export interface EventBatch {
   events: SessionEvent[];
+  /** The stream: its events' cursors are positions in it. */
+  stream: 'session' | 'tenant';
 }
 
 /** The most events one `EventBatch` carries (`maxEvents` of a batched stream). */
@@ -109,7 +111,7 @@ export const MAX_EVENTS_PER_BATCH = 1000;
  * stream already holds ready behind it, up to `max`, so a batch never waits for events to come
  * (one event at low load, many when the stream is busy or behind). A `KeyStopped` passes alone.
  */
-export function inBatches(stream: AsyncIterableIterator<SessionEvent | KeyStopped>, max: number): AsyncIterableIterator<EventBatch | KeyStopped> {
+export function inBatches(stream: AsyncIterableIterator<SessionEvent | KeyStopped>, max: number, kind: EventBatch['stream']): AsyncIterableIterator<EventBatch | KeyStopped> {
   const take = (stream as TakesReady)[TAKE_READY];
   return {
     [Symbol.asyncIterator]() {
@@ -119,7 +121,7 @@ export function inBatches(stream: AsyncIterableIterator<SessionEvent | KeyStoppe
       const item = await stream.next();
       if (item.done || item.value instanceof KeyStopped) return item as IteratorResult<KeyStopped>;
       const ready = max > 1 && take ? take.call(stream, max - 1) : [];
-      return { value: sharedBatch(ready.length === 0 ? [item.value] : [item.value, ...ready]), done: false };
+      return { value: sharedBatch(ready.length === 0 ? [item.value] : [item.value, ...ready], kind), done: false };
     },
     return: async () => {
       await stream.return?.();
@@ -139,16 +141,16 @@ export function inBatches(stream: AsyncIterableIterator<SessionEvent | KeyStoppe
  */
 const batchesThisTurn = new Map<string, EventBatch>();
 
-function sharedBatch(events: SessionEvent[]): EventBatch {
+function sharedBatch(events: SessionEvent[], stream: EventBatch['stream']): EventBatch {
   const first = events[0]!;
   // A CursorExpired is made for its subscriber alone.
-  if (first.type === 'CursorExpired') return { events };
-  let key = `${first.tenantId}/${first.sessionId}`;
-  for (const event of events) key += `,${event.seq}`;
+  if (first.type === 'CursorExpired') return { events, stream };
+  let key = stream === 'tenant' ? `${first.tenantId}/` : `${first.tenantId}/${first.sessionId}`;
+  for (const event of events) key += `,${stream === 'tenant' ? event.tenantSeq : event.seq}`;
   let batch = batchesThisTurn.get(key);
   if (!batch) {
     if (batchesThisTurn.size === 0) setImmediate(() => batchesThisTurn.clear());
-    batch = { events };
+    batch = { events, stream };
     batchesThisTurn.set(key, batch);
   }
   return batch;

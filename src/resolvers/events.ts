@@ -14,125 +14,155 @@ import type { GraphQLContext } from '../schema/context.js';
 import { eventTypesFilter, EventTypeEnum, SessionEventBatchRef, SessionEventRef, type TenantStreamEvent } from '../schema/events.js';
 import { localId, optionalLocalId } from './global-ids.js';
 
-builder.subscriptionFields((t) => ({
-  toolCallEvents: t.field({
-    type: SessionEventRef,
-    authScopes: { reader: true },
-    description: 'Tool call events of a session (optionally one batch) after `after`, then live, in order, each once.',
-    args: {
-      sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
-      batchId: t.arg.string({ description: 'Only events of this batch' }),
-      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
-      completeWhenDone: t.arg.boolean({ description: COMPLETE_WHEN_BATCH_DONE }),
-    },
-    subscribe: (_root, args, context) => subscribe(context, args.after, () => callEventsScope(context, args)),
-    resolve: (event) => eventOrKeyError(event),
-  }),
-  toolCallEventBatches: t.field({
-    type: SessionEventBatchRef,
-    authScopes: { reader: true },
-    description:
-      'The events of `toolCallEvents`, several per message: each message carries the next event and those already waiting behind it (at most `maxEvents`), in order, each once. At low load a message holds one event; a burst, or a subscriber catching up, gets them in far fewer messages. Resume after a message with `after: cursor`.',
-    args: {
-      sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
-      batchId: t.arg.string({ description: 'Only events of this batch' }),
-      after: t.arg.string({ description: 'A session cursor (`cursor` of a message or an event, `Session.lastEventCursor`, `ToolBatch.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
-      completeWhenDone: t.arg.boolean({ description: COMPLETE_WHEN_BATCH_DONE }),
-      maxEvents: t.arg.int({ defaultValue: 100, description: `The most events one message carries (1 to ${MAX_EVENTS_PER_BATCH})` }),
-    },
-    subscribe: async (_root, args, context) => {
-      const max = args.maxEvents ?? 100;
-      const events = await subscribe(context, args.after, async () => {
-        if (!Number.isInteger(max) || max < 1 || max > MAX_EVENTS_PER_BATCH) throw new ValidationError(`maxEvents must be between 1 and ${MAX_EVENTS_PER_BATCH}`, 'maxEvents');
-        return callEventsScope(context, args);
-      });
-      return inBatches(events, max);
-    },
-    resolve: (batch) => eventOrKeyError(batch),
-  }),
-  taskEvents: t.field({
-    type: SessionEventRef,
-    authScopes: { reader: true },
-    description:
-      'Task events of a session, or of one task (give sessionId or taskId), after `after`, then live, in order, each once: TaskCreated, TaskStarted, TaskStatus, TaskProgress, TaskOutput, TaskHeartbeat, TaskCancelRequested, TaskReattached, TaskFinished (and CursorExpired).',
-    args: {
-      sessionId: t.arg.id({ description: 'The session (raw or Relay id)' }),
-      taskId: t.arg.id({ description: 'Only events of this task' }),
-      after: t.arg.string({ description: 'A session cursor (`cursor` of an event, `Session.lastEventCursor`, `BackgroundRun.eventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
-      completeWhenDone: t.arg.boolean({
-        description: 'With `taskId`: the stream completes after the task’s TaskFinished (for a task already finished: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
-      }),
-    },
-    subscribe: (_root, args, context) =>
-      subscribe(context, args.after, async () => {
-        const { services, viewer } = context;
-        if (args.completeWhenDone && args.taskId == null) throw new ValidationError('completeWhenDone needs taskId', 'completeWhenDone');
-        if (args.taskId != null) {
-          let task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
-          if (args.sessionId != null && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
-          let from: number | undefined;
-          if (args.completeWhenDone && !FINISHED_TASK_STATES.includes(task.state)) {
-            // See `Scope.from`: the head first, then the task again.
-            from = await services.feed.head('session', task.sessionId);
-            task = await services.tasks.findTask(viewer.tenantId, task.id);
-          }
-          const done = args.completeWhenDone && FINISHED_TASK_STATES.includes(task.state);
-          const taskId = task.id;
-          return {
-            sessionId: task.sessionId,
-            matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === taskId,
-            until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === taskId : undefined,
-            ...(done ? { finished: await services.tasks.finishedEvents(task) } : { from }),
-          };
-        }
-        if (args.sessionId == null) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
-        const sessionId = localId(args.sessionId, 'Session');
-        await services.sessions.assertExists(viewer.tenantId, sessionId);
-        return { sessionId, matches: (event) => isEventOf(TASK_EVENT_TYPES, event) };
-      }),
-    resolve: (event) => eventOrKeyError(event),
-  }),
-  tenantEvents: t.field({
-    type: SessionEventRef,
-    authScopes: { reader: true },
-    description:
-      'Events of every session of the tenant after `after`, then live, in tenant order (`tenantSeq`), each once; a cursor older than the retention yields CursorExpired. For list views and inboxes (a new session arrives as its SessionCreated): filter by `types` (e.g. [ToolCallAwaitingApproval]) or `sessionId`.',
-    args: {
-      after: t.arg.string({ description: 'A tenant cursor (`cursor` of an event of this stream, `tenantCursor` of any event, `tenantSettings.lastEventCursor`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)' }),
-      types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types (at least one)' }),
-      sessionId: t.arg.id({ description: 'Only events of this session' }),
-    },
-    subscribe: async (_root, args, context) => {
-      const { viewer, services } = context;
-      let afterTenantSeq: number | undefined;
-      let sessionId: string | null;
-      let types: Set<string> | null;
-      try {
-        const chosen = eventTypesFilter(args.types);
-        types = chosen && new Set(chosen);
-        afterTenantSeq = args.after != null ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
-        if (afterTenantSeq !== undefined) await refuseAhead(context, 'tenant', viewer.tenantId, afterTenantSeq);
-        sessionId = optionalLocalId(args.sessionId, 'Session');
-        if (sessionId) await services.sessions.assertExists(viewer.tenantId, sessionId);
-      } catch (error) {
-        if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
-        throw error;
-      }
-      const stream = openStream(context);
-      const events = tenantEvents(services.feed, {
-        tenantId: viewer.tenantId,
-        afterTenantSeq,
-        matches: (event) => (!types || types.has(event.type)) && (!sessionId || event.sessionId === sessionId),
-        signal: stream.signal,
-      });
-      return endingWith(events, stream);
-    },
-    resolve: (event): TenantStreamEvent => ({ ...eventOrKeyError(event), stream: 'tenant' }),
-  }),
-}));
+builder.subscriptionFields((t) => {
+  const maxEvents = () => t.arg.int({ defaultValue: DEFAULT_EVENTS_PER_MESSAGE, description: `The most events one message carries (1 to ${MAX_EVENTS_PER_BATCH})` });
+  const callEventArgs = (cursors: string) => ({
+    sessionId: t.arg.id({ required: true, description: 'The session (raw or Relay id)' }),
+    batchId: t.arg.string({ description: 'Only events of this batch' }),
+    after: t.arg.string({ description: `A session cursor (${cursors}, \`Session.lastEventCursor\`, \`ToolBatch.eventCursor\`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)` }),
+    completeWhenDone: t.arg.boolean({
+      description: 'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
+    }),
+  });
+  const taskEventArgs = (cursors: string) => ({
+    sessionId: t.arg.id({ description: 'The session (raw or Relay id)' }),
+    taskId: t.arg.id({ description: 'Only events of this task' }),
+    after: t.arg.string({ description: `A session cursor (${cursors}, \`Session.lastEventCursor\`, \`BackgroundRun.eventCursor\`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)` }),
+    completeWhenDone: t.arg.boolean({
+      description: 'With `taskId`: the stream completes after the task’s TaskFinished (for a task already finished: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)',
+    }),
+  });
+  const tenantEventArgs = (cursors: string) => ({
+    after: t.arg.string({ description: `A tenant cursor (${cursors}, \`tenantCursor\` of any event, \`tenantSettings.lastEventCursor\`); null or absent: from now (an empty string is no cursor: VALIDATION_FAILED)` }),
+    types: t.arg({ type: [EventTypeEnum], description: 'Only events of these types (at least one)' }),
+    sessionId: t.arg.id({ description: 'Only events of this session' }),
+  });
+  const BATCHES = (of: string) =>
+    `The events of \`${of}\`, several per message: each message carries the next event and those already waiting behind it (at most \`maxEvents\`), in order, each once. At low load a message holds one event; a burst, or a subscriber catching up, gets them in far fewer messages. Resume after a message with \`after: cursor\`.`;
+  const TASK_EVENTS =
+    'Task events of a session, or of one task (give sessionId or taskId), after `after`, then live, in order, each once: TaskCreated, TaskStarted, TaskStatus, TaskProgress, TaskOutput, TaskHeartbeat, TaskCancelRequested, TaskReattached, TaskFinished (and CursorExpired).';
+  const TENANT_EVENTS =
+    'Events of every session of the tenant after `after`, then live, in tenant order (`tenantSeq`), each once; a cursor older than the retention yields CursorExpired. For list views and inboxes (a new session arrives as its SessionCreated): filter by `types` (e.g. [ToolCallAwaitingApproval]) or `sessionId`.';
 
-const COMPLETE_WHEN_BATCH_DONE =
-  'With `batchId`: the stream completes after the batch’s ToolBatchCompleted (for a batch already completed: its events from its first, or those after `after`, then completes; at once when `after` is at or past its end)';
+  return {
+    toolCallEvents: t.field({
+      type: SessionEventRef,
+      authScopes: { reader: true },
+      description: 'Tool call events of a session (optionally one batch) after `after`, then live, in order, each once.',
+      args: callEventArgs('`cursor` of an event'),
+      subscribe: (_root, args, context) => subscribe(context, args.after, () => callEventsScope(context, args)),
+      resolve: (event) => eventOrKeyError(event),
+    }),
+    toolCallEventBatches: t.field({
+      type: SessionEventBatchRef,
+      authScopes: { reader: true },
+      description: BATCHES('toolCallEvents'),
+      args: { ...callEventArgs('`cursor` of a message or an event'), maxEvents: maxEvents() },
+      subscribe: async (_root, args, context) => inBatches(await subscribe(context, args.after, () => withMaxEvents(args.maxEvents, () => callEventsScope(context, args))), args.maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE, 'session'),
+      resolve: (batch) => eventOrKeyError(batch),
+    }),
+    taskEvents: t.field({
+      type: SessionEventRef,
+      authScopes: { reader: true },
+      description: TASK_EVENTS,
+      args: taskEventArgs('`cursor` of an event'),
+      subscribe: (_root, args, context) => subscribe(context, args.after, () => taskEventsScope(context, args)),
+      resolve: (event) => eventOrKeyError(event),
+    }),
+    taskEventBatches: t.field({
+      type: SessionEventBatchRef,
+      authScopes: { reader: true },
+      description: BATCHES('taskEvents'),
+      args: { ...taskEventArgs('`cursor` of a message or an event'), maxEvents: maxEvents() },
+      subscribe: async (_root, args, context) => inBatches(await subscribe(context, args.after, () => withMaxEvents(args.maxEvents, () => taskEventsScope(context, args))), args.maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE, 'session'),
+      resolve: (batch) => eventOrKeyError(batch),
+    }),
+    tenantEvents: t.field({
+      type: SessionEventRef,
+      authScopes: { reader: true },
+      description: TENANT_EVENTS,
+      args: tenantEventArgs('`cursor` of an event of this stream'),
+      subscribe: (_root, args, context) => subscribeTenant(context, args),
+      resolve: (event): TenantStreamEvent => ({ ...eventOrKeyError(event), stream: 'tenant' }),
+    }),
+    tenantEventBatches: t.field({
+      type: SessionEventBatchRef,
+      authScopes: { reader: true },
+      description: BATCHES('tenantEvents'),
+      args: { ...tenantEventArgs('`cursor` of a message or of an event of this stream'), maxEvents: maxEvents() },
+      subscribe: async (_root, args, context) => inBatches(await subscribeTenant(context, args), args.maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE, 'tenant'),
+      resolve: (batch) => eventOrKeyError(batch),
+    }),
+  };
+});
+
+const DEFAULT_EVENTS_PER_MESSAGE = 100;
+
+/** Refuses a `maxEvents` out of bounds, then resolves the scope. */
+function withMaxEvents<T>(max: number | null | undefined, then: () => Promise<T>): Promise<T> {
+  const value = max ?? DEFAULT_EVENTS_PER_MESSAGE;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_EVENTS_PER_BATCH) throw new ValidationError(`maxEvents must be between 1 and ${MAX_EVENTS_PER_BATCH}`, 'maxEvents');
+  return then();
+}
+
+/** What `taskEvents` and `taskEventBatches` watch: a session's task events, or one task's. */
+async function taskEventsScope(context: GraphQLContext, args: { sessionId?: string | number | null; taskId?: string | number | null; completeWhenDone?: boolean | null }): Promise<Scope> {
+  const { services, viewer } = context;
+  if (args.completeWhenDone && args.taskId == null) throw new ValidationError('completeWhenDone needs taskId', 'completeWhenDone');
+  if (args.taskId != null) {
+    let task = await services.tasks.findTask(viewer.tenantId, localId(args.taskId, 'Task'));
+    if (args.sessionId != null && localId(args.sessionId, 'Session') !== task.sessionId) throw new NotFoundError('Task', String(args.taskId));
+    let from: number | undefined;
+    if (args.completeWhenDone && !FINISHED_TASK_STATES.includes(task.state)) {
+      // See `Scope.from`: the head first, then the task again.
+      from = await services.feed.head('session', task.sessionId);
+      task = await services.tasks.findTask(viewer.tenantId, task.id);
+    }
+    const done = args.completeWhenDone && FINISHED_TASK_STATES.includes(task.state);
+    const taskId = task.id;
+    return {
+      sessionId: task.sessionId,
+      matches: (event) => isEventOf(TASK_EVENT_TYPES, event) && event.taskId === taskId,
+      until: args.completeWhenDone ? (event) => event.type === 'TaskFinished' && event.taskId === taskId : undefined,
+      ...(done ? { finished: await services.tasks.finishedEvents(task) } : { from }),
+    };
+  }
+  if (args.sessionId == null) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
+  const sessionId = localId(args.sessionId, 'Session');
+  await services.sessions.assertExists(viewer.tenantId, sessionId);
+  return { sessionId, matches: (event) => isEventOf(TASK_EVENT_TYPES, event) };
+}
+
+/** The tenant's events for `tenantEvents` and `tenantEventBatches`: arguments checked, then the stream. */
+async function subscribeTenant(
+  context: GraphQLContext,
+  args: { after?: string | null; types?: readonly string[] | null; sessionId?: string | number | null; maxEvents?: number | null },
+): Promise<AsyncIterableIterator<SessionEvent | KeyStopped>> {
+  const { viewer, services } = context;
+  let afterTenantSeq: number | undefined;
+  let sessionId: string | null;
+  let types: Set<string> | null;
+  try {
+    await withMaxEvents(args.maxEvents, async () => undefined);
+    const chosen = eventTypesFilter(args.types);
+    types = chosen && new Set(chosen);
+    afterTenantSeq = args.after != null ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;
+    if (afterTenantSeq !== undefined) await refuseAhead(context, 'tenant', viewer.tenantId, afterTenantSeq);
+    sessionId = optionalLocalId(args.sessionId, 'Session');
+    if (sessionId) await services.sessions.assertExists(viewer.tenantId, sessionId);
+  } catch (error) {
+    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: error.extensions });
+    throw error;
+  }
+  const stream = openStream(context);
+  const events = tenantEvents(services.feed, {
+    tenantId: viewer.tenantId,
+    afterTenantSeq,
+    matches: (event) => (!types || types.has(event.type)) && (!sessionId || event.sessionId === sessionId),
+    signal: stream.signal,
+  });
+  return endingWith(events, stream);
+}
 
 /** What `toolCallEvents` and `toolCallEventBatches` watch: the session's call events, or one batch's. */
 async function callEventsScope(context: GraphQLContext, args: { sessionId: string | number; batchId?: string | null; completeWhenDone?: boolean | null }): Promise<Scope> {

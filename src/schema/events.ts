@@ -73,14 +73,18 @@ export const ProgressRef = builder.objectRef<ToolProgress>('ToolProgress').imple
 });
 
 export const SessionEventBatchRef = builder.objectRef<EventBatch>('SessionEventBatch').implement({
-  description: 'Events of a session stream delivered in one message, in order',
+  description: 'Events of one stream (a session’s, or the tenant’s for `tenantEventBatches`) delivered in one message, in order',
   fields: (t) => ({
-    events: t.field({ type: [SessionEventRef], description: 'The events, oldest first (at least one)', resolve: (batch) => batch.events }),
+    events: t.field({
+      type: [SessionEventRef],
+      description: 'The events, oldest first (at least one); each `cursor` is a position in the stream they came from',
+      resolve: (batch): SessionEvent[] => (batch.stream === 'tenant' ? batch.events.map((event): TenantStreamEvent => ({ ...event, stream: 'tenant' })) : batch.events),
+    }),
     cursor: t.string({
       description: 'The cursor of the last event: resume the stream after this message with `after: cursor`',
       resolve: (batch) => {
         const last = batch.events[batch.events.length - 1]!;
-        return encodeEventCursor(last.sessionId, last.seq);
+        return batch.stream === 'tenant' ? encodeTenantEventCursor(last.tenantId, last.tenantSeq) : encodeEventCursor(last.sessionId, last.seq);
       },
     }),
   }),

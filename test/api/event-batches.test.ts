@@ -1,9 +1,12 @@
 // toolCallEventBatches: the events of toolCallEvents, several per message. Flattened, its messages
 // are exactly the events toolCallEvents gives; each message holds at most maxEvents; a message's
-// cursor resumes after its last event; over graphql-ws and SSE.
+// cursor resumes after its last event; over graphql-ws and SSE. taskEventBatches and
+// tenantEventBatches likewise for their streams.
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { encodeTenantEventCursor } from '../../src/realtime/cursors.js';
+import { SpawnBackgroundDocument, TenantCursorDocument } from '../gql/graphql.js';
 import { expectCompleteSequence, type StreamEvent } from '../support/events.js';
 import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
 import { type GraphQLResponse, sseSubscription, startToolrun, type Subscription, type Toolrun, wsSubscription } from '../support/toolrun.js';
@@ -122,8 +125,77 @@ it('delivers live events of a running batch over graphql-ws and SSE, and complet
   await expect(done.next(5_000)).rejects.toThrow('subscription ended');
 });
 
-it.each([0, -1, 1001])('refuses maxEvents %i naming maxEvents, before any stream starts', async (maxEvents) => {
+it.each([0, -1, 1001])('refuses maxEvents %i naming maxEvents in each batched stream, before any stream starts', async (maxEvents) => {
   const sessionId = await createSession(app);
-  const stream = wsSubscription<Message>(client, BATCHES, { sessionId, maxEvents });
-  expect((await stream.next(10_000)).errors?.[0]).toMatchObject({ message: 'maxEvents must be between 1 and 1000', extensions: { code: 'VALIDATION_FAILED', field: 'maxEvents' } });
+  for (const [field, args] of [
+    ['toolCallEventBatches', '(sessionId: $sessionId, maxEvents: $maxEvents)'],
+    ['taskEventBatches', '(sessionId: $sessionId, maxEvents: $maxEvents)'],
+    ['tenantEventBatches', '(sessionId: $sessionId, maxEvents: $maxEvents)'],
+  ]) {
+    const query = `subscription($sessionId: ID!, $maxEvents: Int) { ${field}${args} { cursor } }`;
+    const stream = wsSubscription<Message>(client, query, { sessionId, maxEvents });
+    expect((await stream.next(10_000)).errors?.[0], field).toMatchObject({ message: 'maxEvents must be between 1 and 1000', extensions: { code: 'VALIDATION_FAILED', field: 'maxEvents' } });
+  }
+});
+
+const TASK_BATCHES = /* GraphQL */ `
+  subscription TaskBatches($taskId: ID!, $after: String) {
+    taskEventBatches(taskId: $taskId, after: $after, completeWhenDone: true, maxEvents: 2) { cursor events { __typename seq cursor ... on TaskEvent { taskId } } }
+  }
+`;
+const TASK_EVENTS = /* GraphQL */ `
+  subscription TaskOne($taskId: ID!, $after: String) {
+    taskEvents(taskId: $taskId, after: $after, completeWhenDone: true) { __typename seq cursor ... on TaskEvent { taskId } }
+  }
+`;
+const TENANT_BATCHES = /* GraphQL */ `
+  subscription TenantBatches($after: String, $types: [EventType!]) {
+    tenantEventBatches(after: $after, types: $types, maxEvents: 3) { cursor events { __typename tenantSeq cursor sessionId } }
+  }
+`;
+const TENANT_EVENTS = /* GraphQL */ `
+  subscription TenantOne($after: String, $types: [EventType!]) {
+    tenantEvents(after: $after, types: $types) { __typename tenantSeq cursor sessionId }
+  }
+`;
+type Batched<E> = { cursor: string; events: E[] };
+
+it('taskEventBatches gives a task’s events as taskEvents does, a few per message, and completes after TaskFinished', async () => {
+  const sessionId = await createSession(app);
+  const spawned = (await app.query(SpawnBackgroundDocument, { sessionId, tool: 'sleep', args: { ms: 1 } })).spawnBackground;
+  if (spawned.__typename !== 'BackgroundRun') throw new Error(`spawnBackground answered ${spawned.__typename}`);
+  const after = fromStart(sessionId);
+  type TaskEvent = { __typename: string; seq: number; cursor: string };
+  const single = wsSubscription<{ taskEvents: TaskEvent }>(client, TASK_EVENTS, { taskId: spawned.taskId, after });
+  const batched = wsSubscription<{ taskEventBatches: Batched<TaskEvent> }>(client, TASK_BATCHES, { taskId: spawned.taskId, after });
+  const expected = (await single.until((item) => item.data?.taskEvents.__typename === 'TaskFinished', 15_000)).map((item) => item.data!.taskEvents);
+  const messages = (await batched.until((item) => item.data?.taskEventBatches.events.some((event) => event.__typename === 'TaskFinished') ?? false, 15_000)).map((item) => item.data!.taskEventBatches);
+  expect(messages.flatMap((message) => message.events)).toEqual(expected);
+  expect(messages.every((message) => message.events.length <= 2 && message.cursor === message.events.at(-1)!.cursor)).toBe(true);
+  await expect(batched.next(5_000)).rejects.toThrow('subscription ended');
+  await single.close();
+});
+
+it('tenantEventBatches gives the tenant stream as tenantEvents does, with tenant cursors that resume it', async () => {
+  const { tenantSettings } = await app.query(TenantCursorDocument, {});
+  const after = tenantSettings.lastEventCursor ?? encodeTenantEventCursor(app.tenantId, 0);
+  const types = ['SessionCreated', 'ToolBatchCompleted'];
+  type TenantEvent = { __typename: string; tenantSeq: number; cursor: string; sessionId: string };
+  const single = wsSubscription<{ tenantEvents: TenantEvent }>(client, TENANT_EVENTS, { after, types });
+  const batched = wsSubscription<{ tenantEventBatches: Batched<TenantEvent> }>(client, TENANT_BATCHES, { after, types });
+  for (let i = 0; i < 4; i++) {
+    const sessionId = await createSession(app);
+    await submitBatch(app, { sessionId, calls: [{ id: 'a', tool: 'add', args: { a: 1, b: i } }], waitMs: 10_000 });
+  }
+  const expected = (await single.until((_item, all) => all.length === 8, 15_000)).map((item) => item.data!.tenantEvents);
+  const messages = (await batched.until((_item, all) => all.flatMap((item) => item.data?.tenantEventBatches.events ?? []).length >= 8, 15_000)).map((item) => item.data!.tenantEventBatches);
+  await Promise.all([single.close(), batched.close()]);
+  const flattened = messages.flatMap((message) => message.events);
+  expect(flattened.slice(0, 8)).toEqual(expected);
+  expect(messages.every((message) => message.events.length <= 3 && message.cursor === message.events.at(-1)!.cursor)).toBe(true);
+
+  // A message's cursor is a tenant cursor: tenantEvents resumes after it with the next event.
+  const resumed = wsSubscription<{ tenantEvents: TenantEvent }>(client, TENANT_EVENTS, { after: messages[0]!.cursor, types });
+  expect((await resumed.next(10_000)).data!.tenantEvents).toEqual(flattened[messages[0]!.events.length]);
+  await resumed.close();
 });
