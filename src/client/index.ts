@@ -12,12 +12,12 @@ import {
   type ClientExecuteToolBatchMutationVariables,
   ClientSpawnBackgroundDocument,
   type ClientSpawnBackgroundMutationVariables,
-  ClientTaskEventsDocument,
-  type ClientTaskEventsSubscription,
+  ClientTaskEventBatchesDocument,
+  type ClientTaskEventFragment,
   ClientTaskSessionHeadDocument,
   ClientTaskStateDocument,
-  ClientToolCallEventsDocument,
-  type ClientToolCallEventsSubscription,
+  type ClientCallEventFragment,
+  ClientToolCallEventBatchesDocument,
 } from './gql/graphql.js';
 
 export * from './gql/graphql.js';
@@ -51,8 +51,8 @@ export class ToolrunRequestError extends Error {
   }
 }
 
-type ToolCallEvent = ClientToolCallEventsSubscription['toolCallEvents'];
-type TaskEvent = ClientTaskEventsSubscription['taskEvents'];
+type ToolCallEvent = ClientCallEventFragment;
+type TaskEvent = ClientTaskEventFragment;
 
 /**
  * The client's event streams as a whole: `idle` before any watch started, `connecting` until the
@@ -118,7 +118,7 @@ export class ToolrunClient {
 
   /** Every event of a batch after `after` (its `eventCursor`; absent: from now), once each, until ToolBatchCompleted. */
   watchBatch(sessionId: string, batchId: string, options: WatchOptions = {}): AsyncIterableIterator<ToolCallEvent> {
-    return this.watch(ClientToolCallEventsDocument, (after) => ({ sessionId, batchId, after, completeWhenDone: true }), (data) => data.toolCallEvents, {
+    return this.watch(ClientToolCallEventBatchesDocument, (after) => ({ sessionId, batchId, after, completeWhenDone: true }), (data) => data.toolCallEventBatches, {
       ...options,
       now: async () => (await this.request(ClientSessionHeadDocument, { id: sessionId })).session?.lastEventCursor ?? null,
       isLast: (event) => event.__typename === 'ToolBatchCompleted' && event.batchId === batchId,
@@ -128,7 +128,7 @@ export class ToolrunClient {
 
   /** Every event of a task after `after` (its `eventCursor`; absent: from now), once each, until TaskFinished. */
   watchTask(taskId: string, options: WatchOptions = {}): AsyncIterableIterator<TaskEvent> {
-    return this.watch(ClientTaskEventsDocument, (after) => ({ taskId, after, completeWhenDone: true }), (data) => data.taskEvents, {
+    return this.watch(ClientTaskEventBatchesDocument, (after) => ({ taskId, after, completeWhenDone: true }), (data) => data.taskEventBatches, {
       ...options,
       now: async () => (await this.request(ClientTaskSessionHeadDocument, { id: taskId })).task?.session.lastEventCursor ?? null,
       isLast: (event) => event.__typename === 'TaskFinished',
@@ -137,8 +137,9 @@ export class ToolrunClient {
   }
 
   /**
-   * Follows any subscription whose events carry a `cursor`: subscribes with `variables(after)`,
-   * yields each event, and when the stream breaks (socket closed, server restarted, stream
+   * Follows any subscription whose events carry a `cursor` (one event per message, or several, as
+   * the `…EventBatches` streams send them: `eventOf` then gives the message, `{ events }`):
+   * subscribes with `variables(after)`, yields each event, and when the stream breaks (socket closed, server restarted, stream
    * completed by a shutdown) subscribes again from the last cursor it yielded. It ends when
    * `isLast` accepts an event, on `signal`, or on an error answer (bad arguments, CursorExpired is
    * delivered as an event and ends nothing by itself). A stream that completes at once, with no
@@ -150,7 +151,7 @@ export class ToolrunClient {
   async *watch<T, V, E extends { cursor: string; __typename?: string }>(
     document: TypedDocumentNode<T, V>,
     variables: (after: string | null) => V,
-    eventOf: (data: T) => E,
+    eventOf: (data: T) => E | { events: readonly E[] },
     options: WatchOptions & { isLast?: (event: E) => boolean; finished?: () => Promise<boolean>; now?: () => Promise<string | null> } = {},
   ): AsyncIterableIterator<E> {
     let after = options.after ?? (options.now ? await options.now().catch(() => null) : null);
@@ -174,13 +175,15 @@ export class ToolrunClient {
         try {
           for await (const result of iterator) {
             if (result.errors?.length) throw new ToolrunRequestError(result.errors as ToolrunRequestError['errors']);
-            const event = eventOf(result.data as T);
+            const message = eventOf(result.data as T);
             failures = 0;
             emptyEnds = 0;
             delivered = true;
-            after = event.cursor;
-            yield event;
-            if (options.isLast?.(event) || event.__typename === 'CursorExpired') return;
+            for (const event of 'events' in message ? message.events : [message]) {
+              after = event.cursor;
+              yield event;
+              if (options.isLast?.(event) || event.__typename === 'CursorExpired') return;
+            }
           }
           if (!delivered && options.finished && !options.signal?.aborted) {
             if (!(await options.finished().catch(() => false))) emptyEnds = 0;

@@ -59,12 +59,13 @@ export interface WatchHandlers<E> {
 }
 
 /**
- * Follows a stream (a subscription with one root field whose events carry a cursor) from
- * `variables.after` across disconnects, with toolrun's client. Returns a function that stops it.
+ * Follows a batched stream (a subscription with one root field, `…EventBatches`, whose messages
+ * carry events with a cursor) from `variables.after` across disconnects, with toolrun's client.
+ * Returns a function that stops it.
  */
 export function watch<E extends StreamEvent, V extends AnyVariables & { after?: string | null }>(
   link: Link,
-  document: TypedDocumentNode<Record<string, E>, V>,
+  document: TypedDocumentNode<Record<string, { events: E[] }>, V>,
   variables: V,
   handlers: WatchHandlers<E>,
 ): () => void {
@@ -77,7 +78,7 @@ export function watch<E extends StreamEvent, V extends AnyVariables & { after?: 
     pending = [];
     if (!abort.signal.aborted && events.length > 0) handlers.onEvents(events);
   };
-  const stream = link.toolrun.watch(document, (after) => ({ ...variables, after }), (data) => Object.values(data)[0] as E, {
+  const stream = link.toolrun.watch(document, (after) => ({ ...variables, after }), (data) => Object.values(data)[0]!, {
     after: variables.after ?? null,
     signal: abort.signal,
   });

@@ -3,9 +3,9 @@
 // whether or not its calls are loaded; its calls are read only when it is opened, and events that
 // arrive while they load are kept and applied after the read. A finished call never goes back to an
 // earlier state.
-import type { ActivityEventFragment, BatchSummaryFragment, CallRowFragment, ToolCallEventsSubscription } from '../gql/graphql.js';
+import type { ActivityEventFragment, BatchSummaryFragment, CallEventFragment, CallRowFragment } from '../gql/graphql.js';
 
-export type CallEvent = ToolCallEventsSubscription['toolCallEvents'];
+export type CallEvent = CallEventFragment;
 export type CallState = CallRowFragment & { progress?: { current?: number | null; total?: number | null } | null };
 type BatchCompleted = Extract<CallEvent, { __typename: 'ToolBatchCompleted' }>;
 

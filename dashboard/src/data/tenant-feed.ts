@@ -5,10 +5,10 @@
 // does. Reloads queued by events run as one query, a moment after the first event that asked (no
 // timer polling).
 import type { Client } from 'urql';
-import { type EventType, TenantActivityDocument, type TenantActivitySubscription, TenantCursorDocument } from '../gql/graphql.js';
+import { type EventType, TenantActivityDocument, type TenantActivityEventFragment, TenantCursorDocument } from '../gql/graphql.js';
 import { type Link, tenantStartCursor, watch } from './connection.js';
 
-export type TenantEvent = TenantActivitySubscription['tenantEvents'];
+export type TenantEvent = TenantActivityEventFragment;
 
 /** How long a view waits to read its cursor and snapshot again when toolrun did not answer. */
 const READ_RETRY_MS = 2000;
