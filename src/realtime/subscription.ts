@@ -85,15 +85,22 @@ function withExpiredEvents(
       const item = await stream.next();
       return item.done ? { value: undefined, done: true } : { value: toEvent(item.value), done: false };
     },
-    return: async () => {
+    ...endingWrapped(stream),
+  } as AsyncIterableIterator<SessionEvent>, stream);
+}
+
+/** `return` and `throw` of a wrapper of `stream`: both end the wrapped stream. */
+function endingWrapped(stream: AsyncIterator<unknown>) {
+  return {
+    return: async (): Promise<IteratorReturnResult<undefined>> => {
       await stream.return?.();
       return { value: undefined, done: true };
     },
-    throw: async (error?: unknown) => {
+    throw: async (error?: unknown): Promise<never> => {
       await stream.return?.();
       throw error;
     },
-  } as AsyncIterableIterator<SessionEvent>, stream);
+  };
 }
 
 /** Events of one stream delivered together, in order. */
@@ -123,14 +130,7 @@ export function inBatches(stream: AsyncIterableIterator<SessionEvent | KeyStoppe
       const ready = max > 1 && take ? take.call(stream, max - 1) : [];
       return { value: sharedBatch(ready.length === 0 ? [item.value] : [item.value, ...ready], kind), done: false };
     },
-    return: async () => {
-      await stream.return?.();
-      return { value: undefined, done: true };
-    },
-    throw: async (error?: unknown) => {
-      await stream.return?.();
-      throw error;
-    },
+    ...endingWrapped(stream),
   };
 }
 
