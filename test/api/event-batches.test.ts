@@ -199,3 +199,20 @@ it('tenantEventBatches gives the tenant stream as tenantEvents does, with tenant
   expect((await resumed.next(10_000)).data!.tenantEvents).toEqual(flattened[messages[0]!.events.length]);
   await resumed.close();
 });
+
+it('prices a message as maxEvents events: a selection that may return more objects than the cost limit is refused', async () => {
+  const sessionId = await createSession(app);
+  // Each event of up to 1000 may carry 100 calls: about 100,000 objects a message.
+  const costly = `subscription($sessionId: ID!, $maxEvents: Int) {
+    toolCallEventBatches(sessionId: $sessionId, maxEvents: $maxEvents) { events { ... on ToolBatchCompleted { batch { calls(first: 100) { nodes { callId } } } } } }
+  }`;
+  const refused = sseSubscription<Message>(app.endpoint, costly, { sessionId, maxEvents: 1000 }, app.apiKey);
+  expect((await refused.next(10_000)).errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COSTLY' });
+  await refused.close();
+  // The same selection with fewer events a message, and the plain events of the full maxEvents, are allowed.
+  for (const [query, maxEvents] of [[costly, 100], [BATCHES, 1000]] as const) {
+    const allowed = sseSubscription<Message>(app.endpoint, query, { sessionId, maxEvents }, app.apiKey);
+    await expect(allowed.next(500)).rejects.toThrow('no subscription payload');
+    await allowed.close();
+  }
+});

@@ -5,6 +5,7 @@
 // operations get a GraphQL error with code QUERY_TOO_COSTLY, before any resolver runs.
 import type { Plugin } from '@envelop/core';
 import {
+  type ArgumentNode,
   type DocumentNode,
   type FragmentDefinitionNode,
   getOperationAST,
@@ -20,6 +21,8 @@ import { DEFAULT_PAGE_SIZE } from '../../model/keyset.js';
 
 export const QUERY_TOO_COSTLY = 'QUERY_TOO_COSTLY';
 const PAGE_SIZE_ARGUMENTS = new Set(['first', 'count']);
+/** Arguments that size the lists of the object a field returns (`toolCallEventBatches`: its message's events). */
+const ITEMS_ARGUMENTS = new Set(['maxEvents']);
 
 export function useQueryCost(maxCost: number): Plugin {
   const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) => {
@@ -49,7 +52,8 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
 
-  const costOf = (type: Composite, selectionSet: SelectionSetNode, depth: number): number => {
+  /** `listSize`: how many items a list of `type` that takes no size argument holds. */
+  const costOf = (type: Composite, selectionSet: SelectionSetNode, depth: number, listSize = DEFAULT_PAGE_SIZE): number => {
     if (depth > 64) return Number.POSITIVE_INFINITY;
     let total = 0;
     for (const selection of selectionSet.selections) {
@@ -67,23 +71,34 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
         // Variables are not coerced yet: a value that is no Int (a string, 1e300) is priced as a default
         // page and left to execution, which refuses it as BAD_USER_INPUT.
         const multiplier = isPaged ? (firstValue !== null && isInt32(firstValue) ? Math.max(firstValue, 1) : DEFAULT_PAGE_SIZE) : 1;
-        const childCost = costOf(named, selection.selectionSet, depth + 1);
-        // Lists of a connection (edges, nodes) are its page; other lists without `first` count as a default page.
-        const listSize = isList && !type.name.endsWith('Connection') ? DEFAULT_PAGE_SIZE : 1;
+        const childCost = costOf(named, selection.selectionSet, depth + 1, itemsOf(field, selection.arguments, variables));
+        // Lists of a connection (edges, nodes) are its page; other lists without `first` count as `listSize`.
+        const size = isList && !type.name.endsWith('Connection') ? listSize : 1;
         // A paged plain list (not a connection) returns `multiplier` objects of its own.
-        total += isPaged ? 1 + multiplier * (isList ? 1 + childCost : childCost) : 1 + listSize * childCost;
+        total += isPaged ? 1 + multiplier * (isList ? 1 + childCost : childCost) : 1 + size * childCost;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const on = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) as Composite | undefined) : type;
-        if (on) total += costOf(on, selection.selectionSet, depth + 1);
+        if (on) total += costOf(on, selection.selectionSet, depth + 1, listSize);
       } else {
         const fragment = fragments.get(selection.name.value);
         const on = fragment ? (schema.getType(fragment.typeCondition.name.value) as Composite | undefined) : undefined;
-        if (fragment && on) total += costOf(on, fragment.selectionSet, depth + 1);
+        if (fragment && on) total += costOf(on, fragment.selectionSet, depth + 1, listSize);
       }
     }
     return total;
   };
   return costOf(root as Composite, operation.selectionSet, 0);
+}
+
+/** How many items the lists of what `field` returns hold: its `maxEvents` as given (or its default), else a default page. */
+function itemsOf(field: GraphQLField<unknown, unknown>, given: readonly ArgumentNode[] | undefined, variables: Record<string, unknown>): number {
+  const argument = field.args.find((candidate) => ITEMS_ARGUMENTS.has(candidate.name));
+  if (!argument) return DEFAULT_PAGE_SIZE;
+  const node = given?.find((candidate) => candidate.name.value === argument.name);
+  const asked = node ? valueFromASTUntyped(node.value, variables) : null;
+  // Null or absent: the field's default (`maxEvents: null` is its default of 100).
+  const value = asked == null ? argument.defaultValue : Number(asked);
+  return typeof value === 'number' && isInt32(value) ? Math.max(value, 1) : DEFAULT_PAGE_SIZE;
 }
 
 /** What GraphQL's Int can hold. */
