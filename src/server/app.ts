@@ -17,7 +17,8 @@ import { listenOn, serveMetrics } from '../telemetry/metrics-server.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
 import { MCP_PATH, QUEUE_BOARD_PATH } from './paths.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { createToolrunYoga, type ToolrunYoga } from './yoga.js';
+import { refusalOf } from './plugins/use-operation-checks.js';
+import { createToolrunYoga, operationChecks, type ToolrunYoga } from './yoga.js';
 
 export interface ApiServer {
   yoga: ToolrunYoga;
@@ -31,6 +32,7 @@ export interface ApiServer {
 export function createApiServer(services: Services, options: { graphiqlApiKey?: string } = {}): ApiServer {
   const shutdown = new AbortController();
   const yoga = createToolrunYoga(services, { ...options, shutdown: shutdown.signal });
+  const checks = operationChecks(services.config);
   // The MCP endpoint and the queue board (with their SDK and Express) load on their first request.
   let mcp: Promise<McpEndpoint> | null = null;
   const mcpEndpoint = () => (mcp ??= import('./mcp-endpoint.js').then((module) => module.createMcpEndpoint(services, shutdown.signal)));
@@ -103,6 +105,7 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
     // Results are shared among subscribers of one tenant (every field an event shows is the tenant's to see).
     sharingScope: (contextValue) => (contextValue as { viewer?: Viewer }).viewer?.tenantId ?? null,
     inOperation: (args, fn) => withLogContext({ requestId: (args as OperationArgs).requestId, tenantId: (args as OperationArgs).tenantId }, fn),
+    refusal: (args) => refusalOf(checks, args),
     server: {
       onConnect: (ctx) =>
         inRequest(ctx, async () => {

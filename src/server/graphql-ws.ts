@@ -65,6 +65,11 @@ export interface GraphqlWsOptions<E extends Record<PropertyKey, unknown>> {
   sharingScope(contextValue: unknown): string | null;
   /** Runs an operation's execute or subscribe (e.g. within its log context). */
   inOperation?<T>(args: ExecutionArgs, run: () => T): T;
+  /**
+   * The checks the server's envelop runs as it subscribes (input, cost: server/plugins): a shared
+   * subscription does not subscribe through it, so it asks them here first.
+   */
+  refusal?(args: ExecutionArgs): GraphQLError | null;
   server: ServerOptions<Record<string, unknown> | undefined, E>;
 }
 
@@ -81,7 +86,12 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(wss: WebS
       return result;
     },
     execute: (args) => inOperation(args, () => (args as EnvelopedArgs).execute(args)),
-    subscribe: (args) => inOperation(args, () => sharedSubscribe(args as EnvelopedArgs, options.sharingScope) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>),
+    subscribe: (args) =>
+      inOperation(args, () => {
+        const refused = options.refusal?.(args);
+        if (refused) return { errors: [refused] };
+        return sharedSubscribe(args as EnvelopedArgs, options.sharingScope) as Promise<AsyncIterable<ExecutionResult> | ExecutionResult>;
+      }),
     onNext: async (ctx, id, payload, args, result) => {
       if (result instanceof SharedResult) return result as unknown as ExecutionResult;
       return options.server.onNext ? options.server.onNext(ctx, id, payload, args, result) : undefined;

@@ -3,6 +3,7 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import type { GraphQLError } from 'graphql';
 import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
+import type { Config } from '../config.js';
 import { pingDatabase } from '../db.js';
 import type { Viewer } from '../domain/tenants/api-keys.js';
 import { schema } from '../graphql.js';
@@ -14,9 +15,10 @@ import { corsPolicy } from './cors.js';
 import { graphiqlOptions, renderGraphiQL } from './graphiql.js';
 import { maskError } from './mask-error.js';
 import { useGraphqlMetrics } from './plugins/use-graphql-metrics.js';
-import { useInputLimits } from './plugins/use-input-limits.js';
+import { inputLimitsCheck, useInputLimits } from './plugins/use-input-limits.js';
+import { type OperationCheck, useOperationChecks } from './plugins/use-operation-checks.js';
 import { useIntrospectionSetting } from './plugins/use-introspection-setting.js';
-import { useQueryCost } from './plugins/use-query-cost.js';
+import { queryCostCheck } from './plugins/use-query-cost.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { GRAPHQL_PATH } from './paths.js';
 import { useEarlyAdmission } from './plugins/use-early-admission.js';
@@ -70,8 +72,8 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       useIntrospectionSetting(config.INTROSPECTION),
       useTracing(),
       ...armor.protect().plugins,
-      useInputLimits({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH }),
-      useQueryCost(config.MAX_QUERY_COST),
+      useInputLimits(inputLimitsOf(config)),
+      useOperationChecks(operationChecks(config)),
       useRequestErrorCodes(),
       useUnservedStreams(),
     ],
@@ -84,6 +86,13 @@ export function createToolrunYoga(services: Services, options: { graphiqlApiKey?
       return { viewer, services, shutdown };
     },
   });
+}
+
+const inputLimitsOf = (config: Config) => ({ maxJsonDepth: config.MAX_JSON_DEPTH, maxCallsPerRequest: config.MAX_CALLS_PER_REQUEST, maxQueryDepth: config.MAX_QUERY_DEPTH });
+
+/** What every operation passes before it runs, in order: its input, then its cost. */
+export function operationChecks(config: Config): OperationCheck[] {
+  return [inputLimitsCheck(inputLimitsOf(config)), queryCostCheck(config.MAX_QUERY_COST)];
 }
 
 /** A refusal of graphql-armor's, given the code that names it (its errors carry none). */

@@ -8,12 +8,12 @@
 // included). The walk uses its own stack, so a value nested 10,000 deep is refused, not a stack
 // overflow. Refusals are GraphQL errors with `extensions.code` and the offending `field`.
 import type { Plugin } from '@envelop/core';
+import type { OperationCheck } from './use-operation-checks.js';
 import { unacceptableText } from '../../model/storable-json.js';
 import {
   type ArgumentNode,
   type DocumentNode,
   type ExecutionArgs,
-  type ExecutionResult,
   type FragmentDefinitionNode,
   getOperationAST,
   GraphQLError,
@@ -262,11 +262,13 @@ export function checkOperationInput(args: Pick<ExecutionArgs, 'document' | 'oper
   return null;
 }
 
+/** Refuses an operation whose input breaks the limits (see above). */
+export function inputLimitsCheck(limits: InputLimits): OperationCheck {
+  return (args) => checkOperationInput(args, limits);
+}
+
+/** Refuses, while parsing, a document whose brackets nest deeper than any operation within the limits needs. */
 export function useInputLimits(limits: InputLimits): Plugin {
-  const check = (args: ExecutionArgs, stop: (result: ExecutionResult) => void) => {
-    const error = checkOperationInput(args, limits);
-    if (error) stop({ errors: [error] });
-  };
   // Selections, one argument list, then a JSON literal; a little room for list and input-object types.
   const maxNesting = limits.maxQueryDepth + limits.maxJsonDepth + 4;
   return {
@@ -276,7 +278,5 @@ export function useInputLimits(limits: InputLimits): Plugin {
         throw new GraphQLError(`The document nests brackets deeper than ${maxNesting} levels`, { extensions: { code: BAD_USER_INPUT, http: { status: 400 } } });
       }
     },
-    onExecute: ({ args, setResultAndStopExecution }) => check(args, setResultAndStopExecution),
-    onSubscribe: ({ args, setResultAndStopExecution }) => check(args, setResultAndStopExecution),
   };
 }

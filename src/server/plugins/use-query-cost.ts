@@ -3,7 +3,6 @@
 // what is below it by `first` (its default page when absent), so a dashboard page of 50 sessions
 // with 20 batches of 20 calls passes and the same query for 100 × 100 × 1,000 fails. Refused
 // operations get a GraphQL error with code QUERY_TOO_COSTLY, before any resolver runs.
-import type { Plugin } from '@envelop/core';
 import {
   type ArgumentNode,
   type DocumentNode,
@@ -18,29 +17,21 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE } from '../../model/keyset.js';
+import type { OperationCheck } from './use-operation-checks.js';
 
 export const QUERY_TOO_COSTLY = 'QUERY_TOO_COSTLY';
 const PAGE_SIZE_ARGUMENTS = new Set(['first', 'count']);
 /** Arguments that size the lists of the object a field returns (`toolCallEventBatches`: its message's events). */
 const ITEMS_ARGUMENTS = new Set(['maxEvents']);
 
-export function useQueryCost(maxCost: number): Plugin {
-  const check = (args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) => {
+/** Refuses an operation that may return more than `maxCost` objects. */
+export function queryCostCheck(maxCost: number): OperationCheck {
+  return (args) => {
     const cost = operationCost(args.schema, args.document, args.operationName ?? undefined, args.variableValues ?? {});
     if (cost <= maxCost) return null;
     return new GraphQLError(`The operation may return ${Math.ceil(cost)} objects, more than the limit of ${maxCost}: ask for smaller pages (first) or fewer nested lists`, {
       extensions: { code: QUERY_TOO_COSTLY, cost: Math.ceil(cost), maxCost },
     });
-  };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const error = check(args);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const error = check(args);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
   };
 }
 
