@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, ensureBuilt } from '../support/build.js';
 import { Child, freePort } from '../support/cluster.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
+import { deleteRedisKeys, redisPrefixOfFile, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
 import { eventually } from '../support/wait.js';
 import { listening, logLines, plainLines, processesMarked } from '../support/process-probes.js';
 
@@ -26,7 +26,8 @@ function emptyDataDir(): string {
 
 beforeAll(async () => ensureBuilt(), 180_000);
 const marks: string[] = [];
-afterAll(() => {
+const REDIS_PREFIX = redisPrefixOfFile('toolrun-embedded');
+afterAll(async () => {
   // After a failure: nothing this file started may outlive it (redis-server is found by its pid file).
   for (const pid of marks.flatMap((mark) => processesMarked(mark))) process.kill(pid, 'SIGKILL');
   for (const dir of dirs) {
@@ -35,6 +36,7 @@ afterAll(() => {
     if (redisPid && existsSync(`/proc/${redisPid}`)) process.kill(redisPid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
+  await deleteRedisKeys(REDIS_PREFIX);
 });
 
 async function gql(port: number, key: string, query: string, variables: Record<string, unknown> = {}) {
@@ -58,7 +60,7 @@ interface Started {
 async function npmStart(env: Record<string, string | undefined>): Promise<Started> {
   const mark = randomUUID();
   const port = await freePort();
-  const child = new Child('npm start', 'npm', ['start'], childEnv({ TOOLRUN_TEST_MARK: mark, PORT: String(port), REDIS_PREFIX: `toolrun-embedded-${mark}`, ...env }), { group: true });
+  const child = new Child('npm start', 'npm', ['start'], childEnv({ TOOLRUN_TEST_MARK: mark, PORT: String(port), REDIS_PREFIX: `${REDIS_PREFIX}-${mark}`, ...env }), { group: true });
   marks.push(mark);
   const line = await child.waitForLine(/API key: +trk_/, 120_000);
   return { child, mark, port, key: /(trk_\S+)/.exec(line)![1]! };

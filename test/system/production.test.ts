@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, ensureBuilt, ROOT } from '../support/build.js';
 import { Child, freePort } from '../support/cluster.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
+import { deleteRedisKeys, redisPrefixOfFile, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
 
 const work = mkdtempSync(join(tmpdir(), 'toolrun-production-'));
 const app = join(work, 'app');
@@ -37,8 +37,10 @@ beforeAll(async () => {
   run('npm', ['ci', '--omit=dev', '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], app);
 }, 600_000);
 
+const REDIS_PREFIX = redisPrefixOfFile('toolrun-production');
 afterAll(async () => {
   await Promise.all(children.map((child) => child.stop(10_000)));
+  await deleteRedisKeys(REDIS_PREFIX);
   const client = new pg.Client({ connectionString: new URL('/postgres', TEST_DATABASE_URL).toString() });
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -58,7 +60,7 @@ describe('the production install', () => {
   });
 
   it('migrates, runs the API and a worker, and they execute a batch', async () => {
-    const env = childEnv({ NODE_ENV: 'production', DATABASE_URL: databaseUrl, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `toolrun-production-${randomUUID()}` });
+    const env = childEnv({ NODE_ENV: 'production', DATABASE_URL: databaseUrl, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `${REDIS_PREFIX}-${randomUUID()}` });
     expect(run('npm', ['run', '--silent', 'migrate:deploy'], app, env)).toMatch(/^applied \d+_init$/m);
     const key = /key +(trk_\S+)/.exec(run(process.execPath, ['dist/src/bin/apikey.js', 'create', 'production', '--roles', 'submitter'], app, env))![1]!;
 

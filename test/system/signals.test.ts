@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, ensureBuilt } from '../support/build.js';
 import { Child, freePort } from '../support/cluster.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
+import { deleteRedisKeys, redisPrefixOfFile, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
 import { eventually } from '../support/wait.js';
 import { listening, logLines, parentOf, processesMarked } from '../support/process-probes.js';
 
@@ -18,7 +18,11 @@ beforeAll(async () => {
   await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'toolrun-signals-'));
 }, 180_000);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const REDIS_PREFIX = redisPrefixOfFile('toolrun-signals');
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  await deleteRedisKeys(REDIS_PREFIX);
+});
 
 async function run(script: string, ready: RegExp, signal: NodeJS.Signals) {
   const mark = randomUUID();
@@ -27,7 +31,7 @@ async function run(script: string, ready: RegExp, signal: NodeJS.Signals) {
     TOOLRUN_TEST_MARK: mark,
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: `toolrun-signals-${mark}`,
+    REDIS_PREFIX: `${REDIS_PREFIX}-${mark}`,
     PORT: String(port),
     TOOLRUN_DATA_DIR: dataDir,
     CANCEL_GRACE_MS: '200',

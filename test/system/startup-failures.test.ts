@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/config.js';
 import { childEnv, ensureBuilt } from '../support/build.js';
 import { Child, freePort } from '../support/cluster.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
+import { deleteRedisKeys, redisPrefixOfFile, TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/database.js';
 import { listening, logLines, plainLines } from '../support/process-probes.js';
 
 let dataDir: string;
@@ -20,7 +20,11 @@ beforeAll(async () => {
   await ensureBuilt();
   dataDir = mkdtempSync(join(tmpdir(), 'toolrun-failures-'));
 }, 180_000);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const REDIS_PREFIX = redisPrefixOfFile('toolrun-failures');
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  await deleteRedisKeys(REDIS_PREFIX);
+});
 
 const databaseUrl = (name: string) => {
   const url = new URL(TEST_DATABASE_URL);
@@ -43,7 +47,7 @@ async function failing(entry: string, env: Record<string, string | undefined>) {
   const child = new Child(entry, process.execPath, [`dist/src/bin/${entry}.js`], childEnv({
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: `toolrun-failures-${randomUUID()}`,
+    REDIS_PREFIX: `${REDIS_PREFIX}-${randomUUID()}`,
     TOOLRUN_DATA_DIR: dataDir,
     ...env,
   }));
@@ -120,7 +124,7 @@ describe('the database', () => {
     const child = new Child('start', process.execPath, ['dist/src/bin/start.js'], childEnv({
       DATABASE_URL: databaseUrl(created),
       REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: `toolrun-failures-${randomUUID()}`,
+      REDIS_PREFIX: `${REDIS_PREFIX}-${randomUUID()}`,
       TOOLRUN_DATA_DIR: dataDir,
       PORT: String(port),
     }));
