@@ -1120,6 +1120,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(seqs).toEqual(stored.map((event) => Number(event.seq)));
   });
 
+  it("keeps following a session's tasks after the task stream's cursor fell out of the retention", async () => {
+    await asOperator();
+    const session = await newSession('tasks after expiry');
+    // The page's cursor is the session's head now; the Tasks view follows from it when opened.
+    await openSession(session.sessionId);
+    await page.getByText(/No batches yet/).waitFor();
+    const batch = await submit(session.sessionId, Array.from({ length: 30 }, (_, i) => ({ id: `exp${i}`, tool: 'add', args: { a: i, b: 1 } })));
+    await expect.poll(() => page.locator(`.batch[data-batch-id="${batch.batchId}"]`).getAttribute('data-batch-status'), { timeout: 20_000 }).toBe('COMPLETED');
+    // The session's oldest events are pruned, as EVENT_RETENTION_HOURS does, and the API restarts so that none is
+    // held in memory: the Tasks view's cursor is now expired (CursorExpired).
+    await cluster.db.event.deleteMany({ where: { sessionId: session.sessionId, seq: { lte: 40 } } });
+    await api.child.stop();
+    api = await cluster.startApi('api-expiry', { PORT: String(api.port) });
+    await expect.poll(() => page.locator('[data-link-state]').getAttribute('data-link-state'), { timeout: 20_000 }).toBe('live');
+    await page.getByRole('tab', { name: 'Background tasks' }).click();
+    await page.getByText('No background tasks.').waitFor();
+    // A task spawned after that shows, and so does its end: the view follows again from the session's head.
+    const spawned = await api.query(SpawnBackgroundDocument, { sessionId: session.sessionId, tool: 'report_progress', args: { steps: 3, intervalMs: 300 }, title: 'after expiry' });
+    if (spawned.spawnBackground.__typename !== 'BackgroundRun') throw new Error(JSON.stringify(spawned.spawnBackground));
+    await page.locator(`.task[data-task-id="${spawned.spawnBackground.taskId}"][data-state="SUCCEEDED"]`).waitFor({ timeout: 20_000 });
+  });
+
   it('fills the sessions list and the approvals inbox once toolrun answers again when they were opened while it was away', async () => {
     await asOperator();
     const session = await newSession('opened while away');

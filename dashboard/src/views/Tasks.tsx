@@ -6,7 +6,7 @@ import { useClient, useMutation, useQuery } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { StatusBadge, age, time } from '../components/Status.js';
-import { errorText, type Link, refusalOf, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
+import { errorText, type Link, READ_RETRY_MS, refusalOf, sessionStartCursor, useReadAgainWhileAway, watch } from '../data/connection.js';
 import {
   CancelScheduleDocument,
   CancelTaskDocument,
@@ -17,6 +17,7 @@ import {
   type SessionTasksQuery,
   type TaskRowFragment,
   TaskEventsDocument,
+  TaskStreamHeadDocument,
   TriggerScheduleDocument,
 } from '../gql/graphql.js';
 
@@ -44,35 +45,61 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
     return () => clearInterval(timer);
   }, []);
 
-  useEffect(
-    () =>
-      watch(link, TaskEventsDocument, { sessionId, after: after ?? sessionStartCursor(sessionId) }, {
-        onEvents: (events) => {
-          setLive((current) => {
-            const next = { ...current };
-            for (const event of events) {
-              if (!('taskId' in event)) continue;
-              const patch = { ...next[event.taskId] };
-              if (event.__typename === 'TaskProgress') patch.progress = event.progress;
-              if (event.__typename === 'TaskStatus') patch.stateDetail = event.text;
-              if (event.__typename === 'TaskHeartbeat') patch.heartbeatAt = event.at;
-              if (event.__typename === 'TaskStarted') patch.state = 'RUNNING';
-              if (event.__typename === 'TaskFinished') patch.state = event.state;
-              next[event.taskId] = patch;
-            }
-            return next;
-          });
-          // At most one reload per 250 ms, however often events come (heartbeats of many tasks would
-          // push a debounced reload back forever, and a new task would never show).
-          reload.current ??= setTimeout(() => {
-            reload.current = undefined;
-            refetch({ requestPolicy: 'network-only' });
-          }, 250);
-        },
-        onExpired: () => refetch({ requestPolicy: 'network-only' }),
-      }),
-    [link, sessionId, after, refetch],
-  );
+  // Where the stream starts: the session view's snapshot cursor, or, once that fell out of the event
+  // retention (CursorExpired), the session's head read again before the tasks are.
+  const [from, setFrom] = useState(after);
+  useEffect(() => setFrom(after), [after]);
+  useEffect(() => {
+    let stopped = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    // The watch ends on CursorExpired: the tasks are read again and followed from the session's head,
+    // read before them (nothing between the two is missed).
+    const resync = () => {
+      void client
+        .query(TaskStreamHeadDocument, { id: sessionId }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .then((result) => {
+          if (stopped) return;
+          const head = result.data?.session?.lastEventCursor;
+          if (!head) {
+            retry = setTimeout(resync, READ_RETRY_MS);
+            return;
+          }
+          refetch({ requestPolicy: 'network-only' });
+          setFrom(head);
+        });
+    };
+    const stop = watch(link, TaskEventsDocument, { sessionId, after: from ?? sessionStartCursor(sessionId) }, {
+      onEvents: (events) => {
+        setLive((current) => {
+          const next = { ...current };
+          for (const event of events) {
+            if (!('taskId' in event)) continue;
+            const patch = { ...next[event.taskId] };
+            if (event.__typename === 'TaskProgress') patch.progress = event.progress;
+            if (event.__typename === 'TaskStatus') patch.stateDetail = event.text;
+            if (event.__typename === 'TaskHeartbeat') patch.heartbeatAt = event.at;
+            if (event.__typename === 'TaskStarted') patch.state = 'RUNNING';
+            if (event.__typename === 'TaskFinished') patch.state = event.state;
+            next[event.taskId] = patch;
+          }
+          return next;
+        });
+        // At most one reload per 250 ms, however often events come (heartbeats of many tasks would
+        // push a debounced reload back forever, and a new task would never show).
+        reload.current ??= setTimeout(() => {
+          reload.current = undefined;
+          refetch({ requestPolicy: 'network-only' });
+        }, 250);
+      },
+      onExpired: resync,
+    });
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      stop();
+    };
+  }, [link, client, sessionId, from, refetch]);
   useEffect(() => () => clearTimeout(reload.current), []);
 
   const firstPage = data?.tasks;
