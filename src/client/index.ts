@@ -207,8 +207,10 @@ export class ToolrunClient {
         }
         if (options.signal?.aborted) return;
         // The stream ended without its last event (a server going away completes it) or broke: resume.
+        // A stream that ended empty on work already done is asked once more (see above): nothing broke,
+        // so the link does not show it as reconnecting.
         this.resubscribed.delete(token);
-        this.setResuming(token, true);
+        if (emptyEnds === 0) this.setResuming(token, true);
         await delay(Math.min(100 * 2 ** Math.min(failures, 10), this.options.maxRetryDelayMs ?? 5000), options.signal);
       }
     } finally {

@@ -44,8 +44,13 @@ describe('client watch of finished work', () => {
     const events = await drain(client.watchBatch(sessionId, batch.batchId, { after: batch.eventCursor }), 20_000);
     expect(events.at(-1)?.__typename).toBe('ToolBatchCompleted');
 
+    // Nothing broke while it found the batch done: the link never shows a reconnect.
+    const states: string[] = [];
+    const stop = client.onLinkState((state) => states.push(state));
     const again = await drain(client.watchBatch(sessionId, batch.batchId, { after: events.at(-1)!.cursor }), 10_000);
+    stop();
     expect(again).toEqual([]);
+    expect(states).not.toContain('reconnecting');
     // A watch of the same batch from an earlier cursor still delivers what follows it.
     const rest = await drain(client.watchBatch(sessionId, batch.batchId, { after: events.at(-2)!.cursor }), 10_000);
     expect(rest.map((event) => event.cursor)).toEqual([events.at(-1)!.cursor]);
