@@ -3,6 +3,7 @@
 // everything else (db.ts).
 import pg from 'pg';
 import { parseStoredJson } from './model/storable-json.js';
+import { dbStatements } from './telemetry/metrics.js';
 
 /** A statement PostgreSQL prepares once per connection (its name) and plans from then on. */
 export interface Statement {
@@ -49,7 +50,15 @@ export function createPool(url: string, max: number, settings: ConnectionSetting
   // A connection the server ends (restart, failover, pg_terminate_backend) emits 'error'. A pooled
   // client can be between owners at that moment (node-postgres#2762), and an 'error' nobody hears
   // ends the process. So every client listens from birth; the pool drops a broken client by itself.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // Every statement of the process (node-postgres's and Prisma's) goes through a pooled client's query.
+    const query = client.query;
+    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+      dbStatements.inc();
+      return (query as (...args: unknown[]) => unknown).apply(this, args);
+    } as typeof client.query;
+  });
   return pool;
 }
 

@@ -2,8 +2,8 @@
 // calls. Every subscriber must receive every event of the batch, in order (seq); delivery latency
 // of an event = receive time − its `at`; the API's RSS is sampled every 100 ms. P3 subscribes with
 // `toolCallEventBatches` (the events ready when a message is sent, in one message), P3e with
-// `toolCallEvents` (one event per message). Idle subscribers (P3 only): statements per second in
-// the bench database with S idle subscribers, less the same without them. Baseline: a plain `ws`
+// `toolCallEvents` (one event per message). Idle subscribers (P3 only): statements per second the
+// API sends with S idle subscribers, less the same without them. Baseline: a plain `ws`
 // server sending the messages the toolrun run delivered (the same payloads, each when the last
 // event it carries happened, with when each of its events happened beside it) to as many sockets; each
 // baseline repetition replays the toolrun repetition just before it, which is why this figure runs
@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { type Bench, type FigureResult, interleave, medianOf, row } from '../support/bench.js';
 import { type Delivery as Stream, openSubscribers, type SessionEvent, type Subscriber } from '../support/graphql.js';
 import { MB, rssPeakSampler } from '../support/proc.js';
-import { statementCounter } from '../support/verify.js';
+import { apiStatementCounter } from '../support/verify.js';
 import { BenchError, deferred, failureOf, percentile, sleep, within } from '../support/wait.js';
 
 /** The messages subscriber 0 received: each one's payload (JSON), and when each of its events happened (ms after the first). */
@@ -43,9 +43,9 @@ interface Idle {
   perSecond: number;
 }
 
-/** Statements per second in the bench database over one window, after letting statistics settle. */
+/** Statements per second the API sends over one window, after letting what came before settle. */
 async function statementRate(bench: Bench): Promise<{ source: string; perSecond: number }> {
-  const counter = await statementCounter(bench.db, bench.databaseName);
+  const counter = apiStatementCounter(bench.client.url);
   const windowMs = bench.sizes.idleWindowMs;
   await sleep(bench.sizes.idleSettleMs);
   const before = await counter.read();

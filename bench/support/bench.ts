@@ -23,10 +23,7 @@ export interface Sizes {
   p3WarmupSubscribers: number;
   p3WarmupCalls: number;
   idleWindowMs: number;
-  /**
-   * Wait before each idle window. An idle PostgreSQL backend may hold its statistics up to 10 s
-   * before reporting them, so statements run before a window could otherwise be counted in it.
-   */
+  /** Wait before each idle window, so that statements of what came before (the probe batch's) are not counted in it. */
   idleSettleMs: number;
   p4Samples: number;
   p4WarmupSamples: number;
@@ -50,7 +47,7 @@ export const FULL: Sizes = {
   p3WarmupSubscribers: 50,
   p3WarmupCalls: 100,
   idleWindowMs: 10_000,
-  idleSettleMs: 11_000,
+  idleSettleMs: 3_000,
   p4Samples: 30,
   p4WarmupSamples: 3,
   fairnessCalls: 10_000,

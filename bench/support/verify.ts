@@ -64,28 +64,19 @@ export async function verifyDurable(db: pg.Client, sessionIds: string[], callIdP
 }
 
 /**
- * Statements (pg_stat_statements when loaded) or else transactions (pg_stat_database) run in the
- * bench database so far. Each read first makes the harness's own backend report its statistics
- * (VACUUM's transactions, say), so they land before a window rather than inside it.
+ * Statements the toolrun API process has sent to PostgreSQL so far (its `toolrun_db_statements_total`
+ * on /metrics, counted at its pool's clients): what serving subscribers costs the database, without
+ * the worker's periodic passes or lazily flushed server statistics in the count.
  */
-export async function statementCounter(db: pg.Client, databaseName: string): Promise<{ source: string; read(): Promise<number> }> {
-  await db.query('SELECT pg_stat_force_next_flush()');
-  try {
-    await db.query('SELECT 1 FROM pg_stat_statements LIMIT 1');
-    return {
-      source: 'pg_stat_statements calls',
-      read: async () => {
-        await db.query('SELECT pg_stat_force_next_flush()');
-        return Number((await db.query<{ n: string }>(`SELECT coalesce(sum(calls), 0) AS n FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1`, [databaseName])).rows[0]!.n);
-      },
-    };
-  } catch {
-    return {
-      source: 'pg_stat_database xact_commit + xact_rollback',
-      read: async () => {
-        await db.query('SELECT pg_stat_force_next_flush()');
-        return Number((await db.query<{ n: string }>(`SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1`, [databaseName])).rows[0]!.n);
-      },
-    };
-  }
+export function apiStatementCounter(graphqlUrl: string): { source: string; read(): Promise<number> } {
+  const url = new URL('/metrics', graphqlUrl).toString();
+  return {
+    source: 'the API process\'s toolrun_db_statements_total',
+    read: async () => {
+      const text = await (await fetch(url)).text();
+      const line = text.split('\n').find((entry) => entry.startsWith('toolrun_db_statements_total '));
+      if (!line) throw new BenchError(`${url} has no toolrun_db_statements_total`);
+      return Number(line.split(' ')[1]);
+    },
+  };
 }

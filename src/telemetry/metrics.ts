@@ -86,6 +86,12 @@ export const queueWait = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const dbStatements = new Counter({
+  name: 'toolrun_db_statements_total',
+  help: 'Statements this process sent to PostgreSQL (transaction commands included)',
+  registers: [metricsRegistry],
+});
+
 export const eventDeliveryLag = new Histogram({
   name: 'toolrun_event_delivery_lag_seconds',
   help: 'From the commit of an event to its arrival at this process for its subscribers (once per published message)',

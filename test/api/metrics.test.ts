@@ -77,6 +77,14 @@ describe('metrics', () => {
     await events.close();
   });
 
+  it('counts the statements the process sends to PostgreSQL, through node-postgres and Prisma alike', async () => {
+    const statements = async () => sample(await scrape(), 'toolrun_db_statements_total') ?? 0;
+    const before = await statements();
+    await app.services.sql.query('SELECT 1');
+    await app.services.db.$queryRawUnsafe('SELECT 1');
+    expect(await statements()).toBeGreaterThanOrEqual(before + 2);
+  });
+
   it('shows queue depths, pool use, running work and worker liveness, read at scrape time', async () => {
     const text = await scrape();
     for (const state of ['waiting', 'prioritized', 'active', 'delayed', 'failed']) {
