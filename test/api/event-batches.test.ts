@@ -2,20 +2,19 @@
 // are exactly the events toolCallEvents gives; each message holds at most maxEvents; a message's
 // cursor resumes after its last event; over graphql-ws and SSE. taskEventBatches and
 // tenantEventBatches likewise for their streams.
-import { type Client, createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { encodeTenantEventCursor } from '../../src/realtime/cursors.js';
 import { SpawnBackgroundDocument, TenantCursorDocument } from '../gql/graphql.js';
 import { expectCompleteSequence, type StreamEvent } from '../support/events.js';
 import { createSession, fromStart, submitBatch } from '../support/fixtures.js';
-import { type GraphQLResponse, sseSubscription, startToolrun, type Subscription, type Toolrun, wsSubscription } from '../support/toolrun.js';
+import { type GraphQLResponse, sseSubscription, startToolrun, type Subscription, type Toolrun, wsClient, wsSubscription } from '../support/toolrun.js';
 
 let app: Toolrun;
 let client: Client;
 beforeAll(async () => {
   app = await startToolrun();
-  client = createClient({ url: await app.endpoint.wsUrl(), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.apiKey}` }, retryAttempts: 0 });
+  client = wsClient(app.endpoint, app.apiKey);
 });
 afterAll(async () => {
   await client?.dispose();

@@ -2,17 +2,16 @@
 // input (server/plugins/use-input-limits.ts) and its cost (use-query-cost.ts). graphql-ws
 // subscriptions are served by server/graphql-ws.ts, which executes their events itself rather than
 // through the envelop subscribe that runs those checks as hooks.
-import { type Client, createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { createSession } from '../support/fixtures.js';
-import { sseSubscription, startToolrun, type Subscription, type Toolrun, wsSubscription } from '../support/toolrun.js';
+import { sseSubscription, startToolrun, type Subscription, type Toolrun, wsClient, wsSubscription } from '../support/toolrun.js';
 
 let app: Toolrun;
 let client: Client;
 beforeAll(async () => {
   app = await startToolrun();
-  client = createClient({ url: await app.endpoint.wsUrl(), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.apiKey}` }, retryAttempts: 0 });
+  client = wsClient(app.endpoint, app.apiKey);
 });
 afterAll(async () => {
   await client?.dispose();

@@ -18,13 +18,18 @@ export async function deleteRedisKeys(prefix: string): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeysMatching(redis, `${prefix}*`);
   } finally {
     redis.disconnect();
   }
+}
+
+/** Deletes every key matching the pattern (SCAN's MATCH). */
+export async function deleteKeysMatching(redis: Pick<Redis, 'scan' | 'del'>, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
 }

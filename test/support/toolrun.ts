@@ -13,7 +13,7 @@ import { startWorkerRuntime, type WorkerRuntime } from '../../src/jobs/worker-ru
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createApiServer, type ApiServer } from '../../src/server/app.js';
 import { closeServices, createServices, type Services } from '../../src/services.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
+import { deleteKeysMatching, TEST_DATABASE_URL, TEST_REDIS_URL } from './database.js';
 
 export interface GraphQLResponse<T> {
   data?: T | null;
@@ -115,7 +115,8 @@ export async function startToolrun(
       await api.close();
       await worker?.stop(500);
       for (const queue of Object.values(services.queues.all)) await queue.obliterate({ force: true }).catch(() => undefined);
-      await deleteKeysOf(services.redis.command, services.config.REDIS_PREFIX).catch(() => undefined);
+      // Its epoch, backlog marks, rate windows: runs leave nothing behind.
+      await deleteKeysMatching(services.redis.command, `${services.config.REDIS_PREFIX}:*`).catch(() => undefined);
       await closeServices(services);
     },
   };
@@ -144,7 +145,7 @@ export function graphqlClient(endpoint: Endpoint, apiKey: string): GraphQLClient
     },
     sse: (document, variables, key = apiKey) => sseSubscription(endpoint, print(document), variables, key),
     ws: (document, variables, key = apiKey) => {
-      const client = createClient({ url: endpoint.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: true });
+      const client = wsClient(endpoint, key);
       wsClients.push(client);
       return wsSubscription(client, print(document), variables);
     },
@@ -152,6 +153,11 @@ export function graphqlClient(endpoint: Endpoint, apiKey: string): GraphQLClient
       for (const client of wsClients.splice(0)) await client.dispose();
     },
   };
+}
+
+/** A graphql-ws client of the endpoint with the key (it connects with its first subscription, and never retries). */
+export function wsClient(endpoint: Endpoint, apiKey: string): Client {
+  return createClient({ url: endpoint.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` }, retryAttempts: 0, lazy: true });
 }
 
 /** A real API process's endpoint. */
@@ -276,12 +282,3 @@ export function sseSubscription<T>(endpoint: Endpoint, query: string, variables:
   };
 }
 
-/** Deletes every Redis key of a test instance's prefix (its epoch, backlog marks, rate windows), so runs leave nothing behind. */
-async function deleteKeysOf(redis: Services['redis']['command'], prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
-}
