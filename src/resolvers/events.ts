@@ -127,7 +127,7 @@ async function taskEventsScope(context: GraphQLContext, args: { sessionId?: stri
       ...(done ? { finished: await services.tasks.finishedEvents(task) } : { from }),
     };
   }
-  if (args.sessionId == null) throw new ValidationError('taskEvents needs sessionId or taskId', 'sessionId');
+  if (args.sessionId == null) throw new ValidationError('give sessionId or taskId', 'sessionId');
   const sessionId = localId(args.sessionId, 'Session');
   await services.sessions.assertExists(viewer.tenantId, sessionId);
   return { sessionId, matches: (event) => isEventOf(TASK_EVENT_TYPES, event) };
