@@ -5,7 +5,7 @@ import {
   BATCH_CALLS,
   CANCEL_CALL,
   CANCEL_TASK,
-  type CallEvent,
+  type CallEvents,
   CREATE_SESSION,
   EXECUTE,
   type Output,
@@ -51,21 +51,23 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
   const batch = unwrap(submitted.executeToolBatch, 'ToolBatch');
   // From the cursor just before the batch's first event: none of the call's events can be missed,
   // even those of a call that ended at submission.
-  const watching = api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after: batch.eventCursor }, ({ toolCallEvents: event }) => {
-    if (event.callId !== callId) return;
-    switch (event.__typename) {
-      case 'ToolCallStarted':
-        line.draw([`${options.tool}  started (attempt ${event.attempt}/${event.maxAttempts})`]);
-        break;
-      case 'ToolCallProgress':
-        line.draw([`${options.tool}  ${progressBar(event.progress as Progress)}`]);
-        break;
-      case 'ToolCallAwaitingApproval':
-        line.draw([`${options.tool}  awaiting approval: toolrun calls approve ${sessionId} ${callId}`]);
-        break;
-      case 'ToolCallCompleted':
-        outcome = { status: event.status!, output: event.output, durationMs: event.durationMs };
-        return true;
+  const watching = api.subscribe<CallEvents>(TOOL_CALL_EVENTS, { sessionId, after: batch.eventCursor }, ({ toolCallEventBatches: { events } }) => {
+    for (const event of events) {
+      if (event.callId !== callId) continue;
+      switch (event.__typename) {
+        case 'ToolCallStarted':
+          line.draw([`${options.tool}  started (attempt ${event.attempt}/${event.maxAttempts})`]);
+          break;
+        case 'ToolCallProgress':
+          line.draw([`${options.tool}  ${progressBar(event.progress as Progress)}`]);
+          break;
+        case 'ToolCallAwaitingApproval':
+          line.draw([`${options.tool}  awaiting approval: toolrun calls approve ${sessionId} ${callId}`]);
+          break;
+        case 'ToolCallCompleted':
+          outcome = { status: event.status!, output: event.output, durationMs: event.durationMs };
+          return true;
+      }
     }
     return false;
   });
@@ -96,37 +98,40 @@ export async function watchSession(api: Transport, screen: Screen, sessionId: st
   // From the session's current cursor, so that a reconnect resumes there even before the first event.
   const after = await sessionCursor(api, sessionId);
   redraw();
-  await api.subscribe<{ toolCallEvents: CallEvent }>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEvents: event }) => {
+  await api.subscribe<CallEvents>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEventBatches: { events } }) => {
     if (options.signal?.aborted) return true;
-    if (event.__typename === 'CursorExpired') {
-      screen.write(`events before this point are no longer kept: ${printable(event.message ?? '')}\n`);
-      return false;
+    for (const event of events) {
+      if (event.__typename === 'CursorExpired') {
+        screen.write(`events before this point are no longer kept: ${printable(event.message ?? '')}\n`);
+        continue;
+      }
+      if (!event.callId) continue;
+      const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: '', result: '' };
+      calls.set(event.callId, call);
+      switch (event.__typename) {
+        case 'ToolCallStarted':
+          call.status = 'RUNNING';
+          call.attempt = `${event.attempt}/${event.maxAttempts}`;
+          break;
+        case 'ToolCallProgress':
+          call.progress = progressBar(event.progress as Progress, 12);
+          break;
+        case 'ToolCallAwaitingApproval':
+          call.status = 'AWAITING_APPROVAL';
+          break;
+        case 'ToolCallAwaitingCompletion':
+          call.status = 'PENDING_EXTERNAL';
+          break;
+        case 'ToolCallRetrying':
+          call.status = 'RETRYING';
+          break;
+        case 'ToolCallCompleted':
+          call.status = event.status!;
+          call.result = `${event.durationMs} ms  ${outputText(event.output).slice(0, 60)}`;
+          break;
+      }
     }
-    if (!event.callId) return false;
-    const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: '', result: '' };
-    calls.set(event.callId, call);
-    switch (event.__typename) {
-      case 'ToolCallStarted':
-        call.status = 'RUNNING';
-        call.attempt = `${event.attempt}/${event.maxAttempts}`;
-        break;
-      case 'ToolCallProgress':
-        call.progress = progressBar(event.progress as Progress, 12);
-        break;
-      case 'ToolCallAwaitingApproval':
-        call.status = 'AWAITING_APPROVAL';
-        break;
-      case 'ToolCallAwaitingCompletion':
-        call.status = 'PENDING_EXTERNAL';
-        break;
-      case 'ToolCallRetrying':
-        call.status = 'RETRYING';
-        break;
-      case 'ToolCallCompleted':
-        call.status = event.status!;
-        call.result = `${event.durationMs} ms  ${outputText(event.output).slice(0, 60)}`;
-        break;
-    }
+    // Once per message: the events that arrived together are drawn together.
     redraw();
     return false;
   });

@@ -43,9 +43,14 @@ export interface CallEvent {
   message?: string;
 }
 
+/** A session's call events, several per message (what arrived together is drawn once). */
 export const TOOL_CALL_EVENTS = `subscription CliEvents($sessionId: ID!, $after: String) {
-  toolCallEvents(sessionId: $sessionId, after: $after) { ${EVENT_FIELDS} }
+  toolCallEventBatches(sessionId: $sessionId, after: $after) { cursor events { ${EVENT_FIELDS} } }
 }`;
+
+export interface CallEvents {
+  toolCallEventBatches: { cursor: string; events: CallEvent[] };
+}
 
 export const CREATE_SESSION = `mutation CliCreateSession($title: String) {
   createSession(title: $title) { __typename ... on Session { id lastEventCursor } ... on Error { code message } }
