@@ -139,8 +139,9 @@ export class ToolrunClient {
   /**
    * Follows any subscription whose events carry a `cursor` (one event per message, or several, as
    * the `…EventBatches` streams send them: `eventOf` then gives the message, `{ events }`):
-   * subscribes with `variables(after)`, yields each event, and when the stream breaks (socket closed, server restarted, stream
-   * completed by a shutdown) subscribes again from the last cursor it yielded. It ends when
+   * subscribes with `variables(after)`, yields each event, and when the stream breaks (socket
+   * closed, server restarted, stream completed by a shutdown) subscribes again from the last cursor
+   * it yielded. It ends when
    * `isLast` accepts an event, on `signal`, or on an error answer (bad arguments, CursorExpired is
    * delivered as an event and ends nothing by itself). A stream that completes at once, with no
    * event, ends it when `finished` says the watched work is done (a cursor at or past its last

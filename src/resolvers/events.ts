@@ -58,7 +58,7 @@ builder.subscriptionFields((t) => {
       authScopes: { reader: true },
       description: BATCHES('toolCallEvents'),
       args: { ...callEventArgs('`cursor` of a message or an event'), maxEvents: maxEvents() },
-      subscribe: async (_root, args, context) => inBatches(await subscribe(context, args.after, () => withMaxEvents(args.maxEvents, () => callEventsScope(context, args))), args.maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE, 'session'),
+      subscribe: (_root, args, context) => batchesOf(args.maxEvents, 'session', () => subscribe(context, args.after, () => callEventsScope(context, args))),
       resolve: (batch) => eventOrKeyError(batch),
     }),
     taskEvents: t.field({
@@ -74,7 +74,7 @@ builder.subscriptionFields((t) => {
       authScopes: { reader: true },
       description: BATCHES('taskEvents'),
       args: { ...taskEventArgs('`cursor` of a message or an event'), maxEvents: maxEvents() },
-      subscribe: async (_root, args, context) => inBatches(await subscribe(context, args.after, () => withMaxEvents(args.maxEvents, () => taskEventsScope(context, args))), args.maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE, 'session'),
+      subscribe: (_root, args, context) => batchesOf(args.maxEvents, 'session', () => subscribe(context, args.after, () => taskEventsScope(context, args))),
       resolve: (batch) => eventOrKeyError(batch),
     }),
     tenantEvents: t.field({
@@ -90,7 +90,7 @@ builder.subscriptionFields((t) => {
       authScopes: { reader: true },
       description: BATCHES('tenantEvents'),
       args: { ...tenantEventArgs('`cursor` of a message or of an event of this stream'), maxEvents: maxEvents() },
-      subscribe: async (_root, args, context) => inBatches(await subscribeTenant(context, args), args.maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE, 'tenant'),
+      subscribe: (_root, args, context) => batchesOf(args.maxEvents, 'tenant', () => subscribeTenant(context, args)),
       resolve: (batch) => eventOrKeyError(batch),
     }),
   };
@@ -98,11 +98,14 @@ builder.subscriptionFields((t) => {
 
 const DEFAULT_EVENTS_PER_MESSAGE = 100;
 
-/** Refuses a `maxEvents` out of bounds, then resolves the scope. */
-function withMaxEvents<T>(max: number | null | undefined, then: () => Promise<T>): Promise<T> {
-  const value = max ?? DEFAULT_EVENTS_PER_MESSAGE;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_EVENTS_PER_BATCH) throw new ValidationError(`maxEvents must be between 1 and ${MAX_EVENTS_PER_BATCH}`, 'maxEvents');
-  return then();
+/** The stream `open` gives, several events per message; a `maxEvents` out of bounds is refused before it opens. */
+async function batchesOf(maxEvents: number | null | undefined, kind: 'session' | 'tenant', open: () => Promise<AsyncIterableIterator<SessionEvent | KeyStopped>>) {
+  const max = maxEvents ?? DEFAULT_EVENTS_PER_MESSAGE;
+  if (!Number.isInteger(max) || max < 1 || max > MAX_EVENTS_PER_BATCH) {
+    const refusal = new ValidationError(`maxEvents must be between 1 and ${MAX_EVENTS_PER_BATCH}`, 'maxEvents');
+    throw new GraphQLError(refusal.message, { extensions: refusal.extensions });
+  }
+  return inBatches(await open(), max, kind);
 }
 
 /** What `taskEvents` and `taskEventBatches` watch: a session's task events, or one task's. */
@@ -136,14 +139,13 @@ async function taskEventsScope(context: GraphQLContext, args: { sessionId?: stri
 /** The tenant's events for `tenantEvents` and `tenantEventBatches`: arguments checked, then the stream. */
 async function subscribeTenant(
   context: GraphQLContext,
-  args: { after?: string | null; types?: readonly string[] | null; sessionId?: string | number | null; maxEvents?: number | null },
+  args: { after?: string | null; types?: readonly string[] | null; sessionId?: string | number | null },
 ): Promise<AsyncIterableIterator<SessionEvent | KeyStopped>> {
   const { viewer, services } = context;
   let afterTenantSeq: number | undefined;
   let sessionId: string | null;
   let types: Set<string> | null;
   try {
-    await withMaxEvents(args.maxEvents, async () => undefined);
     const chosen = eventTypesFilter(args.types);
     types = chosen && new Set(chosen);
     afterTenantSeq = args.after != null ? decodeTenantEventCursor(args.after, viewer.tenantId) : undefined;

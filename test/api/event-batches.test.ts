@@ -215,3 +215,17 @@ it('prices a message as maxEvents events: a selection that may return more objec
     await allowed.close();
   }
 });
+
+it('answers NOT_FOUND to another tenant’s key for a session that is not its own, in each batched stream', async () => {
+  const sessionId = await createSession(app);
+  const stranger = wsClient(app.endpoint, await app.newKey());
+  try {
+    for (const field of ['toolCallEventBatches', 'taskEventBatches', 'tenantEventBatches']) {
+      const stream = wsSubscription<Message>(stranger, `subscription($sessionId: ID!) { ${field}(sessionId: $sessionId) { cursor } }`, { sessionId });
+      expect((await stream.next(10_000)).errors?.[0]?.extensions, field).toMatchObject({ code: 'NOT_FOUND' });
+      await stream.close();
+    }
+  } finally {
+    await stranger.dispose();
+  }
+});

@@ -60,7 +60,9 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
         .toPromise()
         .then((result) => {
           if (stopped) return;
-          const head = result.data?.session?.lastEventCursor;
+          // A session without events yet (created before SessionCreated existed) starts at its first.
+          const session = result.data?.session;
+          const head = session ? (session.lastEventCursor ?? sessionStartCursor(sessionId)) : null;
           if (!head) {
             retry = setTimeout(resync, READ_RETRY_MS);
             return;
