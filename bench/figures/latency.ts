@@ -1,6 +1,10 @@
 // P2 latency at low load: one `add` call at a time. Subscription mode: mutation sent → its
 // ToolCallCompleted received on an already open graphql-ws subscription. `waitMs` mode: mutation
 // sent → response with the finished batch. Baseline: `queue.add` → QueueEvents `completed`.
+// Beside the baseline, in the same repetitions, the bench's own connection times PostgreSQL's floor:
+// a one-row INSERT committed durably (the WAL flushed) against a SELECT 1 round trip. A call's path
+// holds two such commits (its insert, its finish), which raw BullMQ on a Redis without persistence
+// does not pay.
 import { type Bench, type FigureResult, interleave, medianOf, row } from '../support/bench.js';
 import { CallWatch, type ToolrunClient, type Subscriber } from '../support/graphql.js';
 import { BenchError, failureOf, percentile, within } from '../support/wait.js';
@@ -12,6 +16,24 @@ interface Latencies {
 }
 
 const summary = (samples: number[]): Latencies => ({ p50: percentile(samples, 50), p99: percentile(samples, 99), samples });
+
+/** Round trips of the bench's own connection, one at a time: SELECT 1, and a one-row INSERT committed durably. */
+async function commitFloor(bench: Bench, samples: number): Promise<{ select: Latencies; commit: Latencies }> {
+  await bench.db.query('CREATE TABLE IF NOT EXISTS bench_commit_floor (n int)');
+  const timed = async (text: string, values: unknown[] = []) => {
+    const latencies: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const started = performance.now();
+      await bench.db.query(text, values);
+      latencies.push(performance.now() - started);
+    }
+    return summary(latencies);
+  };
+  const select = await timed('SELECT 1');
+  const commit = await timed('INSERT INTO bench_commit_floor (n) VALUES (1)');
+  await bench.db.query('TRUNCATE bench_commit_floor');
+  return { select, commit };
+}
 
 /** A session with an open subscription, and single `add` calls measured through it. */
 export async function watchedSession(client: ToolrunClient, title: string) {
@@ -48,8 +70,9 @@ export async function latency(bench: Bench): Promise<FigureResult> {
     const samples = warmup ? sizes.p2WarmupSamples : sizes.p2Samples;
     const { latencies } = await bench.baseline.producer.call<{ latencies: number[] }>('latency', { samples }, sizes.runTimeoutMs);
     const result = summary(latencies);
-    bench.log(`  add → completed p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
-    return result;
+    const floor = await commitFloor(bench, samples);
+    bench.log(`  add → completed p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms; PostgreSQL SELECT 1 p50 ${floor.select.p50.toFixed(2)} ms, durable one-row INSERT p50 ${floor.commit.p50.toFixed(2)} ms`);
+    return { ...result, floor };
   };
 
   const runToolrun = async ({ warmup, tag }: { warmup: boolean; tag: string }) => {
@@ -87,6 +110,7 @@ export async function latency(bench: Bench): Promise<FigureResult> {
       row('P2 latency p99 (→ ToolCallCompleted on subscription)', 'ms', medianOf(b, (r) => r.p99), medianOf(t, (r) => r.subscription.p99), '≤ 20 ms', (value) => value <= 20),
       row('P2 latency p50 (waitMs response)', 'ms', medianOf(b, (r) => r.p50), medianOf(t, (r) => r.waitMs.p50), '≤ 5 ms and ≤ 3× baseline', p50Target),
       row('P2 latency p99 (waitMs response)', 'ms', medianOf(b, (r) => r.p99), medianOf(t, (r) => r.waitMs.p99), '≤ 20 ms', (value) => value <= 20),
+      row('P2 floor: PostgreSQL durable one-row INSERT p50 (baseline: SELECT 1); a call pays two', 'ms', medianOf(b, (r) => r.floor.select.p50), medianOf(b, (r) => r.floor.commit.p50), '—', () => null),
     ],
     raw: runs,
   };
