@@ -12,6 +12,7 @@ import {
 } from '../model/errors.js';
 import { builder } from '../schema/builder.js';
 import { pageRequest } from '../model/keyset.js';
+import { MAX_IDENTIFIER_LENGTH } from '../model/text.js';
 import { byTime, keysetConnection } from '../schema/connections.js';
 import { BackgroundRunRef, ScheduleConnectionRef, ScheduledMonitorRef, ScheduleInput, ScheduleRef, TaskConnectionRef, TaskRef, TaskStateEnum } from '../schema/tasks.js';
 import { localId, optionalLocalId } from './global-ids.js';
@@ -90,7 +91,7 @@ builder.mutationFields((t) => ({
       'Starts a background-capable tool as a background run (at most 5 active per session, 64 per worker), or with `schedule` creates a schedule (at most 10 active per session) whose monitor task starts runs later.',
     args: {
       sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }),
-      tool: t.arg.string({ description: 'Name of a background-capable tool (`hints.supportsBackground`)', required: true }),
+      tool: t.arg.string({ description: `Name of a background-capable tool (\`hints.supportsBackground\`); one longer than ${MAX_IDENTIFIER_LENGTH} characters is a ValidationError naming it`, required: true }),
       args: t.arg({ type: 'JSON', required: true, description: 'Arguments object of the tool' }),
       title: t.arg.string({ description: 'A title for people (default: the tool’s display name)' }),
       signalOnCompletion: t.arg.boolean({ defaultValue: true, description: 'Add a session message when the run finishes' }),

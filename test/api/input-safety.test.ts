@@ -147,6 +147,33 @@ describe('input safety', () => {
     expect(keyAtLimit.data?.createSession.__typename).toBe('Session');
   });
 
+  it("bounds the target of a background run as a call's tool is bounded: spawn_background and spawnBackground alike, with a typed refusal", async () => {
+    // spawn_background's args are kept losslessly, so its `tool` may hold what PostgreSQL cannot take.
+    const spawned = await toolrun.request<{ executeToolBatch: { calls: { nodes: Array<{ callId: string; status: string; output: Record<string, unknown> }> } } }, unknown>(EXECUTE, {
+      s: sessionId,
+      w: 10_000,
+      c: [
+        { id: 'nul', tool: 'spawn_background', args: { tool: 'report\u0000progress', args: {} } },
+        { id: 'lone', tool: 'spawn_background', args: { tool: 'report\ud800progress', args: {} } },
+        { id: 'long', tool: 'spawn_background', args: { tool: 'x'.repeat(10_000), args: {} } },
+        // Longer than any tool's name but within an identifier's bound: unknown, as a call's tool is.
+        { id: 'unknown', tool: 'spawn_background', args: { tool: 'x'.repeat(256), args: {} } },
+      ],
+    });
+    expect(spawned.errors).toBeUndefined();
+    const byId = new Map(spawned.data!.executeToolBatch.calls.nodes.map((call) => [call.callId, call]));
+    expect(byId.get('nul')!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', message: 'tool contains U+0000 (NUL), which is not accepted' });
+    expect(byId.get('lone')!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', message: expect.stringContaining('tool contains a lone UTF-16 surrogate') });
+    expect(byId.get('long')!.output).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST', message: expect.stringMatching(/^tool is longer than 256 characters/) });
+    expect(byId.get('unknown')!.output).toMatchObject({ __typename: 'ToolFailure', class: 'UNAVAILABLE', code: 'unknown_tool' });
+    // The mutation: a ValidationError naming `tool`, not an unknown tool's error echoing 10,000 characters.
+    const SPAWN = 'mutation($s: ID!, $t: String!) { spawnBackground(sessionId: $s, tool: $t, args: {}) { __typename ... on ValidationError { field message } } }';
+    const long = await toolrun.request<{ spawnBackground: Record<string, unknown> }, unknown>(SPAWN, { s: sessionId, t: 'x'.repeat(10_000) });
+    expect(long.data?.spawnBackground).toEqual({ __typename: 'ValidationError', field: 'tool', message: expect.stringMatching(/^tool is longer than 256 characters/) });
+    const unknown = await toolrun.request<{ spawnBackground: Record<string, unknown> }, unknown>(SPAWN, { s: sessionId, t: 'x'.repeat(256) });
+    expect(unknown.data?.spawnBackground).toMatchObject({ __typename: 'UnknownToolError' });
+  });
+
   it('refuses a number too large to represent (1e400) anywhere in input, args included, naming the field; nothing of the batch is kept', async () => {
     // JSON.stringify cannot write such a number: the body is sent as text.
     const raw = async (query: string, variablesJson: string) => {

@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import type { Schedule, Task } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../../tools/registry.js';
-import { mayRunTwice } from '../../tools/types.js';
+import { mayRunTwice, overlongToolName } from '../../tools/types.js';
 import { validateArgs } from '../../tools/validate-args.js';
 import { type Broadcast, publishCancel } from '../broadcast.js';
 import { artifactDirOf, newRunArtifacts } from './background-output.js';
@@ -142,6 +142,8 @@ export class BackgroundService {
   async spawnFromTool(tenantId: string, sessionId: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const toolName = typeof args.tool === 'string' ? args.tool.trim() : '';
     if (!toolName) throw refusal('INVALID_REQUEST', 'missing_parameter', 'Missing required parameter: tool');
+    const badName = targetNameProblem(toolName);
+    if (badName) throw refusal('INVALID_REQUEST', 'validation_failed', `tool ${badName}`);
     if (!isObject(args.args)) throw refusal('INVALID_REQUEST', 'missing_parameter', 'Missing required parameter: args (object expected)');
     const signalOnCompletion = typeof args.signal_on_completion === 'boolean' ? args.signal_on_completion : true;
     const schedule = seedSchedule(args);
@@ -166,6 +168,8 @@ export class BackgroundService {
   async checkTarget(tenantId: string, toolName: unknown, args: unknown): Promise<Target> {
     if (typeof toolName !== 'string' || toolName.trim() === '') throw new ValidationError('tool must name a tool', 'tool');
     const name = toolName.trim();
+    const badName = targetNameProblem(name);
+    if (badName) throw new ValidationError(`tool ${badName}`, 'tool');
     if (name === SPAWN_BACKGROUND_TOOL) throw new BackgroundNotSupportedError(name, 'SELF');
     const tool = await this.deps.registry.resolve(tenantId, name);
     if (!tool) throw new UnknownToolError(name);
@@ -492,6 +496,15 @@ export class BackgroundService {
     });
     return updated ?? schedule;
   }
+}
+
+/**
+ * Why the name of a run's target is refused before it is looked up, or null: text PostgreSQL cannot
+ * take (spawn_background's args are kept losslessly, so they may hold it), or longer than any
+ * identifier, as a call's tool (`overlongToolName`); a name no tool has within that bound is unknown.
+ */
+function targetNameProblem(name: string): string | null {
+  return unacceptableText(name) ?? overlongToolName(name);
 }
 
 function normalizeTitle(title: unknown, fallback: string): string {
