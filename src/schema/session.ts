@@ -81,7 +81,7 @@ export const SessionFilterInput = builder.inputType('SessionFilter', {
     titleContains: t.string({ description: 'Case-insensitive substring of the title' }),
     idPrefix: t.string({ description: 'The first hex digits of the session id (4 to 32; dashes ignored), e.g. the 8 the dashboard shows' }),
     metadataContains: t.field({ type: 'JSON', description: 'A JSON object the metadata contains (nested objects match key by key)' }),
-    createdAfter: t.field({ type: 'DateTime', description: 'Created after this time; with `createdBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `createdAfter`)' }),
+    createdAfter: t.field({ type: 'DateTime', description: 'Created at or after this time (the window is `[createdAfter, createdBefore)`, as `queuedAfter`/`queuedBefore`: windows that meet lose nothing between them); with `createdBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `createdAfter`)' }),
     createdBefore: t.field({ type: 'DateTime', description: 'Created before this time (after `createdAfter`, when both are given)' }),
     activeAfter: t.field({ type: 'DateTime', description: 'With an event after this time' }),
     hasPendingApprovals: t.boolean({ description: 'With (true) or without (false) calls awaiting approval' }),

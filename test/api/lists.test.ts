@@ -118,6 +118,28 @@ describe('toolCalls', () => {
     expect(oneMs.errors).toBeUndefined();
   });
 
+  it('takes every time window as [start, end): windows that meet lose no row between them, and the shortest one accepted can match', async () => {
+    await freshTenant();
+    const id = await session('at the edge');
+    const created = await app.request<{ node: { createdAt: string } }, unknown>('query($id: ID!) { node(id: $id) { ... on Session { createdAt } } }', { id }, key);
+    const at = new Date(created.data!.node.createdAt);
+    const iso = (ms: number) => new Date(at.getTime() + ms).toISOString();
+    const count = async (after: string, before: string) => {
+      const response = await app.request<{ sessions: { totalCount: number }; toolCalls: { totalCount: number } }, unknown>(
+        'query($a: DateTime, $b: DateTime) { sessions(filter: { createdAfter: $a, createdBefore: $b }) { totalCount } }',
+        { a: after, b: before },
+        key,
+      );
+      expect(response.errors, `${after} ${before}`).toBeUndefined();
+      return response.data!.sessions.totalCount;
+    };
+    // Two windows that meet at the session's creation time: it is in the second, once.
+    expect((await count(iso(-60_000), iso(0))) + (await count(iso(0), iso(60_000)))).toBe(1);
+    expect(await count(iso(0), iso(60_000))).toBe(1);
+    // The shortest window a client can give (1 ms; times are kept to the millisecond) holds what was created in it.
+    expect(await count(iso(0), iso(1))).toBe(1);
+  });
+
   it('refuses bad cursors, backward paging and oversized pages with typed errors', async () => {
     await freshTenant();
     for (const variables of [{ after: 'bm90LWEtY3Vyc29y' }, { first: 101 }]) {

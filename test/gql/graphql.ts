@@ -255,7 +255,7 @@ export type ScheduleType =
 export type SessionFilter = {
   /** With an event after this time */
   activeAfter?: string | null | undefined;
-  /** Created after this time; with `createdBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `createdAfter`) */
+  /** Created at or after this time (the window is `[createdAfter, createdBefore)`, as `queuedAfter`/`queuedBefore`: windows that meet lose nothing between them); with `createdBefore`, it must be before it (an empty or inverted window is a VALIDATION_FAILED error naming `createdAfter`) */
   createdAfter?: string | null | undefined;
   /** Created before this time (after `createdAfter`, when both are given) */
   createdBefore?: string | null | undefined;

@@ -283,7 +283,9 @@ function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWh
     checkFilterValues(matched.length, 'metadataContains');
     for (const [path, value] of matched) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
   }
-  if (filter.createdAfter) and.push({ createdAt: { gt: filter.createdAfter } });
+  // [createdAfter, createdBefore), as every time window (`queuedAfter`/`queuedBefore`): windows that
+  // meet lose no session between them, and any window checkTimeWindow accepts can match one.
+  if (filter.createdAfter) and.push({ createdAt: { gte: filter.createdAfter } });
   if (filter.createdBefore) and.push({ createdAt: { lt: filter.createdBefore } });
   if (filter.activeAfter) and.push({ lastActivityAt: { gt: filter.activeAfter } });
   // The calls looked for are the tenant's unfinished ones: read through tool_call_unfinished_idx (the
