@@ -220,7 +220,7 @@ ToolCallRef.implement({
     position: t.exposeInt('position', { description: 'Index of the call in its batch, from 0' }),
     attempt: t.exposeInt('attempt', { description: 'The attempt running or last run, from 1 (0 before the first starts)' }),
     maxAttempts: t.exposeInt('maxAttempts', { description: 'How many attempts the call may have in all (retries of SAFE failures included)' }),
-    timeoutMs: t.exposeInt('timeoutMs', { description: 'Deadline of each attempt, in milliseconds' }),
+    timeoutMs: t.exposeInt('timeoutMs', { description: 'Deadline of each attempt, in milliseconds; 0 for a call that ended when it was submitted (unknown tool, invalid arguments): it never ran, so it had no deadline' }),
     durationMs: t.exposeInt('durationMs', { description: 'How long its final attempt ran, in milliseconds (0 when it ended without running; earlier attempts are not counted: see startedAt); null until it is final', nullable: true }),
     queuedAt: t.expose('queuedAt', { description: 'When the call was submitted', type: 'DateTime' }),
     startedAt: t.expose('startedAt', { description: 'When its first attempt started; null when it never started', type: 'DateTime', nullable: true }),

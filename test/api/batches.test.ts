@@ -151,10 +151,11 @@ describe('executeToolBatch', () => {
     const batch = await submitBatch(app, {
       sessionId,
       waitMs: 10_000,
+      timeoutMs: 5000,
       calls: [
-        { id: 'u', tool: 'no_such_tool', args: {} },
+        { id: 'u', tool: 'no_such_tool', args: {}, timeoutMs: 1234 },
         { id: 'i', tool: 'add', args: { a: 'one', b: 2 } },
-        { id: 'n', tool: 'add', args: 'not an object' },
+        { id: 'n', tool: 'add', args: 'not an object', timeoutMs: 1234 },
         { id: 'ok', tool: 'multiply', args: { a: 3, b: 4 } },
       ],
     });
@@ -175,6 +176,8 @@ describe('executeToolBatch', () => {
     expect(outputOf(ok)).toMatchObject({ value: { result: 12 } });
     // Those that ended at submission were queued and completed at that one moment, the batch's creation.
     for (const call of [unknown!, invalid!, notObject!]) expect([call.queuedAt, call.completedAt]).toEqual([batch.createdAt, batch.createdAt]);
+    // They never ran, so they had no deadline, whatever the client asked for (0, as for the unknown tool without one); the call that ran had the batch's.
+    expect(batch.calls.nodes.map((call) => [call.callId, call.timeoutMs])).toEqual([['u', 0], ['i', 0], ['n', 0], ['ok', 5000]]);
   });
 
   it('runs PARALLEL calls concurrently: all ten 200 ms sleeps are running at one moment', async () => {

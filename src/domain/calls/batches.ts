@@ -363,9 +363,15 @@ interface CallPlan {
   initialOutput: ToolCallOutput | null;
 }
 
+/**
+ * A call that ends at submission (unknown tool, invalid arguments) never runs: it has no attempt and
+ * so no deadline, and its `timeoutMs` is 0 whatever the client asked for (NO_DEADLINE).
+ */
+const NO_DEADLINE = 0;
+
 function planCall(call: { tool: string; args: unknown; timeoutMs: number | null }, tool: ResolvedTool | undefined, config: Config, patterns: PatternBudget): CallPlan {
   if (!tool) {
-    return { scheduling: 'PARALLEL', initialStatus: 'QUEUED', maxAttempts: 1, timeoutMs: call.timeoutMs ?? 0, initialOutput: outputs.unavailable(call.tool) };
+    return { scheduling: 'PARALLEL', initialStatus: 'QUEUED', maxAttempts: 1, timeoutMs: NO_DEADLINE, initialOutput: outputs.unavailable(call.tool) };
   }
   const { definition } = tool;
   const plan: CallPlan = {
@@ -378,6 +384,7 @@ function planCall(call: { tool: string; args: unknown; timeoutMs: number | null 
   const verdict = definition.checksOwnArguments ? { ok: true as const } : validateArgs(definition, call.args, patterns);
   if (!verdict.ok) {
     plan.initialOutput = outputs.failure(failure('INVALID_REQUEST', 'invalid_arguments', `Invalid arguments for \`${call.tool}\`: ${verdict.message}`));
+    plan.timeoutMs = NO_DEADLINE;
   }
   return plan;
 }
