@@ -174,6 +174,23 @@ describe('input safety', () => {
     expect(unknown.data?.spawnBackground).toMatchObject({ __typename: 'UnknownToolError' });
   });
 
+  it('keeps what write_todos is given losslessly on its session, U+0000 and lone surrogates included, as any tool argument', async () => {
+    const created = await toolrun.request<{ createSession: { id: string } }, unknown>(CREATE_SESSION, { t: 'todos' });
+    const session = created.data!.createSession.id;
+    const todos = [
+      { id: 'n\u0000', content: 'a\u0000b', status: 'pending' },
+      { id: 'lone', content: 'x \ud800 y \udfff', status: 'completed' },
+    ];
+    const written = await toolrun.request<{ executeToolBatch: { calls: { nodes: Array<{ status: string; output: Record<string, unknown> }> } } }, unknown>(EXECUTE, {
+      s: session,
+      w: 10_000,
+      c: [{ tool: 'write_todos', args: { todos } }],
+    });
+    expect(written.data?.executeToolBatch.calls.nodes[0]).toMatchObject({ status: 'SUCCEEDED', output: { __typename: 'ToolSuccess', value: { todos } } });
+    const read = await toolrun.request<{ session: { todos: unknown } }, unknown>('query($s: ID!) { session(id: $s) { todos } }', { s: session });
+    expect(read.data?.session.todos).toEqual(todos);
+  });
+
   it('refuses a number too large to represent (1e400) anywhere in input, args included, naming the field; nothing of the batch is kept', async () => {
     // JSON.stringify cannot write such a number: the body is sent as text.
     const raw = async (query: string, variablesJson: string) => {

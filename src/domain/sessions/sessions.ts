@@ -12,6 +12,7 @@ import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
 import { longerThan, MAX_IDENTIFIER_LENGTH } from '../../model/text.js';
+import { toStorable } from '../../model/storable-json.js';
 
 /** One entry of a `sessionFiles` page: its content cut at the listing's cap. */
 export interface ListedFile {
@@ -207,7 +208,8 @@ export class SessionService {
 
   /** Replaces the session's todo list (the write_todos tool). */
   async setTodos(sessionId: string, todos: unknown[]): Promise<void> {
-    await this.db.session.update({ where: { id: sessionId }, data: { todos: todos as object[] } });
+    // The todos are a tool's arguments, kept losslessly as those are (U+0000 and lone surrogates included).
+    await this.db.session.update({ where: { id: sessionId }, data: { todos: toStorable(todos) as object[] } });
   }
 }
 
