@@ -26,6 +26,17 @@ export function cutAt(text: string, max: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
 
+/** The first `max` characters (code points) of `text`: a surrogate pair is never split. */
+export function firstCharacters(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let units = 0;
+  for (let kept = 0; kept < max && units < text.length; kept++) {
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(units + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return text.slice(0, units);
+}
+
 /** Whether `text` has more than `max` characters (without counting when its UTF-16 length says it cannot). */
 export function longerThan(text: string, max: number): boolean {
   return text.length > max && characters(text) > max;

@@ -200,6 +200,27 @@ describe('toolrun at /mcp', () => {
     expect(await ownSessions()).toBe(sessions);
   });
 
+  it('keeps the first 200 characters of a long client name in its session, never half of a surrogate pair', async () => {
+    const valid = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } };
+    // The 200th character is an emoji: a cut by UTF-16 units would keep half of it, which jsonb refuses.
+    for (const [name, kept] of [
+      [`${'x'.repeat(199)}😀 and more`, `${'x'.repeat(199)}😀`],
+      ['😀'.repeat(300), '😀'.repeat(200)],
+    ] as const) {
+      const response = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { ...valid, clientInfo: { name, version: '1' } } }),
+      });
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+      const sessionId = response.headers.get('mcp-session-id')!;
+      const session = await app.services.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+      expect(session.title).toBe(`MCP session (${kept})`);
+      expect(session.metadata).toMatchObject({ mcp: { client: kept } });
+    }
+  });
+
   it('answers a body that is not JSON -32700 in one plain line, with or without a session', async () => {
     const client = await connect();
     for (const session of [null, sessionOf(client)]) {

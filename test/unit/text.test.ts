@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { characters, cutAt, longerThan } from '../../src/model/text.js';
+import { characters, cutAt, firstCharacters, longerThan } from '../../src/model/text.js';
 
 describe('characters', () => {
   it('counts code points: a surrogate pair is one, a lone surrogate one', () => {
@@ -26,5 +26,16 @@ describe('cutAt', () => {
     expect(cutAt('ab\u{1F389}cd', 3)).toBe('ab');
     expect(cutAt('ab\u{1F389}cd', 4)).toBe('ab\u{1F389}');
     expect(cutAt('ab', 5)).toBe('ab');
+  });
+});
+
+describe('firstCharacters', () => {
+  it('keeps the first code points, a surrogate pair whole, a lone surrogate as one', () => {
+    expect(firstCharacters('abcdef', 3)).toBe('abc');
+    expect(firstCharacters('ab\u{1F389}cd', 3)).toBe('ab\u{1F389}');
+    expect(firstCharacters('\u{1F389}'.repeat(5), 2)).toBe('\u{1F389}\u{1F389}');
+    expect(firstCharacters('a\ud800bc', 3)).toBe('a\ud800b');
+    expect(firstCharacters('ab', 5)).toBe('ab');
+    expect(characters(firstCharacters('x'.repeat(199) + '\u{1F600}'.repeat(3), 200))).toBe(200);
   });
 });

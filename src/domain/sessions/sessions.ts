@@ -11,7 +11,7 @@ import { UNFINISHED_CALL_STATUSES } from '../calls/call-folds.js';
 import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
-import { longerThan, MAX_IDENTIFIER_LENGTH } from '../../model/text.js';
+import { firstCharacters, longerThan, MAX_IDENTIFIER_LENGTH } from '../../model/text.js';
 import { toStorable } from '../../model/storable-json.js';
 
 /** One entry of a `sessionFiles` page: its content cut at the listing's cap. */
@@ -89,7 +89,8 @@ export class SessionService {
    * so any API process can serve it (`server/mcp-endpoint.ts`).
    */
   openMcpSession(tenantId: string, clientName: string | null): Promise<Session> {
-    const client = clientName ? clientName.slice(0, MAX_MCP_CLIENT_NAME) : null;
+    // Cut by characters, as every limit counts them: a cut by UTF-16 units could keep half of a pair, which jsonb refuses.
+    const client = clientName ? firstCharacters(clientName, MAX_MCP_CLIENT_NAME) : null;
     const mcp: McpSessionRecord = { client, closedAt: null };
     return this.create(tenantId, { title: `MCP session${client ? ` (${client})` : ''}`, metadata: { mcp } });
   }
