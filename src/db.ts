@@ -24,6 +24,7 @@ function restoringJson(client: PrismaClient) {
       sessionMessage: { data: restore('data') },
       event: { payload: restore('payload') },
       registeredTool: { definition: restore('definition') },
+      mcpServer: { tools: restore('tools') },
     },
   });
 }

@@ -208,6 +208,23 @@ describe('list changes, restarts and failures', () => {
     expect(refreshed.refreshMcpServer.tools.map((tool) => tool.name)).toContain('demo__on_demand');
   });
 
+  it('keeps a listed tool whose description and schema hold U+0000 or a lone surrogate exactly, never failing INTERNAL', async () => {
+    const description = 'Odd text: a\u0000b and x\ud800y';
+    const inputSchema = { type: 'object' as const, properties: { text: { type: 'string', description: 'n\u0000l \udfff' } } };
+    await mcp.addTool({ name: 'odd_text', description, inputSchema }, async () => ({ content: [{ type: 'text', text: 'odd' }] }));
+    try {
+      const refreshed = await app.query(RefreshMcpServerDocument, { name: 'demo' });
+      if (refreshed.refreshMcpServer.__typename !== 'McpServer') throw new Error(JSON.stringify(refreshed));
+      const listed = await app.request<{ tool: { description: string; parametersSchema: unknown } | null }, unknown>('query { tool(name: "demo__odd_text") { description parametersSchema } }', {});
+      expect(listed.errors).toBeUndefined();
+      expect(listed.data?.tool).toEqual({ description, parametersSchema: inputSchema });
+      expect(outputOf((await runOne('demo__odd_text', { text: 'x' })).call)).toMatchObject({ value: 'odd' });
+    } finally {
+      await mcp.removeTool('odd_text');
+      await app.query(RefreshMcpServerDocument, { name: 'demo' });
+    }
+  });
+
   it('reconnects after the server restarts, without spending an attempt, whatever the tool’s hints', async () => {
     expect(outputOf((await runOne('demo__echo', { text: 'before' })).call)).toMatchObject({ value: 'before' });
     await mcp.restart();

@@ -11,6 +11,7 @@ import type { McpServer } from '../../generated/prisma/client.js';
 import type { Logger } from '../../logger.js';
 import { NotFoundError, ValidationError } from '../../model/errors.js';
 import { ToolFailureError } from '../../model/outcome.js';
+import { toStorable } from '../../model/storable-json.js';
 import type { McpConnections, McpCredentials, McpServerTarget } from '../../tools/mcp-client.js';
 import {
   MCP_DEFAULT_SETTINGS,
@@ -143,7 +144,7 @@ export class McpServerService {
     const tools = await this.discover(tenantId, { id, name, url, credentials });
     try {
       const row = await this.deps.db.mcpServer.create({
-        data: { id, tenantId, name, url, secret: storedSecret(this.deps.secrets, credentials), settings: settings as object, tools: tools as object[], listedAt: new Date() },
+        data: { id, tenantId, name, url, secret: storedSecret(this.deps.secrets, credentials), settings: settings as object, tools: storedTools(tools), listedAt: new Date() },
       });
       return viewOf(this.deps.secrets, row);
     } catch (error) {
@@ -169,7 +170,7 @@ export class McpServerService {
         url,
         secret: connectionChanged ? storedSecret(this.deps.secrets, credentials) : current.secret,
         settings: settings as object,
-        tools: tools as object[],
+        tools: storedTools(tools),
         ...(connectionChanged ? { listedAt: new Date() } : {}),
       },
     });
@@ -180,7 +181,7 @@ export class McpServerService {
   async refresh(tenantId: string, name: string): Promise<McpServerView> {
     const current = await this.find(tenantId, name);
     const tools = await this.discover(tenantId, targetOf(this.deps.secrets, current));
-    const row = await this.deps.db.mcpServer.update({ where: { id: current.id }, data: { tools: tools as object[], listedAt: new Date() } });
+    const row = await this.deps.db.mcpServer.update({ where: { id: current.id }, data: { tools: storedTools(tools), listedAt: new Date() } });
     return viewOf(this.deps.secrets, row);
   }
 
@@ -223,7 +224,7 @@ export class McpServerService {
     if (!row || row.url !== target.url || !sameCredentials(secretFromStorage(this.deps.secrets, row.secret), target.credentials)) return;
     await this.deps.db.mcpServer.updateMany({
       where: { id: target.id, url: row.url, secret: row.secret },
-      data: { tools: tools as object[], listedAt: new Date() },
+      data: { tools: storedTools(tools), listedAt: new Date() },
     });
   }
 
@@ -290,6 +291,14 @@ export class McpServerService {
     checkTimeoutAndRetry(next, this.deps.config.MAX_CALL_TIMEOUT_MS);
     return next;
   }
+}
+
+/**
+ * The listed tools as stored: what a server says of its tools (descriptions, schemas) may hold
+ * U+0000 or lone surrogates, which jsonb cannot; they are kept losslessly (db.ts restores them).
+ */
+function storedTools(tools: McpToolEntry[]): object[] {
+  return toStorable(tools) as object[];
 }
 
 function credentialsOf(bearerToken: string | null, headers: unknown): McpCredentials | null {
