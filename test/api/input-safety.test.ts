@@ -174,6 +174,22 @@ describe('input safety', () => {
     expect(unknown.data?.spawnBackground).toMatchObject({ __typename: 'UnknownToolError' });
   });
 
+  it('keeps metadata exactly when its text starts with U+E000 (the storage codec\'s marker, a private-use character a client may send), and finds it by metadataContains', async () => {
+    const metadata = { k: '\ue000abc', ['\ue000key']: '\ue000\ue000z', plain: 'x\ue000y', nested: { list: ['\ue000'] } };
+    const created = await toolrun.request<{ createSession: { id: string; metadata: unknown } }, unknown>(
+      'mutation($m: JSON) { createSession(title: "pua", metadata: $m) { ... on Session { id metadata } } }',
+      { m: metadata },
+    );
+    expect(created.data?.createSession.metadata).toEqual(metadata);
+    const id = created.data!.createSession.id;
+    const read = await toolrun.request<{ session: { metadata: unknown } }, unknown>('query($s: ID!) { session(id: $s) { metadata } }', { s: id });
+    expect(read.data?.session.metadata).toEqual(metadata);
+    const found = await toolrun.request<{ sessions: { nodes: Array<{ id: string }> } }, unknown>('query($m: JSON) { sessions(filter: { metadataContains: $m }) { nodes { id } } }', {
+      m: { k: '\ue000abc', ['\ue000key']: '\ue000\ue000z' },
+    });
+    expect(found.data?.sessions.nodes).toEqual([{ id }]);
+  });
+
   it('keeps what write_todos is given losslessly on its session, U+0000 and lone surrogates included, as any tool argument', async () => {
     const created = await toolrun.request<{ createSession: { id: string } }, unknown>(CREATE_SESSION, { t: 'todos' });
     const session = created.data!.createSession.id;

@@ -12,7 +12,7 @@ import type { EventLog } from '../event-log.js';
 import { inIdOrder } from '../in-id-order.js';
 import { type FileQuota, PrismaSessionFiles } from './session-files.js';
 import { firstCharacters, longerThan, MAX_IDENTIFIER_LENGTH } from '../../model/text.js';
-import { toStorable } from '../../model/storable-json.js';
+import { toStorable, toStorableText } from '../../model/storable-json.js';
 
 /** One entry of a `sessionFiles` page: its content cut at the listing's cap. */
 export interface ListedFile {
@@ -68,7 +68,8 @@ export class SessionService {
     const id = randomUUID();
     const { result: session, events } = await this.eventLog.writeWithPrismaEvents(id, async ({ tx, emit }) => {
       const row = await tx.session.create({
-        data: { id, tenantId, title: input.title ?? null, metadata: (input.metadata ?? undefined) as object | undefined },
+        // Stored in the codec's form, as every JSON column (db.ts restores it): a string starting with its marker, U+E000, is kept exactly.
+        data: { id, tenantId, title: input.title ?? null, metadata: input.metadata == null ? undefined : (toStorable(input.metadata) as object) },
       });
       emit({ sessionId: id, type: 'SessionCreated', payload: { title: row.title, metadata: row.metadata, createdAt: row.createdAt.toISOString() } });
       return row;
@@ -108,7 +109,7 @@ export class SessionService {
     const session = await this.findMcpSession(tenantId, mcpSessionId);
     if (!session) return;
     const mcp: McpSessionRecord = { ...mcpRecordOf(session)!, closedAt: new Date().toISOString() };
-    await this.db.session.update({ where: { id: session.id }, data: { metadata: { ...(session.metadata as object), mcp } } });
+    await this.db.session.update({ where: { id: session.id }, data: { metadata: toStorable({ ...(session.metadata as object), mcp }) } });
   }
 
   /** Throws NotFoundError unless the session exists and is the tenant's. */
@@ -284,7 +285,8 @@ function sessionWhere(tenantId: string, filter: SessionFilter): Prisma.SessionWh
     if (typeof filter.metadataContains !== 'object' || Array.isArray(filter.metadataContains)) throw new ValidationError('metadataContains must be a JSON object', 'metadataContains');
     const matched = leaves(filter.metadataContains as Record<string, unknown>, MAX_FILTER_VALUES);
     checkFilterValues(matched.length, 'metadataContains');
-    for (const [path, value] of matched) and.push({ metadata: { path, equals: value as Prisma.InputJsonValue } });
+    // Matched against the stored (codec) form of the metadata.
+    for (const [path, value] of matched) and.push({ metadata: { path: path.map(toStorableText), equals: toStorable(value) as Prisma.InputJsonValue } });
   }
   // [createdAfter, createdBefore), as every time window (`queuedAfter`/`queuedBefore`): windows that
   // meet lose no session between them, and any window checkTimeWindow accepts can match one.
