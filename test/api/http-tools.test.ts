@@ -259,6 +259,20 @@ describe('HTTP tools', () => {
     expect(call.modelReturn?.parts[1]?.attachment?.path).toBe('/charts/oslo.png');
   });
 
+  it('keeps a definition whose text starts with U+E000 exactly (description, schema), on registration and update, and validates with it', async () => {
+    const schema = { type: 'object', properties: { q: { type: 'string', enum: ['\ue000a', '\ue000\ue000b'], description: '\ue000Q' } }, required: ['q'], additionalProperties: false };
+    await registerHttp({ name: 'pua_http', path: '/pua', description: '\ue000 first', parametersSchema: schema });
+    server.route('/pua', (call, response) => json(response, 200, { q: call.body.args.q }));
+    const listed = async () => (await app.request<{ tool: { description: string; parametersSchema: unknown } }, unknown>('query { tool(name: "pua_http") { description parametersSchema } }', {})).data?.tool;
+    expect(await listed()).toEqual({ description: '\ue000 first', parametersSchema: schema });
+    // The schema's enum is the one given: its values are accepted, their shortened forms are not.
+    expect(outputOf((await runOne('pua_http', { q: '\ue000a' })).call)).toMatchObject({ __typename: 'ToolSuccess', value: { q: '\ue000a' } });
+    expect(outputOf((await runOne('pua_http', { q: 'a' })).call)).toMatchObject({ __typename: 'ToolFailure', class: 'INVALID_REQUEST' });
+    const updated = await app.query(UpdateToolDocument, { name: 'pua_http', input: { description: '\ue000 second' } });
+    expect(updated.updateTool.__typename).not.toMatch(/Error$/);
+    expect(await listed()).toEqual({ description: '\ue000 second', parametersSchema: schema });
+  });
+
   it('fails a 4xx answer EXTERNAL and never retries it', async () => {
     await registerHttp({ name: 'picky', path: '/picky', retry: { maxAttempts: 3, backoff: { type: 'FIXED', delayMs: 10, maxDelayMs: 10 } } });
     server.route('/picky', (_call, response) => json(response, 422, { error: 'q must be a city' }));

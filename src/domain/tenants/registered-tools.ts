@@ -15,6 +15,7 @@ import { compileSchemaOrError } from '../../tools/validate-args.js';
 import type { SchemaCompileAllowance } from './schema-compile-allowance.js';
 import { NotFoundError, ToolNameConflictError, ValidationError } from '../../model/errors.js';
 import { longerThan } from '../../model/text.js';
+import { toStorable } from '../../model/storable-json.js';
 
 /** How calls of a registered tool (or of an MCP server's tools) run; null or absent keeps the current value. */
 export interface ToolSettingsPatch {
@@ -115,7 +116,7 @@ export class RegisteredToolService {
     let row: RegisteredTool;
     try {
       row = await this.deps.db.registeredTool.create({
-        data: { tenantId, name, kind, definition: definition as object, url, signingSecret: signingSecret && this.deps.secrets.encrypt(signingSecret) },
+        data: { tenantId, name, kind, definition: toStorable(definition) as object, url, signingSecret: signingSecret && this.deps.secrets.encrypt(signingSecret) },
       });
     } catch (error) {
       if ((error as { code?: string }).code === 'P2002') throw new ToolNameConflictError(name, false);
@@ -138,7 +139,7 @@ export class RegisteredToolService {
       const { kind: _kind, name: _name, url: _url, ...stored } = definitionOfRow(current);
       const definition = this.validated(tenantId, kind, stored, patch);
       const url = kind === 'HTTP' && patch.url != null ? checkToolUrl(this.deps.config, 'HTTP tools', patch.url) : current.url;
-      return tx.registeredTool.update({ where: { id: current.id }, data: { definition: definition as object, url } });
+      return tx.registeredTool.update({ where: { id: current.id }, data: { definition: toStorable(definition) as object, url } });
     });
     return { tool: definitionOfRow(row) };
   }
