@@ -154,6 +154,13 @@ describe('background runs (in-process worker)', () => {
     expect(replayed.map((event) => event.seq)).toEqual(events.slice(1).map((event) => event.seq));
   });
 
+  it('shows the progress a run reports as it was reported, text starting with U+E000 included (as its TaskProgress event does)', async () => {
+    const session = await newSession(app);
+    const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 2, intervalMs: 0, label: '\ue000label' } });
+    const task = await waitForTask(app, run.taskId, finished);
+    expect(task).toMatchObject({ state: 'SUCCEEDED', progress: { current: 2, total: 2, label: '\ue000label' } });
+  });
+
   it('fails with the failure in result.json, the log so far and a "failed" message', async () => {
     const session = await newSession(app);
     const run = await spawnRun(app, { sessionId: session.id, tool: 'report_progress', args: { steps: 3, intervalMs: 20, failAtStep: 2 } });

@@ -16,7 +16,7 @@ import {
 import type { EventDraft, EventPayloads, TaskEventType, ToolProgress } from '../../model/events.js';
 import type { PrismaWriteScope } from '../event-log.js';
 import { ToolFailureError } from '../../model/outcome.js';
-import { displayable } from '../../model/storable-json.js';
+import { displayable, toStorable } from '../../model/storable-json.js';
 import { PrismaSessionFiles } from '../sessions/session-files.js';
 
 export const TASK_KINDS = { background: 'background_tool', monitor: 'monitor' } as const;
@@ -149,7 +149,8 @@ export async function recordActivity(scope: PrismaWriteScope, taskId: string, at
   const stateDetail = update.stateDetail === undefined ? undefined : displayable(update.stateDetail);
   const progress = update.progress === undefined ? undefined : displayableProgress(update.progress);
   if (stateDetail !== undefined) data.stateDetail = stateDetail;
-  if (progress !== undefined) data.progress = progress as Prisma.InputJsonValue;
+  // In the codec's form, as every JSON column (db.ts restores it): a label starting with U+E000 is kept.
+  if (progress !== undefined) data.progress = toStorable(progress) as Prisma.InputJsonValue;
   if (update.output) {
     data.outputTail = update.output.tail;
     data.outputSize = update.output.logChars;
