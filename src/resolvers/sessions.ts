@@ -75,7 +75,7 @@ builder.queryFields((t) => ({
     type: [SessionMessageRef],
     authScopes: { reader: true },
     description: 'Messages of a session, oldest first',
-    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), kind: t.arg.string({ description: 'Only messages of this kind, e.g. `background_run`' }) },
+    args: { sessionId: t.arg.id({ description: 'The session (its Relay id or raw id)', required: true }), kind: t.arg.string({ description: 'Only messages of this kind: `background_run` (another kind is a VALIDATION_FAILED error naming `kind`)' }) },
     resolve: (_root, args, { services, viewer }) => services.sessions.listMessages(viewer.tenantId, localId(args.sessionId, 'Session'), args.kind),
   }),
 }));

@@ -335,6 +335,9 @@ describe('input safety', () => {
       ['query($f: Int) { sessions(first: $f) { nodes { title } } }', { f: 99_999_999_999 }, 'BAD_USER_INPUT'],
       ['query($f: Int) { sessions(first: $f) { nodes { title } } }', { f: 1e300 }, 'BAD_USER_INPUT'],
       ['query($s: ID!, $c: Int!) { session(id: $s) { recentEvents(count: $c) { type } } }', { s: sessionId, c: 99_999_999_999 }, 'BAD_USER_INPUT'],
+      // A kind no message has (a typo) is refused, as `tasks(kind:)` refuses one, not answered with an empty list.
+      ['query($s: ID!) { sessionMessages(sessionId: $s, kind: "background-run") { kind } }', { s: sessionId }, 'VALIDATION_FAILED'],
+      ['query($s: ID!) { tasks(sessionId: $s, kind: "background") { totalCount } }', { s: sessionId }, 'VALIDATION_FAILED'],
     ];
     for (const [query, variables, code] of refusals) {
       const result = await toolrun.request(query, variables);

@@ -41,6 +41,10 @@ type McpSessionRecord = {
 };
 
 const MAX_MCP_CLIENT_NAME = 200;
+
+/** The kinds of session messages (a background run's completion message is the only one). */
+export const BACKGROUND_RUN_MESSAGE = 'background_run';
+export const SESSION_MESSAGE_KINDS: readonly string[] = [BACKGROUND_RUN_MESSAGE];
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function mcpRecordOf(session: Session): McpSessionRecord | null {
@@ -193,6 +197,8 @@ export class SessionService {
 
   /** Messages of a session, oldest first. */
   async listMessages(tenantId: string, sessionId: string, kind?: string | null): Promise<SessionMessage[]> {
+    // A kind no message has (a typo) is refused, as tasks(kind:) refuses one, rather than answered with nothing.
+    if (kind != null && !SESSION_MESSAGE_KINDS.includes(kind)) throw new ValidationError(`kind must be one of ${SESSION_MESSAGE_KINDS.join(', ')}`, 'kind');
     const [, messages] = await Promise.all([
       this.assertExists(tenantId, sessionId),
       this.db.sessionMessage.findMany({

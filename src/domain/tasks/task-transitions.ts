@@ -18,6 +18,7 @@ import type { PrismaWriteScope } from '../event-log.js';
 import { ToolFailureError } from '../../model/outcome.js';
 import { displayable, toStorable } from '../../model/storable-json.js';
 import { PrismaSessionFiles } from '../sessions/session-files.js';
+import { BACKGROUND_RUN_MESSAGE } from '../sessions/sessions.js';
 
 export const TASK_KINDS = { background: 'background_tool', monitor: 'monitor' } as const;
 export type TaskState = Task['state'];
@@ -218,7 +219,7 @@ export async function finishTask(scope: PrismaWriteScope, taskId: string, fence:
         logPath: task.logPath,
       });
       await scope.tx.sessionMessage.create({
-        data: { sessionId: task.sessionId, kind: 'background_run', text, data: { taskId: task.id, runId: task.runId, state: input.state } },
+        data: { sessionId: task.sessionId, kind: BACKGROUND_RUN_MESSAGE, text, data: { taskId: task.id, runId: task.runId, state: input.state } },
       });
     }
   }
