@@ -182,8 +182,11 @@ describe('input safety', () => {
     );
     expect(created.data?.createSession.metadata).toEqual(metadata);
     const id = created.data!.createSession.id;
-    const read = await toolrun.request<{ session: { metadata: unknown } }, unknown>('query($s: ID!) { session(id: $s) { metadata } }', { s: id });
-    expect(read.data?.session.metadata).toEqual(metadata);
+    const read = await toolrun.request<{ session: { metadata: unknown; recentEvents: Array<{ metadata: unknown }> } }, unknown>(
+      'query($s: ID!) { session(id: $s) { metadata recentEvents(count: 1) { ... on SessionCreated { metadata } } } }',
+      { s: id },
+    );
+    expect(read.data?.session).toEqual({ metadata, recentEvents: [{ metadata }] });
     const found = await toolrun.request<{ sessions: { nodes: Array<{ id: string }> } }, unknown>('query($m: JSON) { sessions(filter: { metadataContains: $m }) { nodes { id } } }', {
       m: { k: '\ue000abc', ['\ue000key']: '\ue000\ue000z' },
     });
