@@ -19,6 +19,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   type CallToolResult,
   CallToolRequestSchema,
@@ -60,6 +61,20 @@ export interface McpEndpoint {
 function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/**
+ * Why the transport would refuse a POST for its headers before reading it (the SDK's own checks,
+ * with its statuses and messages), or null. An initialize is checked before its toolrun session is
+ * created, so one the transport refuses opens none.
+ */
+function unservedHeaders(req: IncomingMessage): { status: number; message: string } | null {
+  const accept = req.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    return { status: 406, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  }
+  if (!isJsonContentType(req.headers['content-type'])) return { status: 415, message: 'Unsupported Media Type: Content-Type must be application/json' };
+  return null;
 }
 
 /** A body past the size limit: answered 413, and the connection closed (the rest of the body is never read). */
@@ -320,6 +335,8 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
           }
           return sendError(res, 400, -32000, 'Bad Request: a request without mcp-session-id must be initialize');
         }
+        const unserved = unservedHeaders(req);
+        if (unserved) return sendError(res, unserved.status, -32000, unserved.message);
         // An MCP session is a toolrun session, created here: not a reader's, as createSession is not.
         if (!viewer.roles.includes('submitter')) return sendError(res, 403, -32001, 'This API key lacks the submitter role needed to open an MCP session (it creates a toolrun session)');
         // The client's name is kept with the session: what GraphQL's input limits refuse is refused here too.

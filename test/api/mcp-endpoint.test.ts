@@ -200,6 +200,33 @@ describe('toolrun at /mcp', () => {
     expect(await ownSessions()).toBe(sessions);
   });
 
+  it('opens no session for an initialize the transport refuses for its headers (Accept, Content-Type), answering 406 / 415', async () => {
+    const ownSessions = () => app.services.db.session.count({ where: { tenantId: app.tenantId } });
+    const sessions = await ownSessions();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
+    for (const [headers, status] of [
+      [{ 'content-type': 'application/json' }, 406],
+      [{ 'content-type': 'application/json', accept: 'application/json' }, 406],
+      [{ 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, 415],
+      [{ 'content-type': 'application/jsonx', accept: 'application/json, text/event-stream' }, 415],
+    ] as const) {
+      const response = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${app.apiKey}`, ...headers }, body });
+      expect(response.status, JSON.stringify(headers)).toBe(status);
+      expect(response.headers.get('mcp-session-id')).toBeNull();
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^(Not Acceptable|Unsupported Media Type)/);
+    }
+    expect(await ownSessions()).toBe(sessions);
+    // Headers a client may well send are taken: a charset, Accept with more types and qualities.
+    const taken = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json; charset=utf-8', accept: 'application/json;q=0.9, text/event-stream, */*;q=0.1' },
+      body,
+    });
+    expect(taken.status).toBe(200);
+    await taken.body?.cancel();
+    expect(await ownSessions()).toBe(sessions + 1);
+  });
+
   it('keeps the first 200 characters of a long client name in its session, never half of a surrogate pair', async () => {
     const valid = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } };
     // The 200th character is an emoji: a cut by UTF-16 units would keep half of it, which jsonb refuses.
