@@ -12,6 +12,7 @@
 // A connection is dropped when its transport closes or fails (or a broken stream is followed by an
 // unanswered ping); a server that restarted answers the old session with 404, and a request that
 // found its connection closed never left: either is sent again on a new connection (it never ran).
+import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -441,9 +442,16 @@ function extensionOf(mimeType: string | undefined): string {
   return sub && /^[a-z0-9.-]{1,16}$/.test(sub) ? sub : 'bin';
 }
 
-/** Where a call's content files go: `mcp/<call id>/<n>.<ext>` (binary content base64-encoded, `.base64`). */
+/** A call id that is a path segment as it is: no `/`, not `.` or `..` (nor any name starting with a dot), short. */
+const PLAIN_CALL_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,119}$/;
+
+/**
+ * Where a call's content files go: `mcp/<call id>/<n>.<ext>` (binary content base64-encoded,
+ * `.base64`). A call id that is no plain path segment (`..`, `a/b`, a long one) is a folder named
+ * `~` and its hash, which no plain id can be: the folder is the call's alone, within `/mcp/`.
+ */
 function contentPath(context: ToolContext, index: number, extension: string, binary: boolean): string {
-  const call = context.callId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+  const call = PLAIN_CALL_ID.test(context.callId) ? context.callId : `~${createHash('sha256').update(context.callId).digest('hex').slice(0, 32)}`;
   return `mcp/${call}/${index + 1}.${extension}${binary ? '.base64' : ''}`;
 }
 

@@ -137,6 +137,26 @@ describe('calls', () => {
     expect(call.modelReturn?.parts.some((part) => part.type === 'ATTACHMENT' && part.attachment?.path === path)).toBe(true);
   });
 
+  it('keeps a call\'s content files under /mcp/ whatever its call id (`..` and `.` are ids, not path segments), never over the session\'s own files', async () => {
+    const sessionId = await createSession(app);
+    const files = app.services.sessions.files(localId(sessionId, 'Session'));
+    await files.writeFile('/2.png.base64', 'mine');
+    await files.writeFile('/mcp/2.png.base64', 'mine too');
+    const batch = await submitBatch(app, { sessionId, waitMs: 20_000, calls: [{ id: '..', tool: 'demo__picture', args: {} }] });
+    const second = await submitBatch(app, { sessionId, waitMs: 20_000, calls: [{ id: '.', tool: 'demo__picture', args: {} }] });
+    // Two ids that differ only where a path cannot hold them get two folders, not one the second overwrites.
+    const others = await submitBatch(app, { sessionId, waitMs: 20_000, calls: [{ id: 'x/y', tool: 'demo__picture', args: {} }, { id: 'x_y', tool: 'demo__picture', args: {} }] });
+    const paths = [batch.calls.nodes[0], second.calls.nodes[0], ...others.calls.nodes].map((call) => (outputOf(call).value as { attachments: Array<{ ref: { id: string } }> }).attachments[0]!.ref.id);
+    for (const path of paths) {
+      expect(path).toMatch(/^\/mcp\/[^/]+\/2\.png\.base64$/);
+      expect((await files.readFile(path)).content).toBe(PIXEL_PNG);
+    }
+    expect(new Set(paths).size).toBe(4);
+    expect(paths[3]).toBe('/mcp/x_y/2.png.base64');
+    expect((await files.readFile('/2.png.base64')).content).toBe('mine');
+    expect((await files.readFile('/mcp/2.png.base64')).content).toBe('mine too');
+  });
+
   it('makes an isError result a TOOL / EXECUTION failure with the server’s message', async () => {
     const { call } = await runOne('demo__broken');
     expect(call.status).toBe('FAILED');
