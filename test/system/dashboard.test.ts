@@ -1162,6 +1162,24 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     }
   });
 
+  it("says a call's details were not read while toolrun is away (not that the call is not found), and shows them once it answers", async () => {
+    await asOperator();
+    const session = await newSession('drawer while away');
+    await submit(session.sessionId, [{ id: 'away-echo', tool: 'echo', args: { message: 'read once toolrun is back' } }]);
+    await openSession(session.sessionId);
+    await expect.poll(() => row('away-echo').getAttribute('data-status'), { timeout: 15_000 }).toBe('SUCCEEDED');
+    await api.child.stop();
+    await row('away-echo').locator('.call-name').click();
+    const drawer = page.getByRole('dialog');
+    await expect.poll(async () => (await drawer.getByRole('alert').allTextContents()).join(' '), { timeout: 10_000 }).toMatch(/does not answer.*trying again/);
+    expect(await drawer.textContent()).not.toContain('Not found');
+    api = await cluster.startApi('api-drawer', { PORT: String(api.port) });
+    await expect.poll(() => drawer.textContent(), { timeout: 20_000 }).toContain('read once toolrun is back');
+    expect(await drawer.getByRole('alert').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+  });
+
   it('shows a session and a batch whose reads toolrun did not answer once it answers again', async () => {
     await asOperator();
     const session = await newSession('read while away');

@@ -409,7 +409,9 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
 });
 
 function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string; callId: string; status: string | null; onClose(): void }) {
-  const [{ data, fetching }, refetch] = useQuery({ query: CallDetailDocument, variables: { sessionId, callId }, requestPolicy: 'network-only' });
+  const [{ data, fetching, error }, refetch] = useQuery({ query: CallDetailDocument, variables: { sessionId, callId }, requestPolicy: 'network-only' });
+  // A read toolrun did not answer (away, restarting) is not a call that does not exist: it says so and reads again.
+  useReadAgainWhileAway(error, refetch);
   // Read again when the call's status moves on (not on opening: the query above just read it).
   const readAtStatus = useRef(status);
   useEffect(() => {
@@ -443,7 +445,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
         </button>
       </div>
       {!call ? (
-        <p>{fetching ? 'Loading…' : 'Not found'}</p>
+        error ? <p role="alert">{errorText(error)}</p> : <p>{fetching ? 'Loading…' : 'Not found'}</p>
       ) : (
         <>
           <dl className="facts">
