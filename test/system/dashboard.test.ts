@@ -432,6 +432,29 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(JSON.stringify(outcome.data)).toContain('not this file');
   });
 
+  it('sends no decision from the inbox with a reader key, not even by Enter in the reason field', async () => {
+    const session = await newSession('reader inbox');
+    await submit(session.sessionId, [{ id: 'reader-delete', tool: 'delete_file', args: { path: '/reader.txt' } }]);
+    await signIn(readerKey);
+    await nav('Approvals').click();
+    const card = page.locator('.approval[data-call-id="reader-delete"]');
+    await card.waitFor({ timeout: 15_000 });
+    const { sent, stop } = recordQueries();
+    try {
+      await card.getByLabel('Reason').fill('not mine to decide');
+      await card.getByLabel('Reason').press('Enter');
+      // A later fact: the Tools view's query, sent after anything Enter sent.
+      await nav('Tools').click();
+      await page.locator('[data-tool="add"]').waitFor();
+    } finally {
+      stop();
+    }
+    expect(sent).toContain('Tools');
+    expect(sent).not.toContain('RejectCall');
+    expect((await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'reader-delete' })).toolCall?.status).toBe('AWAITING_APPROVAL');
+    await signIn(operatorKey);
+  });
+
   it('writes out bidirectional control characters in what a call or a title says, so an approver reads it as written', async () => {
     await asOperator();
     // U+202E would display `/tmp/gnp.exe` as `/tmp/exe.png`.

@@ -11,6 +11,7 @@ import { visibleText } from '../components/visible-text.js';
 import { time } from '../components/Status.js';
 import { type Link, READ_RETRY_MS } from '../data/connection.js';
 import { navigate } from '../data/router.js';
+import { useViewer } from '../data/viewer.js';
 import { coalesced, followTenant } from '../data/tenant-feed.js';
 import { ApproveCallDocument, AwaitingApprovalDocument, type AwaitingApprovalQuery, type EventType, RejectCallDocument, SessionTitlesDocument } from '../gql/graphql.js';
 
@@ -219,6 +220,7 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
   const [, reject] = useMutation(RejectCallDocument);
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<string | null>(null);
+  const mayDecide = useViewer().roles.includes('APPROVER');
   // A refusal the card had no time to show outlives it (the decision someone else made removes it):
   // it moves above the list. One the card showed was read there, and does not come back.
   const mounted = useRef(true);
@@ -277,7 +279,8 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
           value={reason}
           onChange={(event) => setReason(event.target.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && reason.trim()) void decide('reject');
+            // Enter rejects as the Reject button does: only for a key that may (it is disabled otherwise).
+            if (event.key === 'Enter' && reason.trim() && mayDecide) void decide('reject');
           }}
           placeholder="why not"
         />
