@@ -220,6 +220,27 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
   });
 
+  it('takes a JSON field of the try-it form again once its bad JSON is cleared, saying meanwhile what is wrong', async () => {
+    await asOperator();
+    await nav('Tools').click();
+    await page.locator('[data-tool="failing_tool"]').click();
+    const raw = page.getByLabel('raw', { exact: true });
+    await raw.fill('{not json');
+    expect(await raw.getAttribute('aria-invalid')).toBe('true');
+    expect(await raw.evaluate((element) => (element as HTMLTextAreaElement).validationMessage)).toBe('Not valid JSON');
+    // Said on the page as well, not only in the browser's bubble on submission.
+    const why = page.locator(`#${(await raw.getAttribute('aria-describedby'))!.split(' ').join(', #')}`);
+    expect((await why.allTextContents()).join(' ')).toContain('Not valid JSON');
+    await page.getByRole('button', { name: 'Run batch' }).click();
+    expect(new URL(page.url()).pathname).toBe('/tools');
+    // Emptied, the field is no argument: nothing is wrong with it any more.
+    await raw.fill('');
+    expect(await raw.evaluate((element) => (element as HTMLTextAreaElement).validationMessage)).toBe('');
+    expect(await raw.getAttribute('aria-invalid')).not.toBe('true');
+    await page.getByRole('button', { name: 'Run batch' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]+\?batch=/, { timeout: 15_000 });
+  });
+
   it('shows a batch whose calls all wait in the queue (every worker slot busy), before any event of it', async () => {
     await asOperator();
     // 150 long sleeps of the same tenant take every call slot of the worker (64) and queue the rest.

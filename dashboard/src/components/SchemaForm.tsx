@@ -1,6 +1,6 @@
 // A form generated from a tool's JSON schema (its top-level properties): text, number, checkbox
 // and select inputs, JSON for anything nested. Values are kept as the arguments object.
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { visibleText } from './visible-text.js';
 
 interface Property {
@@ -40,7 +40,8 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
             {required ? ' *' : ''}
           </label>
         );
-        const help = property.description ? <small id={`${id}-help`}>{visibleText(property.description)}</small> : null;
+        const helpId = property.description ? `${id}-help` : undefined;
+        const help = property.description ? <small id={helpId}>{visibleText(property.description)}</small> : null;
         let input;
         if (property.enum) {
           input = (
@@ -81,7 +82,7 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
             />
           );
         } else {
-          input = <JsonInput id={id} value={current} onChange={(next) => set(name, next)} />;
+          input = <JsonInput id={id} value={current} describedBy={helpId} onChange={(next) => set(name, next)} />;
         }
         return (
           <div className="field" key={name}>
@@ -95,23 +96,40 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
   );
 }
 
-function JsonInput({ id, value, onChange }: { id: string; value: unknown; onChange(value: unknown): void }) {
+function JsonInput({ id, value, describedBy, onChange }: { id: string; value: unknown; describedBy?: string; onChange(value: unknown): void }) {
+  // Text that is not JSON keeps the form from being sent (its validity) and says so beside the field;
+  // emptied, the field is no argument and nothing is wrong with it.
+  const [invalid, setInvalid] = useState(false);
+  const problemId = `${id}-problem`;
   return (
-    <textarea
-      id={id}
-      rows={3}
-      defaultValue={value === undefined ? '' : JSON.stringify(value, null, 2)}
-      placeholder="JSON"
-      onChange={(event) => {
-        const text = event.target.value.trim();
-        if (!text) return onChange(undefined);
-        try {
-          onChange(JSON.parse(text));
-          event.target.setCustomValidity('');
-        } catch {
-          event.target.setCustomValidity('Not valid JSON');
-        }
-      }}
-    />
+    <>
+      <textarea
+        id={id}
+        rows={3}
+        defaultValue={value === undefined ? '' : JSON.stringify(value, null, 2)}
+        placeholder="JSON"
+        aria-invalid={invalid || undefined}
+        aria-describedby={[invalid ? problemId : null, describedBy].filter(Boolean).join(' ') || undefined}
+        onChange={(event) => {
+          const text = event.target.value.trim();
+          let parsed: { value: unknown } | null = { value: undefined };
+          if (text) {
+            try {
+              parsed = { value: JSON.parse(text) };
+            } catch {
+              parsed = null;
+            }
+          }
+          event.target.setCustomValidity(parsed ? '' : 'Not valid JSON');
+          setInvalid(!parsed);
+          if (parsed) onChange(parsed.value);
+        }}
+      />
+      {invalid ? (
+        <small id={problemId} className="field-problem">
+          Not valid JSON
+        </small>
+      ) : null}
+    </>
   );
 }
