@@ -501,6 +501,34 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.keyboard.press('Escape');
   });
 
+  it('writes out control characters (NUL, ESC) in what a call says, and bidirectional ones in the tool name a call asked for', async () => {
+    await asOperator();
+    const session = await newSession('control characters');
+    const batch = await submit(session.sessionId, [
+      { id: 'nul-failure', tool: 'failing_tool', args: { message: 'before\u0000after\u001b[2J' } },
+      // An unknown tool's name is whatever the caller sent: U+202E would show `rm_gnp` as `rm_png`.
+      { id: 'spoofed-tool', tool: 'rm_\u202Egnp', args: {} },
+    ]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the batch done');
+    await openSession(session.sessionId);
+    const named = page.locator('.call[data-call-id="spoofed-tool"] .call-name');
+    await named.waitFor({ timeout: 15_000 });
+    expect(await named.innerText()).toContain('rm_\\u202Egnp');
+    expect(await named.innerText()).not.toContain('\u202E');
+    await named.click();
+    const drawer = page.getByRole('dialog');
+    await expect.poll(() => drawer.locator('dd').first().innerText(), { timeout: 10_000 }).toBe('rm_\\u202Egnp');
+    expect(await drawer.innerText()).not.toContain('\u202E');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await page.locator('.call[data-call-id="nul-failure"] .call-name').click();
+    await expect.poll(() => drawer.locator('[data-failure-class]').innerText(), { timeout: 10_000 }).toContain('before\\u0000after\\u001B[2J');
+    expect(await page.locator('.model-text').innerText()).toContain('before\\u0000after\\u001B[2J');
+    expect(await drawer.innerText()).not.toMatch(/[\u0000\u001b]/);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+  });
+
   it("writes out bidirectional control characters in the tool catalogue (a tool's name, description and parameters come from whoever registered it)", async () => {
     await asOperator();
     const spoof = 'gnp.exe \u202Eevil';

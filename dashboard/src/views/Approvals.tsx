@@ -253,7 +253,7 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
   return (
     <li className="approval" data-call-id={call.callId}>
       <div>
-        <strong>{call.tool}</strong> <span className="mono">{call.callId}</span> · waiting since {time(call.queuedAt)} · session{' '}
+        <strong>{visibleText(call.tool)}</strong> <span className="mono">{call.callId}</span> · waiting since {time(call.queuedAt)} · session{' '}
         {sessionId ? (
           <a
             href={`/sessions/${sessionId}?batch=${call.batchId}`}

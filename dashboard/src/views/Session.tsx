@@ -384,7 +384,7 @@ const CallRow = memo(function CallRow({ call, start, end, now, onOpen, sessionId
   return (
     <div className="call" data-call-id={call.callId} data-status={call.status}>
       <button type="button" className="call-name" onClick={() => onOpen(call.callId)} title={`Open call ${call.callId}`}>
-        <span className="mono">{shortId(call.callId)}</span> {call.tool}
+        <span className="mono">{shortId(call.callId)}</span> {visibleText(call.tool)}
       </button>
       <StatusBadge status={call.status} />
       <span className="attempt" title="attempt / max attempts">
@@ -450,7 +450,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
         <>
           <dl className="facts">
             <dt>Tool</dt>
-            <dd>{call.tool}</dd>
+            <dd>{visibleText(call.tool)}</dd>
             <dt>Status</dt>
             <dd>
               <StatusBadge status={call.status} />

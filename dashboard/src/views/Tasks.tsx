@@ -265,7 +265,7 @@ function ScheduleRow({ schedule, onChange }: { schedule: ScheduleRowData; onChan
   return (
     <tr data-schedule-id={schedule.id} data-status={schedule.status}>
       <td>{schedule.title ? visibleText(schedule.title) : null}</td>
-      <td>{schedule.tool}</td>
+      <td>{visibleText(schedule.tool)}</td>
       <td className="mono">{schedule.cronExpression ?? (schedule.scheduledAt ? new Date(schedule.scheduledAt).toLocaleString() : '')}</td>
       <td>{time(schedule.nextTriggerAt)}</td>
       <td>{time(schedule.lastTriggerAt)}</td>
