@@ -2,7 +2,7 @@ import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } fro
 import { Provider } from 'urql';
 import { forgetKey, storeKey, storedKey } from './data/auth.js';
 import { createLink, type Link, type LinkState, useLinkState } from './data/connection.js';
-import { navigate, useLocation } from './data/router.js';
+import { linkTo, useLocation } from './data/router.js';
 import { type Role, ViewerContext, type ViewerInfo } from './data/viewer.js';
 import { RoleNotes } from './components/RoleButton.js';
 import { ViewerDocument } from './gql/graphql.js';
@@ -167,10 +167,7 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
               key={item.path}
               href={item.path}
               aria-current={section === item.path ? 'page' : undefined}
-              onClick={(event) => {
-                event.preventDefault();
-                navigate(item.path);
-              }}
+              onClick={linkTo(item.path)}
             >
               {item.label}
             </a>
@@ -214,10 +211,7 @@ function NotFound({ path }: { path: string }) {
         Nothing is at <span className="mono">{path}</span>.{' '}
         <a
           href="/"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/');
-          }}
+          onClick={linkTo('/')}
         >
           Go to the sessions
         </a>

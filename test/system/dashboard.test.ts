@@ -861,6 +861,37 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.getByText('Nothing waits for approval.').waitFor();
   });
 
+  it('opens a link in a new tab on Ctrl+click or Shift+click, leaving this page where it is', async () => {
+    await asOperator();
+    const session = await newSession('opened in a new tab');
+    await submit(session.sessionId, [{ id: 'tab-delete', tool: 'delete_file', args: { path: '/tab.txt' } }]);
+    for (const [view, link] of [
+      ['Sessions', () => page.locator(`tr[data-session-id="${session.sessionId}"] a`)],
+      ['Approvals', () => page.locator('.approval[data-call-id="tab-delete"] a')],
+    ] as const) {
+      await nav(view).click();
+      await link().waitFor({ timeout: 15_000 });
+      const here = page.url();
+      for (const modifier of ['Control', 'Shift'] as const) {
+        const opened = page.context().waitForEvent('page', { timeout: 10_000 });
+        await link().click({ modifiers: [modifier] });
+        const other = await opened;
+        await other.waitForLoadState();
+        expect(new URL(other.url()).pathname).toBe(`/sessions/${session.sessionId}`);
+        await other.close();
+        expect(page.url()).toBe(here);
+      }
+    }
+    // The main navigation too.
+    const opened = page.context().waitForEvent('page', { timeout: 10_000 });
+    await nav('Tools').click({ modifiers: ['Control'] });
+    const other = await opened;
+    await other.waitForLoadState();
+    expect(new URL(other.url()).pathname).toBe('/tools');
+    await other.close();
+    expect(new URL(page.url()).pathname).toBe('/approvals');
+  });
+
   it('finds sessions past the first page by title and by what they wait for; a whole session id opens it', async () => {
     await asOperator();
     await nav('Sessions').click();

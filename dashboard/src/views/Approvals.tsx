@@ -10,7 +10,7 @@ import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { time } from '../components/Status.js';
 import { type Link, READ_RETRY_MS } from '../data/connection.js';
-import { navigate } from '../data/router.js';
+import { linkTo } from '../data/router.js';
 import { useViewer } from '../data/viewer.js';
 import { coalesced, followTenant } from '../data/tenant-feed.js';
 import { ApproveCallDocument, AwaitingApprovalDocument, type AwaitingApprovalQuery, type EventType, RejectCallDocument, SessionTitlesDocument } from '../gql/graphql.js';
@@ -257,10 +257,7 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
         {sessionId ? (
           <a
             href={`/sessions/${sessionId}?batch=${call.batchId}`}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(`/sessions/${sessionId}?batch=${call.batchId}`);
-            }}
+            onClick={linkTo(`/sessions/${sessionId}?batch=${call.batchId}`)}
           >
             {visibleText(call.session?.title || sessionId.slice(0, 8))}
           </a>

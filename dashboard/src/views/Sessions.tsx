@@ -11,7 +11,7 @@ import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { age } from '../components/Status.js';
 import { type Link, rawIdOf, UNANNOUNCED_READ_MS } from '../data/connection.js';
-import { navigate } from '../data/router.js';
+import { linkTo, navigate } from '../data/router.js';
 import { coalesced, followTenant, type TenantEvent } from '../data/tenant-feed.js';
 import { CreateSessionDocument, type EventType, type SessionFilter, SessionRowsDocument, type SessionRowFragment, SessionsDocument } from '../gql/graphql.js';
 
@@ -253,10 +253,7 @@ export function SessionsView({ link }: { link: Link }) {
         <p>
           <a
             href={`/sessions/${typedId}`}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(`/sessions/${typedId}`);
-            }}
+            onClick={linkTo(`/sessions/${typedId}`)}
           >
             Open session {typedId}
           </a>
@@ -280,10 +277,7 @@ export function SessionsView({ link }: { link: Link }) {
               <td>
                 <a
                   href={`/sessions/${row.sessionId}`}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    navigate(`/sessions/${row.sessionId}`);
-                  }}
+                  onClick={linkTo(`/sessions/${row.sessionId}`)}
                 >
                   {visibleText(row.title || '(untitled)')}
                 </a>
