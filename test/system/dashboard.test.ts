@@ -1327,6 +1327,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('says why no session was created (toolrun away) by New session and by the try-it form, and creates one once it answers', async () => {
+    await asOperator();
+    await nav('Tools').click();
+    await page.locator('[data-tool="add"]').click();
+    await page.getByLabel('a *').fill('1');
+    await page.getByLabel('b *').fill('2');
+    await api.child.stop();
+    await page.getByRole('button', { name: 'Run batch' }).click();
+    const alerts = () => page.getByRole('alert').allTextContents().then((texts) => texts.join(' | '));
+    await expect.poll(alerts, { timeout: 10_000 }).toMatch(/Creating a session failed: .*does not answer/);
+    expect(new URL(page.url()).pathname).toBe('/tools');
+    await nav('Sessions').click();
+    await page.getByRole('button', { name: 'New session' }).click();
+    await expect.poll(alerts, { timeout: 10_000 }).toMatch(/Creating a session failed: .*does not answer/);
+    expect(new URL(page.url()).pathname).toBe('/');
+    api = await cluster.startApi('api-create', { PORT: String(api.port) });
+    await nav('Sessions').click();
+    await expect.poll(() => page.locator('[data-link-state]').getAttribute('data-link-state'), { timeout: 20_000 }).toBe('live');
+    await page.getByRole('button', { name: 'New session' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]+$/, { timeout: 15_000 });
+  });
+
   it('says so when a cancel was not done (toolrun away), and cancels once it answers', async () => {
     await asOperator();
     const session = await newSession('cancel while away');

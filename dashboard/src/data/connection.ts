@@ -155,5 +155,6 @@ export function useReadAgainWhileAway(error: CombinedError | undefined, refetch:
 export function refusalOf(result: { data?: object | null; error?: CombinedError }): string | null {
   const answer = result.data ? (Object.values(result.data)[0] as { message?: unknown } | null) : null;
   if (answer && typeof answer.message === 'string') return answer.message;
+  if (result.error?.networkError) return `toolrun does not answer (${result.error.message})`;
   return result.error?.message ?? null;
 }

@@ -10,7 +10,7 @@ import { useMutation } from 'urql';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { age } from '../components/Status.js';
-import { type Link, rawIdOf, UNANNOUNCED_READ_MS } from '../data/connection.js';
+import { type Link, rawIdOf, refusalOf, UNANNOUNCED_READ_MS } from '../data/connection.js';
 import { linkTo, navigate } from '../data/router.js';
 import { coalesced, followTenant, type TenantEvent } from '../data/tenant-feed.js';
 import { CreateSessionDocument, type EventType, type SessionFilter, SessionRowsDocument, type SessionRowFragment, SessionsDocument } from '../gql/graphql.js';
@@ -223,10 +223,14 @@ export function SessionsView({ link }: { link: Link }) {
   const typedId = SESSION_ID.test(search.trim().toLowerCase()) ? search.trim().toLowerCase() : null;
   const fetching = page === null;
 
+  // Why the last "New session" made none (toolrun away, a typed refusal), until the next one.
+  const [createProblem, setCreateProblem] = useState<string | null>(null);
   const newSession = async () => {
+    setCreateProblem(null);
     const result = await createSession({ title: `Session ${new Date().toLocaleString()}` });
     const session = result.data?.createSession;
     if (session?.__typename === 'Session') navigate(`/sessions/${session.sessionId}`);
+    else setCreateProblem(`Creating a session failed: ${refusalOf(result) ?? 'no answer'}`);
   };
 
   return (
@@ -249,6 +253,7 @@ export function SessionsView({ link }: { link: Link }) {
         </RoleButton>
       </div>
       {error ? <p role="alert">{error}</p> : null}
+      {createProblem ? <p role="alert">{createProblem}</p> : null}
       {typedId ? (
         <p>
           <a

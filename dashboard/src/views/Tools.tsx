@@ -6,7 +6,7 @@ import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { type JsonSchema, SchemaForm } from '../components/SchemaForm.js';
 import { visibleText } from '../components/visible-text.js';
-import { errorText, useReadAgainWhileAway } from '../data/connection.js';
+import { errorText, refusalOf, useReadAgainWhileAway } from '../data/connection.js';
 import { navigate } from '../data/router.js';
 import { CreateSessionDocument, ExecuteBatchDocument, type ToolsQuery, ToolsDocument } from '../gql/graphql.js';
 
@@ -93,13 +93,14 @@ function TryIt({ tool }: { tool: Tool }) {
     setBusy(true);
     setProblem(null);
     try {
-      const created = (await createSession({ title: `Try ${tool.name}` })).data?.createSession;
-      if (created?.__typename !== 'Session') return setProblem(created && 'message' in created ? created.message : 'Could not create a session');
+      const creation = await createSession({ title: `Try ${tool.name}` });
+      const created = creation.data?.createSession;
+      if (created?.__typename !== 'Session') return setProblem(`Creating a session failed: ${refusalOf(creation) ?? 'no answer'}`);
       const calls = Array.from({ length: count }, () => ({ tool: tool.name, args }));
       const result = await execute({ sessionId: created.sessionId, calls });
       const batch = result.data?.executeToolBatch;
       if (batch?.__typename === 'ToolBatch') navigate(`/sessions/${created.sessionId}?batch=${encodeURIComponent(batch.batchId)}`);
-      else setProblem(batch && 'message' in batch ? `${batch.code}: ${batch.message}` : (result.error?.message ?? 'The batch was not accepted'));
+      else setProblem(batch && 'message' in batch ? `${batch.code}: ${batch.message}` : `The batch was not accepted: ${refusalOf(result) ?? 'no answer'}`);
     } finally {
       setBusy(false);
     }
