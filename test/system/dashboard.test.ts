@@ -220,6 +220,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
   });
 
+  it("describes each field of the try-it form by its parameter's description (select, text, number, checkbox, JSON)", async () => {
+    await asOperator();
+    await nav('Tools').click();
+    await page.locator('[data-tool="failing_tool"]').click();
+    const description = async (label: string) => {
+      const field = page.getByLabel(label, { exact: true });
+      const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? [];
+      return (await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
+    };
+    expect(await description('class')).toBe('Failure class');
+    expect(await description('code')).toBe('Failure code');
+    expect(await description('retryAfterMs')).toBe('With retry SAFE: wait this long before the next attempt');
+    expect(await description('internal')).toContain('Throw a plain Error');
+    expect(await description('raw')).toContain('raw value');
+  });
+
   it('takes a JSON field of the try-it form again once its bad JSON is cleared, saying meanwhile what is wrong', async () => {
     await asOperator();
     await nav('Tools').click();

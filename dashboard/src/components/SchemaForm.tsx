@@ -45,7 +45,7 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
         let input;
         if (property.enum) {
           input = (
-            <select id={id} value={current === undefined ? '' : JSON.stringify(current)} onChange={(event) => set(name, event.target.value === '' ? undefined : JSON.parse(event.target.value))}>
+            <select id={id} aria-describedby={helpId} value={current === undefined ? '' : JSON.stringify(current)} onChange={(event) => set(name, event.target.value === '' ? undefined : JSON.parse(event.target.value))}>
               <option value="">(default)</option>
               {property.enum.map((option) => (
                 <option key={JSON.stringify(option)} value={JSON.stringify(option)}>
@@ -55,13 +55,14 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
             </select>
           );
         } else if (type === 'boolean') {
-          input = <input id={id} type="checkbox" checked={current === true} onChange={(event) => set(name, event.target.checked)} />;
+          input = <input id={id} type="checkbox" aria-describedby={helpId} checked={current === true} onChange={(event) => set(name, event.target.checked)} />;
         } else if (type === 'integer' || type === 'number') {
           input = (
             <input
               id={id}
               type="number"
               required={required}
+              aria-describedby={helpId}
               step={type === 'integer' ? 1 : 'any'}
               min={property.minimum}
               max={property.maximum}
@@ -76,6 +77,7 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
               id={id}
               type="text"
               required={required}
+              aria-describedby={helpId}
               placeholder={typeof property.default === 'string' ? property.default : undefined}
               value={typeof current === 'string' ? current : ''}
               onChange={(event) => set(name, event.target.value === '' ? undefined : event.target.value)}
