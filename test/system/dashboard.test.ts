@@ -440,6 +440,30 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect((await panel.locator('.timeline').boundingBox())!.height).toBeLessThanOrEqual(2 * 30 + 2);
   });
 
+  it('says on which day a call has waited since when it was not today, in the inbox and in its drawer', async () => {
+    await asOperator();
+    const session = await newSession('waiting for days');
+    await submit(session.sessionId, [{ id: 'old-wait', tool: 'delete_file', args: { path: '/old.txt' } }]);
+    await eventually(async () => expect((await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'old-wait' })).toolCall?.status).toBe('AWAITING_APPROVAL'));
+    // Queued three days ago (as a call that nobody decided would be).
+    const queuedAt = new Date(Date.now() - 3 * 86_400_000);
+    await cluster.db.toolCall.updateMany({ where: { sessionId: session.sessionId, callId: 'old-wait' }, data: { queuedAt } });
+    const day = await page.evaluate((at) => new Date(at).toLocaleDateString(), queuedAt.toISOString());
+    await nav('Approvals').click();
+    const card = page.locator('.approval[data-call-id="old-wait"]');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.innerText()).toContain(`waiting since ${day}`);
+    await openSession(session.sessionId);
+    await page.locator('.call[data-call-id="old-wait"] .call-name').click({ timeout: 15_000 });
+    const drawer = page.getByRole('dialog');
+    await expect.poll(() => drawer.innerText(), { timeout: 10_000 }).toContain(day);
+    // A time that is today says the time alone; an unknown duration is a dash, not "— ms".
+    expect(await drawer.innerText()).not.toContain('— ms');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await api.query(RejectToolCallDocument, { sessionId: session.sessionId, callId: 'old-wait', reason: 'old' }, operatorKey);
+  });
+
   it('approves one call from the inbox and rejects another with a reason; the inbox updates', async () => {
     await asOperator();
     const session = await newSession('approvals');

@@ -28,8 +28,11 @@ export function age(from: string | null | undefined, now: number): string {
   return `${Math.round(seconds / 3600)} h ago`;
 }
 
+/** A moment as a time of day, with its date when that is not today ("waiting since 3:34 AM" three days on would mislead). */
 export function time(at: string | null | undefined): string {
-  return at ? new Date(at).toLocaleTimeString() : '—';
+  if (!at) return '—';
+  const moment = new Date(at);
+  return moment.toDateString() === new Date().toDateString() ? moment.toLocaleTimeString() : moment.toLocaleString();
 }
 
 /**

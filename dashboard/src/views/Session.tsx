@@ -465,7 +465,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
             </dd>
             <dt>{call.attempt > 1 ? 'Duration of the final attempt' : 'Duration'}</dt>
             <dd>
-              {call.durationMs ?? '—'} ms
+              {call.durationMs !== null && call.durationMs !== undefined ? `${call.durationMs} ms` : '—'}
               {/* 0 is no timeout: an unknown tool's call, which never runs, has none. */}
               {call.timeoutMs > 0 ? ` (timeout ${call.timeoutMs} ms)` : ''}
             </dd>
@@ -476,7 +476,7 @@ function CallDrawer({ sessionId, callId, status, onClose }: { sessionId: string;
                   <ol className="attempts" aria-label="Attempts">
                     {call.attempts.map((attempt) => (
                       <li key={attempt.attempt} data-end={attempt.end}>
-                        #{attempt.attempt} {time(attempt.startedAt)} · {attempt.durationMs ?? '—'} ms · {attempt.end.toLowerCase()}
+                        #{attempt.attempt} {time(attempt.startedAt)} · {attempt.durationMs !== null && attempt.durationMs !== undefined ? `${attempt.durationMs} ms` : '—'} · {attempt.end.toLowerCase()}
                         {attempt.failure ? ` (${attempt.failure.code}: ${visibleText(attempt.failure.message)})` : ''}
                       </li>
                     ))}
