@@ -932,6 +932,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(new URL(page.url()).pathname).toBe('/approvals');
   });
 
+  it('says a tenant without sessions has none yet (not that none match), and that a search matches none', async () => {
+    const fresh = (await new ApiKeyService(cluster.db).createKey(`empty-${cluster.id}`, { name: 'fresh', roles: ['submitter'] })).key;
+    await signIn(fresh);
+    await page.getByText(/No sessions yet/).waitFor({ timeout: 15_000 });
+    expect(await page.getByText('No sessions match.').count()).toBe(0);
+    await page.getByRole('searchbox').fill('anything');
+    await page.getByText('No sessions match.').waitFor({ timeout: 15_000 });
+    await page.getByRole('searchbox').fill('');
+    await signIn(operatorKey);
+  });
+
   it('finds sessions past the first page by title and by what they wait for; a whole session id opens it', async () => {
     await asOperator();
     await nav('Sessions').click();

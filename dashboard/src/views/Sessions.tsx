@@ -297,7 +297,10 @@ export function SessionsView({ link }: { link: Link }) {
           ))}
         </tbody>
       </table>
-      {rows.length === 0 && !fetching ? <p>No sessions match.</p> : null}
+      {rows.length === 0 && !fetching ? (
+        // Only a search or a filter can match nothing; a first page without either is a tenant with no session.
+        <p>{serverFilter || after ? 'No sessions match.' : 'No sessions yet: make one with New session, the Tools page’s “Try it”, or createSession.'}</p>
+      ) : null}
       <div className="pager">
         <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           Previous
