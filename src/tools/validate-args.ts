@@ -196,8 +196,11 @@ function createAjv<T extends AnyAjv>(AjvClass: new (options: ConstructorParamete
   // Only small schemas are inlined where they are referenced (`inlineRefs`): Ajv inlines any schema
   // without refs by default, so 200 refs to one of 200 properties (14 kB) made 40,000 properties of
   // code, seconds to compile on the API's thread (a little more ran it out of memory).
+  // ownProperties: args are judged by what was sent; without it a property named like an inherited
+  // member (`toString`, `constructor`) counts as present: `{}` failed `type` and passed `required`.
   const ajv = new AjvClass({
     allErrors: true,
+    ownProperties: true,
     strict: false,
     logger: false,
     validateFormats: true,

@@ -424,6 +424,24 @@ describe('validateArgs', () => {
     expect(validateArgs(looping, { a: 1 })).toEqual({ ok: false, message: expect.stringMatching(/refers to itself without end/) });
   });
 
+  it("judges args by their own properties: a parameter named like an object's built-in member (toString, constructor) is absent unless sent", () => {
+    const named = {
+      name: 'named_like_members',
+      parametersSchema: {
+        type: 'object',
+        properties: { toString: { type: 'string' }, constructor: { type: 'string', enum: ['a', 'b'] }, hasOwnProperty: { type: 'boolean' }, valueOf: { type: 'object' } },
+        additionalProperties: false,
+      },
+    };
+    expect(validateArgs(named, {})).toEqual({ ok: true });
+    expect(validateArgs(named, { toString: 'x', constructor: 'b' })).toEqual({ ok: true });
+    expect(validateArgs(named, JSON.parse('{"hasOwnProperty": 1}'))).toEqual({ ok: false, message: 'args/hasOwnProperty must be boolean' });
+    // Required means sent, not inherited.
+    const required = { name: 'requires_members', parametersSchema: { type: 'object', properties: { toString: { type: 'string' } }, required: ['toString'] } };
+    expect(validateArgs(required, {})).toEqual({ ok: false, message: "args must have required property 'toString'" });
+    expect(validateArgs(required, { toString: 'x' })).toEqual({ ok: true });
+  });
+
   it('accepts valid args and explains invalid ones', () => {
     const add = tool('add').definition;
     expect(validateArgs(add, { a: 1, b: 2 })).toEqual({ ok: true });
