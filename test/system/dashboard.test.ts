@@ -513,6 +513,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(sent).toContain('Tools');
     expect(sent).not.toContain('RejectCall');
     expect((await api.query(GetToolCallDocument, { sessionId: session.sessionId, callId: 'reader-delete' })).toolCall?.status).toBe('AWAITING_APPROVAL');
+    // Decided, so that no later scenario finds it unfinished.
+    await api.query(RejectToolCallDocument, { sessionId: session.sessionId, callId: 'reader-delete', reason: 'done' }, operatorKey);
     await signIn(operatorKey);
   });
 
@@ -930,6 +932,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(new URL(other.url()).pathname).toBe('/tools');
     await other.close();
     expect(new URL(page.url()).pathname).toBe('/approvals');
+    await api.query(RejectToolCallDocument, { sessionId: session.sessionId, callId: 'tab-delete', reason: 'done' }, operatorKey);
   });
 
   it('says a tenant without sessions has none yet (not that none match), and that a search matches none', async () => {
