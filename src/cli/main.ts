@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { DomainError } from '../model/errors.js';
 import { approveCall, cancelCall, cancelTask, listCalls, listTasks, rejectCall, runTool, watchSession } from './commands.js';
 import { keysCommand } from './keys.js';
-import { type Screen, stdoutScreen } from './render.js';
+import { printable, type Screen, stdoutScreen } from './render.js';
 import { CliError, httpTransport, type Transport } from './transport.js';
 
 export const USAGE = `usage: toolrun <command> [options]
@@ -156,10 +156,12 @@ export async function runCli(argv: string[]): Promise<void> {
     process.exitCode = await main(argv);
   } catch (error) {
     if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`toolrun: ${error.message}\n\n${USAGE}`);
+      console.error(`toolrun: ${printable(error.message)}\n\n${USAGE}`);
       process.exitCode = 2;
     } else if (error instanceof CliError || error instanceof DomainError) {
-      console.error(`toolrun: ${error.message}`);
+      // The message may carry what a server sent (an error's text, the start of a body that is not
+      // GraphQL): one line, with nothing a terminal would act on.
+      console.error(`toolrun: ${printable(error.message)}`);
       process.exitCode = 1;
     } else {
       throw error;

@@ -4,6 +4,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelTaskDocument } from '../gql/graphql.js';
 import { childEnv, ensureBuilt } from '../support/build.js';
@@ -85,6 +87,26 @@ describe('toolrun run', () => {
     const away = await finished(['calls', 'list', 'some-session'], { TOOLRUN_URL: 'http://127.0.0.1:9/graphql' });
     expect(away.exit.code).toBe(1);
     expect(away.text).toMatch(/^toolrun: cannot reach http:\/\/127\.0\.0\.1:9\/graphql/m);
+  });
+
+  it('says what a server that is not toolrun answered in one line, its control characters escaped', { timeout: 60_000 }, async () => {
+    // A proxy's error page: several lines, and escape sequences a terminal would act on.
+    const server = createServer((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html>\n<body>\x1b[2J\x1b[31mBad gateway\x07</body>\n</html>\n');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answered = await finished(['calls', 'list', 'some-session'], { TOOLRUN_URL: `http://127.0.0.1:${port}/graphql` });
+      expect(answered.exit.code).toBe(1);
+      expect(answered.lines.filter(Boolean), answered.text).toHaveLength(1);
+      expect(answered.text).toContain('answered HTTP 502, not GraphQL: <html>\\n<body>\\u001b[2J\\u001b[31mBad gateway\\u0007</body>\\n</html>');
+      expect(answered.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    } finally {
+      server.close();
+    }
   });
 });
 
