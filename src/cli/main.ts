@@ -47,6 +47,17 @@ const ARGUMENTS_AFTER: Record<string, number> = {
   'tasks cancel': 1,
 };
 
+/** The options every command takes. */
+const COMMON_OPTIONS = ['url', 'key', 'help'];
+
+/** The options of each command beyond the common ones. */
+const OPTIONS_OF: Record<string, string[]> = {
+  run: ['args', 'session'],
+  'keys create': ['name', 'roles', 'expires-in'],
+  'keys rotate': ['overlap'],
+  'calls reject': ['reason'],
+};
+
 export async function main(argv: string[], screen: Screen = stdoutScreen, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -56,10 +67,10 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
       key: { type: 'string' },
       args: { type: 'string' },
       session: { type: 'string' },
-      name: { type: 'string', default: 'default' },
-      roles: { type: 'string', default: 'submitter,approver' },
+      name: { type: 'string' },
+      roles: { type: 'string' },
       'expires-in': { type: 'string' },
-      overlap: { type: 'string', default: '0' },
+      overlap: { type: 'string' },
       reason: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -69,10 +80,20 @@ export async function main(argv: string[], screen: Screen = stdoutScreen, env: N
     screen.write(USAGE);
     return values.help ? 0 : 2;
   }
-  const expected = ARGUMENTS_AFTER[`${command} ${sub ?? ''}`] ?? ARGUMENTS_AFTER[command];
+  const name = ARGUMENTS_AFTER[`${command} ${sub ?? ''}`] !== undefined ? `${command} ${sub}` : command;
+  const expected = ARGUMENTS_AFTER[name];
   if (expected !== undefined && rest.length > expected) throw new UsageError(`${command} ${sub}: unexpected argument ${JSON.stringify(rest[expected])}`);
+  // An option the command does not take is a mistake (`keys rotate … --expires-in 1d` would rotate
+  // without the expiry it asked for), never something to ignore.
+  if (expected !== undefined) {
+    const taken = OPTIONS_OF[name] ?? [];
+    const stray = Object.keys(values).find((option) => !COMMON_OPTIONS.includes(option) && !taken.includes(option));
+    if (stray) throw new UsageError(`${name}: --${stray} is not an option of this command${taken.length > 0 ? ` (it takes ${taken.map((option) => `--${option}`).join(', ')})` : ''}`);
+  }
   // An empty variable is as good as none; an empty --key is a mistake, not a reason to use the variable's key.
   if (values.key !== undefined && values.key.trim() === '') throw new UsageError('--key is empty');
+  // Likewise an empty --session: not a reason to run in a new session.
+  if (values.session !== undefined && values.session.trim() === '') throw new UsageError('--session is empty');
   const apiKey = values.key || env.TOOLRUN_API_KEY || undefined;
   if (!apiKey) throw new UsageError('no API key: set TOOLRUN_API_KEY or pass --key');
   const api = httpTransport({ url: values.url || env.TOOLRUN_URL || 'http://127.0.0.1:4000/graphql', apiKey });
@@ -89,16 +110,16 @@ async function apiCommand(
   command: string,
   sub: string | undefined,
   rest: string[],
-  values: { args?: string; session?: string; name: string; roles: string; 'expires-in'?: string; overlap: string; reason?: string },
+  values: { args?: string; session?: string; name?: string; roles?: string; 'expires-in'?: string; overlap?: string; reason?: string },
 ): Promise<number> {
   switch (command) {
     case 'keys': {
       if (sub === 'list') return (await keysCommand(api, screen, { action: 'list' }), 0);
-      if (sub === 'create') return (await keysCommand(api, screen, { action: 'create', name: values.name, roles: values.roles, expiresIn: values['expires-in'] }), 0);
+      if (sub === 'create') return (await keysCommand(api, screen, { action: 'create', name: values.name ?? 'default', roles: values.roles ?? 'submitter,approver', expiresIn: values['expires-in'] }), 0);
       if (sub === 'revoke' || sub === 'rotate') {
         const [key] = rest;
         if (!key) throw new UsageError(`keys ${sub}: expected a key id or prefix`);
-        return (await keysCommand(api, screen, sub === 'revoke' ? { action: 'revoke', key } : { action: 'rotate', key, overlap: values.overlap }), 0);
+        return (await keysCommand(api, screen, sub === 'revoke' ? { action: 'revoke', key } : { action: 'rotate', key, overlap: values.overlap ?? '0' }), 0);
       }
       throw new UsageError(`unknown keys command ${sub ?? ''}`);
     }

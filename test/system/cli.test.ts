@@ -78,6 +78,17 @@ describe('toolrun run', () => {
     const extra = await finished(['tasks', 'cancel', randomUUID(), 'extra']);
     expect(extra.exit.code).toBe(2);
     expect(extra.lines[0]).toBe('toolrun: tasks cancel: unexpected argument "extra"');
+    // So is an option the command does not take: nothing is sent (the API here is unreachable).
+    const away = { TOOLRUN_URL: 'http://127.0.0.1:9/graphql' };
+    const stray = await finished(['keys', 'rotate', 'trk_AbCdEf', '--expires-in', '1d'], away);
+    expect(stray.exit.code, stray.text).toBe(2);
+    expect(stray.lines[0]).toBe('toolrun: keys rotate: --expires-in is not an option of this command (it takes --overlap)');
+    const strayWatch = await finished(['watch', randomUUID(), '--reason', 'why'], away);
+    expect(strayWatch.exit.code, strayWatch.text).toBe(2);
+    expect(strayWatch.lines[0]).toBe('toolrun: watch: --reason is not an option of this command');
+    const emptySession = await finished(['run', 'add', '--session', ''], away);
+    expect(emptySession.exit.code, emptySession.text).toBe(2);
+    expect(emptySession.lines[0]).toBe('toolrun: --session is empty');
   });
 
   it('says in one line when the key is refused or the API cannot be reached', { timeout: 120_000 }, async () => {
