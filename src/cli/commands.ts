@@ -18,7 +18,7 @@ import {
   TOOL_CALL_EVENTS,
   unwrap,
 } from './operations.js';
-import { LiveBlock, outputText, printable, progressBar, type Screen, table } from './render.js';
+import { LiveBlock, mergeProgress, outputText, printable, progressBar, retryText, type Screen, table } from './render.js';
 import { CliError, type Transport } from './transport.js';
 
 async function sessionCursor(api: Transport, sessionId: string): Promise<string | null> {
@@ -43,6 +43,7 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
   }
   const callId = `cli-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const line = new LiveBlock(screen);
+  let progress: Progress | null = null;
   let outcome: { status: string; output?: Output; durationMs?: number } | null = null;
   const submitted = await api.request<{ executeToolBatch: Result<{ batchId: string; eventCursor: string | null }> }>(EXECUTE, {
     sessionId,
@@ -56,13 +57,25 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
       if (event.callId !== callId) continue;
       switch (event.__typename) {
         case 'ToolCallStarted':
+          progress = null;
           line.draw([`${options.tool}  started (attempt ${event.attempt}/${event.maxAttempts})`]);
           break;
         case 'ToolCallProgress':
-          line.draw([`${options.tool}  ${progressBar(event.progress as Progress)}`]);
+          progress = mergeProgress(progress, event.progress as Progress);
+          line.draw([`${options.tool}  ${progressBar(progress)}`]);
           break;
         case 'ToolCallAwaitingApproval':
           line.draw([`${options.tool}  awaiting approval: toolrun calls approve ${sessionId} ${callId}`]);
+          break;
+        case 'ToolCallApproved':
+          line.draw([`${options.tool}  approved; queued to run`]);
+          break;
+        case 'ToolCallAwaitingCompletion':
+          line.draw([`${options.tool}  waiting for its completion (attempt ${event.attempt}/${event.maxAttempts}, until ${event.deadline})`]);
+          break;
+        case 'ToolCallRetrying':
+          progress = null;
+          line.draw([`${options.tool}  ${retryText(event)}`]);
           break;
         case 'ToolCallCompleted':
           outcome = { status: event.status!, output: event.output, durationMs: event.durationMs };
@@ -83,7 +96,8 @@ interface WatchedCall {
   tool: string;
   status: string;
   attempt: string;
-  progress: string;
+  /** The progress of the current attempt, as its reports tell it so far. */
+  progress: Progress | null;
   result: string;
 }
 
@@ -92,7 +106,7 @@ export async function watchSession(api: Transport, screen: Screen, sessionId: st
   const calls = new Map<string, WatchedCall>();
   const block = new LiveBlock(screen);
   const redraw = () => {
-    const rows = [...calls.values()].map((call) => [call.callId, call.tool, call.status, call.attempt, call.progress, call.result]);
+    const rows = [...calls.values()].map((call) => [call.callId, call.tool, call.status, call.attempt, call.progress ? progressBar(call.progress, 12) : '', call.result]);
     block.draw(table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'PROGRESS', 'RESULT'], rows).trimEnd().split('\n'));
   };
   // From the session's current cursor, so that a reconnect resumes there even before the first event.
@@ -106,24 +120,33 @@ export async function watchSession(api: Transport, screen: Screen, sessionId: st
         continue;
       }
       if (!event.callId) continue;
-      const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: '', result: '' };
+      const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: null, result: '' };
       calls.set(event.callId, call);
       switch (event.__typename) {
         case 'ToolCallStarted':
           call.status = 'RUNNING';
           call.attempt = `${event.attempt}/${event.maxAttempts}`;
+          call.progress = null;
+          call.result = '';
           break;
         case 'ToolCallProgress':
-          call.progress = progressBar(event.progress as Progress, 12);
+          call.progress = mergeProgress(call.progress, event.progress as Progress);
           break;
         case 'ToolCallAwaitingApproval':
           call.status = 'AWAITING_APPROVAL';
           break;
+        case 'ToolCallApproved':
+          // Approved, it waits in the queue for a worker like any call.
+          call.status = 'QUEUED';
+          break;
         case 'ToolCallAwaitingCompletion':
           call.status = 'PENDING_EXTERNAL';
+          call.attempt = `${event.attempt}/${event.maxAttempts}`;
           break;
         case 'ToolCallRetrying':
           call.status = 'RETRYING';
+          call.progress = null;
+          call.result = retryText(event);
           break;
         case 'ToolCallCompleted':
           call.status = event.status!;

@@ -10,6 +10,9 @@ export const EVENT_FIELDS = `
     output { __typename ... on ToolSuccess { value } ... on ToolFailure { class code message } ... on ToolCancellation { message } }
   }
   ... on ToolCallAwaitingApproval { callId }
+  ... on ToolCallApproved { decidedAt }
+  ... on ToolCallAwaitingCompletion { attempt maxAttempts deadline }
+  ... on ToolCallRetrying { attempt nextAttempt delayMs failure { class code message } }
   ... on ToolBatchCompleted { batchId total succeeded failed cancelled }
   ... on CursorExpired { message }
 `;
@@ -41,6 +44,12 @@ export interface CallEvent {
   output?: Output;
   batchId?: string;
   message?: string;
+  /** ToolCallRetrying: the attempt that comes next, after `delayMs`, and why the last one failed. */
+  nextAttempt?: number;
+  delayMs?: number;
+  failure?: { class: string; code: string; message: string };
+  /** ToolCallAwaitingCompletion: until when the call waits for its completion. */
+  deadline?: string;
 }
 
 /** A session's call events, several per message (what arrived together is drawn once). */

@@ -30,6 +30,28 @@ export function table(header: string[], cells: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
+/**
+ * A call's progress as its reports tell it so far: a report that leaves a field out (a status line
+ * is a report with a message and no numbers) keeps what the earlier reports of the attempt said,
+ * so the bar stays where the tool last put it.
+ */
+export function mergeProgress(previous: Progress | null, next: Progress): Progress {
+  if (!previous) return next;
+  return {
+    current: next.current ?? previous.current,
+    total: next.total ?? previous.total,
+    unit: next.unit ?? previous.unit,
+    label: next.label ?? previous.label,
+    message: next.message ?? previous.message,
+  };
+}
+
+/** What a ToolCallRetrying says: the failed attempt, why, and when the next one starts. */
+export function retryText(event: { attempt?: number; nextAttempt?: number; delayMs?: number; failure?: { class: string; code: string; message: string } }): string {
+  const failure = event.failure ? `: ${printable(`${event.failure.class}/${event.failure.code}: ${event.failure.message}`)}` : '';
+  return `attempt ${event.attempt} failed${failure}; attempt ${event.nextAttempt} in ${event.delayMs} ms`;
+}
+
 /** `[########------------] 40% 2/5 steps  message` (no bar when the total is unknown). */
 export function progressBar(progress: Progress, width = 24): string {
   const { current, total, unit, label, message } = progress;

@@ -55,6 +55,34 @@ describe('toolrun run', () => {
     expect(text).toMatch(/SUCCEEDED in \d+ ms/);
   });
 
+  it('shows what the call is doing: a status line keeps the bar, a retry says which attempt failed and when the next starts, an approval says so', { timeout: 120_000 }, async () => {
+    // report_progress sets a status line before each step's progress: the bar stays where the tool put it.
+    const steps = await finished(['run', 'report_progress', '--args', '{"steps":3,"intervalMs":100}']);
+    expect(steps.exit.code, steps.text).toBe(0);
+    const drawn = steps.lines.filter((line) => line.startsWith('report_progress  ') && !line.includes('started'));
+    const firstBar = drawn.findIndex((line) => line.includes('['));
+    expect(firstBar, steps.text).toBeGreaterThanOrEqual(0);
+    expect(drawn.slice(firstBar).filter((line) => !line.includes('[')), steps.text).toEqual([]);
+
+    // Between its attempts the call is not running: the line says the first attempt failed and when the second starts.
+    const retried = await finished(['run', 'failing_tool', '--args', '{"retry":"SAFE","retryAfterMs":1000,"succeedOnAttempt":2}']);
+    expect(retried.exit.code, retried.text).toBe(0);
+    const retryLine = retried.lines.findIndex((line) => /^failing_tool {2}attempt 1 failed: EXECUTION\/intentional_failure: .+; attempt 2 in 1000 ms$/.test(line));
+    expect(retryLine, retried.text).toBeGreaterThan(0);
+    expect(retried.lines.slice(retryLine)).toContain('failing_tool  started (attempt 2/3)');
+
+    // Approved, the call waits in the queue: the line no longer asks for an approval.
+    const session = await newSession(app);
+    const waiting = toolrun(['run', 'delete_file', '--args', '{"path":"/nothing.txt"}', '--session', session.id]);
+    const asked = await waiting.waitForLine(/^delete_file {2}awaiting approval: toolrun calls approve /, 15_000);
+    const callId = asked.split(' ').at(-1)!;
+    const tenant = await app.services.apiKeys.tenant(app.tenantId);
+    const approved = await finished(['calls', 'approve', session.id, callId], { TOOLRUN_API_KEY: await app.newKey(tenant.name, ['approver']) });
+    expect(approved.exit.code, approved.text).toBe(0);
+    await waiting.waitForLine(/^delete_file {2}approved; queued to run$/, 15_000);
+    expect((await waiting.exited).code).toBe(1); // the file does not exist
+  });
+
   it('exits 1 with the failure when the call fails, and 2 with the usage for bad arguments', { timeout: 120_000 }, async () => {
     const failed = await finished(['run', 'add', '--args', '{"a":"x"}']);
     expect(failed.exit.code, failed.text).toBe(1);
@@ -130,6 +158,16 @@ describe('toolrun watch and calls', () => {
     expect(batch.batchId).toBeTruthy();
     const line = await watch.waitForLine(/^w-add\s+add\s+SUCCEEDED/, 15_000);
     expect(line).toMatch(/\d+ ms\s+\{"result":5\}|\d+ ms\s+5/);
+    expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
+  });
+
+  it('watch shows a call waiting for its next attempt as retrying, with why, and the new attempt afresh', async () => {
+    const session = await newSession(app);
+    const watch = toolrun(['watch', session.id]);
+    await watch.waitForLine(/^CALL\s+TOOL\s+STATUS/, 15_000);
+    await submitBatch(app, { sessionId: session.id, calls: [{ id: 'w-retry', tool: 'failing_tool', args: { retry: 'SAFE', retryAfterMs: 1500, succeedOnAttempt: 2 } }] });
+    await watch.waitForLine(/^w-retry\s+failing_tool\s+RETRYING\s+1\/3\s+attempt 1 failed: EXECUTION\/intentional_failure: .+; attempt 2 in 1500 ms$/, 15_000);
+    await watch.waitForLine(/^w-retry\s+failing_tool\s+SUCCEEDED\s+2\/3\s+\d+ ms\s+\{"succeededOnAttempt":2\}$/, 15_000);
     expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
   });
 
