@@ -18,7 +18,7 @@ import {
   TOOL_CALL_EVENTS,
   unwrap,
 } from './operations.js';
-import { LiveBlock, mergeProgress, outputText, printable, progressBar, retryText, type Screen, table } from './render.js';
+import { LiveBlock, mergeProgress, outputText, printable, progressBar, reconnectingLine, retryText, type Screen, table } from './render.js';
 import { CliError, type Transport } from './transport.js';
 
 async function sessionCursor(api: Transport, sessionId: string): Promise<string | null> {
@@ -42,7 +42,15 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     screen.write(`session ${sessionId}\n`);
   }
   const callId = `cli-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const line = new LiveBlock(screen);
+  // The call's line, and below it, while the stream resumes after a break, a line that says so.
+  const block = new LiveBlock(screen);
+  let shown = '';
+  let reconnecting = false;
+  const draw = () => block.draw([shown, reconnecting ? reconnectingLine(api.url) : ''].filter(Boolean));
+  const show = (text: string) => {
+    shown = text;
+    draw();
+  };
   let progress: Progress | null = null;
   let outcome: { status: string; output?: Output; durationMs?: number } | null = null;
   const submitted = await api.request<{ executeToolBatch: Result<{ batchId: string; eventCursor: string | null }> }>(EXECUTE, {
@@ -50,6 +58,10 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     calls: [{ id: callId, tool: options.tool, args: options.args }],
   });
   const batch = unwrap(submitted.executeToolBatch, 'ToolBatch');
+  const stopLink = api.onReconnecting((now) => {
+    reconnecting = now;
+    draw();
+  });
   // From the cursor just before the batch's first event: none of the call's events can be missed,
   // even those of a call that ended at submission.
   const watching = api.subscribe<CallEvents>(TOOL_CALL_EVENTS, { sessionId, after: batch.eventCursor }, ({ toolCallEventBatches: { events } }) => {
@@ -58,24 +70,24 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
       switch (event.__typename) {
         case 'ToolCallStarted':
           progress = null;
-          line.draw([`${options.tool}  started (attempt ${event.attempt}/${event.maxAttempts})`]);
+          show(`${options.tool}  started (attempt ${event.attempt}/${event.maxAttempts})`);
           break;
         case 'ToolCallProgress':
           progress = mergeProgress(progress, event.progress as Progress);
-          line.draw([`${options.tool}  ${progressBar(progress)}`]);
+          show(`${options.tool}  ${progressBar(progress)}`);
           break;
         case 'ToolCallAwaitingApproval':
-          line.draw([`${options.tool}  awaiting approval: toolrun calls approve ${sessionId} ${callId}`]);
+          show(`${options.tool}  awaiting approval: toolrun calls approve ${sessionId} ${callId}`);
           break;
         case 'ToolCallApproved':
-          line.draw([`${options.tool}  approved; queued to run`]);
+          show(`${options.tool}  approved; queued to run`);
           break;
         case 'ToolCallAwaitingCompletion':
-          line.draw([`${options.tool}  waiting for its completion (attempt ${event.attempt}/${event.maxAttempts}, until ${event.deadline})`]);
+          show(`${options.tool}  waiting for its completion (attempt ${event.attempt}/${event.maxAttempts}, until ${event.deadline})`);
           break;
         case 'ToolCallRetrying':
           progress = null;
-          line.draw([`${options.tool}  ${retryText(event)}`]);
+          show(`${options.tool}  ${retryText(event)}`);
           break;
         case 'ToolCallCompleted':
           outcome = { status: event.status!, output: event.output, durationMs: event.durationMs };
@@ -84,7 +96,11 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     }
     return false;
   });
-  await watching;
+  try {
+    await watching;
+  } finally {
+    stopLink();
+  }
   const done = outcome as { status: string; output?: Output; durationMs?: number } | null;
   if (!done) throw new CliError('the event stream ended before the call completed');
   screen.write(`${done.status} in ${done.durationMs ?? 0} ms\n${outputText(done.output)}\n`);
@@ -105,59 +121,69 @@ interface WatchedCall {
 export async function watchSession(api: Transport, screen: Screen, sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
   const calls = new Map<string, WatchedCall>();
   const block = new LiveBlock(screen);
+  let reconnecting = false;
   const redraw = () => {
     const rows = [...calls.values()].map((call) => [call.callId, call.tool, call.status, call.attempt, call.progress ? progressBar(call.progress, 12) : '', call.result]);
-    block.draw(table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'PROGRESS', 'RESULT'], rows).trimEnd().split('\n'));
+    const lines = table(['CALL', 'TOOL', 'STATUS', 'ATTEMPT', 'PROGRESS', 'RESULT'], rows).trimEnd().split('\n');
+    block.draw(reconnecting ? [...lines, reconnectingLine(api.url)] : lines);
   };
   // From the session's current cursor, so that a reconnect resumes there even before the first event.
   const after = await sessionCursor(api, sessionId);
   redraw();
-  await api.subscribe<CallEvents>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEventBatches: { events } }) => {
-    if (options.signal?.aborted) return true;
-    for (const event of events) {
-      if (event.__typename === 'CursorExpired') {
-        screen.write(`events before this point are no longer kept: ${printable(event.message ?? '')}\n`);
-        continue;
-      }
-      if (!event.callId) continue;
-      const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: null, result: '' };
-      calls.set(event.callId, call);
-      switch (event.__typename) {
-        case 'ToolCallStarted':
-          call.status = 'RUNNING';
-          call.attempt = `${event.attempt}/${event.maxAttempts}`;
-          call.progress = null;
-          call.result = '';
-          break;
-        case 'ToolCallProgress':
-          call.progress = mergeProgress(call.progress, event.progress as Progress);
-          break;
-        case 'ToolCallAwaitingApproval':
-          call.status = 'AWAITING_APPROVAL';
-          break;
-        case 'ToolCallApproved':
-          // Approved, it waits in the queue for a worker like any call.
-          call.status = 'QUEUED';
-          break;
-        case 'ToolCallAwaitingCompletion':
-          call.status = 'PENDING_EXTERNAL';
-          call.attempt = `${event.attempt}/${event.maxAttempts}`;
-          break;
-        case 'ToolCallRetrying':
-          call.status = 'RETRYING';
-          call.progress = null;
-          call.result = retryText(event);
-          break;
-        case 'ToolCallCompleted':
-          call.status = event.status!;
-          call.result = `${event.durationMs} ms  ${outputText(event.output).slice(0, 60)}`;
-          break;
-      }
-    }
-    // Once per message: the events that arrived together are drawn together.
+  const stopLink = api.onReconnecting((now) => {
+    reconnecting = now;
     redraw();
-    return false;
   });
+  try {
+    await api.subscribe<CallEvents>(TOOL_CALL_EVENTS, { sessionId, after }, ({ toolCallEventBatches: { events } }) => {
+      if (options.signal?.aborted) return true;
+      for (const event of events) {
+        if (event.__typename === 'CursorExpired') {
+          screen.write(`events before this point are no longer kept: ${printable(event.message ?? '')}\n`);
+          continue;
+        }
+        if (!event.callId) continue;
+        const call = calls.get(event.callId) ?? { callId: event.callId, tool: event.tool ?? '', status: 'QUEUED', attempt: '', progress: null, result: '' };
+        calls.set(event.callId, call);
+        switch (event.__typename) {
+          case 'ToolCallStarted':
+            call.status = 'RUNNING';
+            call.attempt = `${event.attempt}/${event.maxAttempts}`;
+            call.progress = null;
+            call.result = '';
+            break;
+          case 'ToolCallProgress':
+            call.progress = mergeProgress(call.progress, event.progress as Progress);
+            break;
+          case 'ToolCallAwaitingApproval':
+            call.status = 'AWAITING_APPROVAL';
+            break;
+          case 'ToolCallApproved':
+            // Approved, it waits in the queue for a worker like any call.
+            call.status = 'QUEUED';
+            break;
+          case 'ToolCallAwaitingCompletion':
+            call.status = 'PENDING_EXTERNAL';
+            call.attempt = `${event.attempt}/${event.maxAttempts}`;
+            break;
+          case 'ToolCallRetrying':
+            call.status = 'RETRYING';
+            call.progress = null;
+            call.result = retryText(event);
+            break;
+          case 'ToolCallCompleted':
+            call.status = event.status!;
+            call.result = `${event.durationMs} ms  ${outputText(event.output).slice(0, 60)}`;
+            break;
+        }
+      }
+      // Once per message: the events that arrived together are drawn together.
+      redraw();
+      return false;
+    });
+  } finally {
+    stopLink();
+  }
 }
 
 interface ListedCall {

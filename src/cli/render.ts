@@ -52,6 +52,14 @@ export function retryText(event: { attempt?: number; nextAttempt?: number; delay
   return `attempt ${event.attempt} failed${failure}; attempt ${event.nextAttempt} in ${event.delayMs} ms`;
 }
 
+/**
+ * The line a live view adds while its stream resumes after a break, so that a view that stopped
+ * moving says why instead of looking live.
+ */
+export function reconnectingLine(url: string): string {
+  return `reconnecting to ${printable(url)}… (it resumes from the last event shown)`;
+}
+
 /** `[########------------] 40% 2/5 steps  message` (no bar when the total is unknown). */
 export function progressBar(progress: Progress, width = 24): string {
   const { current, total, unit, label, message } = progress;

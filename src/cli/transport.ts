@@ -14,6 +14,14 @@ export interface Transport {
    * stream completes, or it fails.
    */
   subscribe<T>(query: string, variables: Record<string, unknown>, onEvent: (data: T) => boolean | void): Promise<void>;
+  /**
+   * Calls `listener` whenever the event streams break or resume: `true` while a subscription is
+   * resuming after a break (the API went away, the connection dropped), `false` once it is
+   * subscribed again. Returns a function that stops it.
+   */
+  onReconnecting(listener: (reconnecting: boolean) => void): () => void;
+  /** The API's address, as the user gave it. */
+  readonly url: string;
   close(): Promise<void>;
 }
 
@@ -55,6 +63,15 @@ export function httpTransport(options: { url: string; apiKey: string }): Transpo
         throw failure(error);
       }
     },
+    onReconnecting(listener: (reconnecting: boolean) => void): () => void {
+      let reconnecting = false;
+      return client.onLinkState((state) => {
+        if ((state === 'reconnecting') === reconnecting) return;
+        reconnecting = !reconnecting;
+        listener(reconnecting);
+      });
+    },
+    url: options.url,
     close: () => client.close(),
   };
 }

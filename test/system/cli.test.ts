@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelTaskDocument } from '../gql/graphql.js';
 import { childEnv, ensureBuilt } from '../support/build.js';
@@ -159,6 +159,49 @@ describe('toolrun watch and calls', () => {
     const line = await watch.waitForLine(/^w-add\s+add\s+SUCCEEDED/, 15_000);
     expect(line).toMatch(/\d+ ms\s+\{"result":5\}|\d+ ms\s+5/);
     expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
+  });
+
+  it('watch and run say they are reconnecting while the API cannot be reached, then resume where they were', { timeout: 120_000 }, async () => {
+    // The CLI reaches the API through a proxy the test can cut: a network loss, then the API back.
+    let cut = false;
+    const sockets = new Set<Socket>();
+    const proxy = createTcpServer((client) => {
+      if (cut) return void client.destroy();
+      const upstream = new Socket();
+      sockets.add(client).add(upstream);
+      upstream.connect(Number(new URL(url).port), '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+        sockets.delete(client);
+        sockets.delete(upstream);
+      };
+      client.on('error', close).on('close', close);
+      upstream.on('error', close).on('close', close);
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const through = { TOOLRUN_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql` };
+    try {
+      const session = await newSession(app);
+      const watch = toolrun(['watch', session.id], through);
+      await watch.waitForLine(/^CALL\s+TOOL\s+STATUS/, 15_000);
+      const run = toolrun(['run', 'sleep', '--args', '{"ms":4000,"progressIntervalMs":200}', '--session', session.id], through);
+      await run.waitForLine(/^sleep {2}\[/, 15_000);
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+      await watch.waitForLine(/^reconnecting to http:\/\/127\.0\.0\.1:\d+\/graphql… \(it resumes from the last event shown\)$/, 15_000);
+      await run.waitForLine(/^reconnecting to http:\/\/127\.0\.0\.1:\d+\/graphql…/, 15_000);
+      cut = false;
+      await watch.waitForLine(/^cli-\S+\s+sleep\s+SUCCEEDED/, 30_000);
+      expect(await run.exited, run.output()).toMatchObject({ code: 0 });
+      expect(run.output()).toMatch(/^SUCCEEDED in \d+ ms$/m);
+      expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      proxy.close();
+    }
   });
 
   it('watch shows a call waiting for its next attempt as retrying, with why, and the new attempt afresh', async () => {
