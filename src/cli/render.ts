@@ -5,10 +5,16 @@ import type { Output, Progress } from './operations.js';
 export interface Screen {
   /** Whether output goes to a terminal (live views redraw in place). */
   tty: boolean;
+  /** The terminal's width in columns, when known. */
+  columns?(): number | undefined;
   write(text: string): void;
 }
 
-export const stdoutScreen: Screen = { tty: Boolean(process.stdout.isTTY), write: (text) => void process.stdout.write(text) };
+export const stdoutScreen: Screen = {
+  tty: Boolean(process.stdout.isTTY),
+  columns: () => process.stdout.columns,
+  write: (text) => void process.stdout.write(text),
+};
 
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -89,7 +95,9 @@ export function outputText(output: Output | undefined | null): string {
 
 /**
  * A block of lines redrawn in place on a terminal (cursor up, clear, rewrite); elsewhere the lines
- * that changed since the last draw are printed.
+ * that changed since the last draw are printed. On a terminal each line is cut to its width: a
+ * line the terminal wrapped would take two rows where the redraw goes up one, and every redraw
+ * would leave a stale row behind.
  */
 export class LiveBlock {
   private drawn = 0;
@@ -99,13 +107,25 @@ export class LiveBlock {
 
   draw(lines: string[]): void {
     if (this.screen.tty) {
+      const columns = this.screen.columns?.();
+      const fitted = columns ? lines.map((line) => fit(line, columns)) : lines;
       const up = this.drawn > 0 ? `\x1b[${this.drawn}F` : '';
-      this.screen.write(`${up}\x1b[0J${lines.join('\n')}\n`);
-      this.drawn = lines.length;
+      this.screen.write(`${up}\x1b[0J${fitted.join('\n')}\n`);
+      this.drawn = fitted.length;
       return;
     }
     const changed = lines.filter((line, index) => this.last[index] !== line);
     if (changed.length > 0) this.screen.write(`${changed.join('\n')}\n`);
     this.last = lines;
   }
+}
+
+/**
+ * `line` in fewer than `columns` columns, cut with `…` when longer (counted in code points; the
+ * last column stays free, where some terminals wrap at once).
+ */
+export function fit(line: string, columns: number): string {
+  const points = [...line];
+  if (points.length < columns) return line;
+  return `${points.slice(0, Math.max(0, columns - 2)).join('')}…`;
 }
