@@ -21,10 +21,10 @@ try {
   parsed = parseArgs({
     allowPositionals: true,
     options: {
-      name: { type: 'string', default: 'default' },
-      roles: { type: 'string', default: 'submitter,approver' },
+      name: { type: 'string' },
+      roles: { type: 'string' },
       'expires-in': { type: 'string' },
-      overlap: { type: 'string', default: '0' },
+      overlap: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -49,16 +49,25 @@ if (!valid) {
   console.error(USAGE);
   process.exit(2);
 }
+// An option the command does not take is a mistake (`rotate … --expires-in 1d` would rotate without
+// the expiry it asked for), never something to ignore.
+const OPTIONS_OF: Record<string, string[]> = { create: ['name', 'roles', 'expires-in'], rotate: ['overlap'] };
+const stray = Object.keys(values).find((option) => option !== 'help' && !(OPTIONS_OF[command!] ?? []).includes(option));
+if (stray) {
+  const taken = OPTIONS_OF[command!] ?? [];
+  console.error(`toolrun: ${command}: --${stray} is not an option of this command${taken.length > 0 ? ` (it takes ${taken.map((option) => `--${option}`).join(', ')})` : ''}\n${USAGE}`);
+  process.exit(2);
+}
 const booted = await boot({ migrate: true });
 const { services } = booted;
 try {
   const { apiKeys } = services;
   if (command === 'create') {
-    const roles = values.roles.split(',').map((role) => role.trim()).filter(Boolean);
+    const roles = (values.roles ?? 'submitter,approver').split(',').map((role) => role.trim()).filter(Boolean);
     const expiresIn = values['expires-in'];
     // Read before the tenant is made, so that a refused duration writes nothing.
     const expiresAt = expiresIn === undefined ? null : new Date(Date.now() + durationOption(expiresIn, 'expires-in') * 1000);
-    const { key, tenant: row, info } = await apiKeys.createKey(tenant!, { name: values.name, roles, expiresAt });
+    const { key, tenant: row, info } = await apiKeys.createKey(tenant!, { name: values.name ?? 'default', roles, expiresAt });
     console.log(`tenant ${row.name} (${row.id})\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.`);
   } else {
     const row = await apiKeys.tenantNamed(tenant!);
@@ -73,7 +82,7 @@ try {
       const info = await apiKeys.revokeKey(row.id, target!);
       console.log(`${describe(info)}\nRevoked: refused everywhere from now on.`);
     } else {
-      const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, durationOption(values.overlap, 'overlap', MAX_OVERLAP_DAYS));
+      const { key, info, previous } = await apiKeys.rotateKey(row.id, target!, durationOption(values.overlap ?? '0', 'overlap', MAX_OVERLAP_DAYS));
       console.log(`new key:\n${describe(info)}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n\nold key:\n${describe(previous)}`);
     }
   }

@@ -99,6 +99,19 @@ describe('npm run apikey', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.split('\n')[0]).toBe("toolrun: Unknown option '--bogus'");
     expect(unknown.stderr).not.toContain('    at ');
+    // So does an option the command does not take (rotating with --expires-in would make a key that never expires).
+    const stray = await cli('rotate', tenant, 'trk_nothing', '--expires-in', '1d').then(
+      () => expect.unreachable('an option rotate does not take was accepted'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(stray.code).toBe(2);
+    expect(stray.stderr.split('\n')[0]).toBe('toolrun: rotate: --expires-in is not an option of this command (it takes --overlap)');
+    const strayCreate = await cli('create', tenant, '--overlap', '1h').then(
+      () => expect.unreachable('an option create does not take was accepted'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(strayCreate.code).toBe(2);
+    expect(strayCreate.stderr.split('\n')[0]).toBe('toolrun: create: --overlap is not an option of this command (it takes --name, --roles, --expires-in)');
     expect(await db.tenant.count({ where: { name: tenant } })).toBe(0);
   }, 120_000);
 });
