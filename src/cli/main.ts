@@ -177,7 +177,8 @@ export async function runCli(argv: string[]): Promise<void> {
     process.exitCode = await main(argv);
   } catch (error) {
     if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`toolrun: ${printable(error.message)}\n\n${USAGE}`);
+      // node's own option errors run over several lines: one line, its sentences side by side.
+      console.error(`toolrun: ${printable(error.message.replace(/\s*\n\s*/g, ' '))}\n\n${USAGE}`);
       process.exitCode = 2;
     } else if (error instanceof CliError || error instanceof DomainError) {
       // The message may carry what a server sent (an error's text, the start of a body that is not

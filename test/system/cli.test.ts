@@ -114,6 +114,11 @@ describe('toolrun run', () => {
     const strayWatch = await finished(['watch', randomUUID(), '--reason', 'why'], away);
     expect(strayWatch.exit.code, strayWatch.text).toBe(2);
     expect(strayWatch.lines[0]).toBe('toolrun: watch: --reason is not an option of this command');
+    // node's own option errors, several lines long, come as one line.
+    const dashed = await finished(['keys', 'create', '--expires-in', '-1d'], away);
+    expect(dashed.exit.code, dashed.text).toBe(2);
+    expect(dashed.lines[0]).toMatch(/^toolrun: Option '--expires-in' argument is ambiguous\. Did you forget .+ use '--expires-in=-XYZ'\.$/);
+    expect(dashed.lines[1]).toBe('usage: toolrun <command> [options]');
     const emptySession = await finished(['run', 'add', '--session', ''], away);
     expect(emptySession.exit.code, emptySession.text).toBe(2);
     expect(emptySession.lines[0]).toBe('toolrun: --session is empty');
