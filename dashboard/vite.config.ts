@@ -33,6 +33,9 @@ export default defineConfig({
   plugins: [react(), precompressed(outDir)],
   // toolrun's typed client (src/client/, no Node built-ins), the same module as the package's `toolrun/client`.
   resolve: { alias: { 'toolrun/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) } },
-  build: { outDir, emptyOutDir: true, sourcemap: true },
+  // Compressing at brotli's best takes most of the build, on purpose: no warning about it in the
+  // output of every `npm start` that builds the dashboard (rolldown 1.2's native side reads the
+  // deprecated `pluginTimings`, its JS side `bundlerTimings`: both are off).
+  build: { outDir, emptyOutDir: true, sourcemap: true, rolldownOptions: { checks: { bundlerTimings: false, pluginTimings: false } } },
   server: { proxy: { '/graphql': { target: process.env.TOOLRUN_API ?? 'http://127.0.0.1:4000', ws: true } } },
 });
