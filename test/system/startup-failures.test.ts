@@ -3,7 +3,7 @@
 // exist (or is not migrated) for the API or a worker alone, and every invalid setting. `npm start`
 // creates and migrates a missing database instead.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,6 +243,17 @@ describe('settings', () => {
     expect(line).toMatch(/^toolrun: SECRET_KEYS: /);
     expect(line).not.toContain('s3cret');
   }, 60_000);
+
+  it('without SECRET_KEYS, a data directory where its key cannot be kept is one line saying what to set, for the API and a worker', async () => {
+    // Where the process may not write (an image's root-owned directory run as a non-root user; here
+    // a path through a file, since tests may run as root), the key cannot be made.
+    const file = join(dataDir, 'not-a-directory');
+    writeFileSync(file, '');
+    for (const entry of ['api', 'worker']) {
+      const { line } = await failing(entry, { SECRET_KEYS: undefined, TOOLRUN_DATA_DIR: join(file, 'data') });
+      expect(line).toMatch(/^toolrun: without SECRET_KEYS the key that encrypts secrets at rest is kept in .+\/not-a-directory\/data\/secret-keys, which cannot be made or read \(ENOTDIR\): set SECRET_KEYS \(`npm run secrets -- new-key <id>` makes one\) or TOOLRUN_DATA_DIR$/);
+    }
+  }, 120_000);
 
   it('an OTLP endpoint that is no URL is one line naming the variable', async () => {
     const { line } = await failing('api', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' });

@@ -5,7 +5,7 @@
 // is still read, and re-encrypted by the same command.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../../config.js';
 
 const VERSION = 'v1';
@@ -50,19 +50,29 @@ export class SecretBox {
       spec = readFileSync(file, 'utf8').trim();
     } catch {
       spec = `${new Date().toISOString().slice(0, 10).replaceAll('-', '')}:${randomBytes(32).toString('base64')}`;
-      mkdirSync(settings.TOOLRUN_DATA_DIR, { recursive: true });
-      // Written whole under another name, then linked into place: a process starting at the same
-      // moment never reads a half-written file, and whichever link lands first wins.
-      const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-      writeFileSync(draft, `${spec}\n`, { mode: 0o600 });
       try {
-        linkSync(draft, file);
-      } catch {
-        spec = readFileSync(file, 'utf8').trim();
-      } finally {
-        unlinkSync(draft);
+        mkdirSync(settings.TOOLRUN_DATA_DIR, { recursive: true });
+        // Written whole under another name, then linked into place: a process starting at the same
+        // moment never reads a half-written file, and whichever link lands first wins.
+        const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+        writeFileSync(draft, `${spec}\n`, { mode: 0o600 });
+        try {
+          linkSync(draft, file);
+        } catch {
+          spec = readFileSync(file, 'utf8').trim();
+        } finally {
+          unlinkSync(draft);
+        }
+        chmodSync(file, 0o600);
+      } catch (error) {
+        // A directory the process may not write (a container's, run as a non-root user) ends the
+        // start in one line that says what to set, rather than with a stack.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (!code) throw error;
+        throw new SecretKeysError(
+          `without SECRET_KEYS the key that encrypts secrets at rest is kept in ${resolve(file)}, which cannot be made or read (${code}): set SECRET_KEYS (\`npm run secrets -- new-key <id>\` makes one) or TOOLRUN_DATA_DIR`,
+        );
       }
-      chmodSync(file, 0o600);
     }
     return new SecretBox(spec);
   }
