@@ -20,13 +20,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { type FailureClass, type RetryDisposition, ToolFailureError } from '../model/outcome.js';
 import { decodeToolValue, type Json, MalformedToolValueError } from '../model/tool-value.js';
+import { firstCharacters } from '../model/text.js';
 import { AddressNotAllowedError, type AddressPolicy, checkHostLiteral, guardedLookup } from './address-guard.js';
 import type { ToolContext } from './types.js';
 
 export const SIGNATURE_HEADER = 'webhook-signature';
 const USER_AGENT = 'toolrun-http-tool/0.1';
 const SECRET_PREFIX = 'whsec_';
-/** How much of an error response's body is kept for the failure message and `raw`. */
+/** How much of an error response's body is kept for `raw` (characters, cut between them; the message quotes its first 200). */
 const ERROR_BODY_CHARS = 1000;
 const WHO = 'HTTP tools';
 
@@ -151,7 +152,7 @@ export async function callHttpTool(target: HttpToolTarget, args: Record<string, 
     const status = response.statusCode ?? 0;
     if (status >= 200 && status < 300) return await successValue(response, context, settings, where);
 
-    const snippet = (await readBody(response, ERROR_BODY_CHARS * 4, true)).toString('utf8').slice(0, ERROR_BODY_CHARS);
+    const snippet = firstCharacters((await readBody(response, ERROR_BODY_CHARS * 4, true)).toString('utf8'), ERROR_BODY_CHARS);
     const said = `${where} answered ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
     const raw: Json = { status, body: snippet };
     if (status === 429 || status >= 500) {
@@ -160,7 +161,7 @@ export async function callHttpTool(target: HttpToolTarget, args: Record<string, 
       throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}`, retry, raw);
     }
     const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
-    throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}${redirect}${snippet ? `: ${snippet.slice(0, 200)}` : ''}`, { kind: 'NEVER' }, raw);
+    throw fail('EXTERNAL', `http_${status}`, `Tool \`${context.tool}\` failed: ${said}${redirect}${snippet ? `: ${firstCharacters(snippet, 200)}` : ''}`, { kind: 'NEVER' }, raw);
   } catch (error) {
     if (error instanceof ToolFailureError) throw error;
     if (context.signal.aborted) {
@@ -200,7 +201,7 @@ async function successValue(response: http.IncomingMessage, context: ToolContext
   } catch {
     throw fail('EXTERNAL', 'invalid_response', `Tool \`${context.tool}\`: ${where} answered ${response.statusCode} without a JSON body`, { kind: 'NEVER' }, {
       status: response.statusCode ?? 0,
-      body: text.slice(0, ERROR_BODY_CHARS),
+      body: firstCharacters(text, ERROR_BODY_CHARS),
     });
   }
   try {

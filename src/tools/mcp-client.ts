@@ -18,6 +18,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { type FailureClass, type RetryDisposition, ToolFailureError } from '../model/outcome.js';
 import { Attachment, IMAGE_MEDIA_TYPES, type ImageMediaType } from '../model/tool-value.js';
+import { firstCharacters } from '../model/text.js';
 import { AddressNotAllowedError, type AddressPolicy } from './address-guard.js';
 import { type GuardedFetch, guardedFetch } from './guarded-fetch.js';
 import type { ToolContext } from './types.js';
@@ -275,7 +276,7 @@ export class McpConnections {
     if (sdk && error instanceof sdk.StreamableHTTPError) {
       const status = error.code ?? 0;
       if (status >= 500 || status === 429) return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}`, { kind: 'SAFE' });
-      return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}: ${error.message.slice(0, 300)}`);
+      return fail('EXTERNAL', `mcp_http_${status}`, `${what}: it answered ${status}: ${firstCharacters(error.message, 300)}`);
     }
     if (sdk && error instanceof sdk.McpError) {
       const { ErrorCode } = sdk;
@@ -496,7 +497,7 @@ export async function valueOfResult(result: CallToolResult, context: ToolContext
   }
   const text = texts.join('\n');
   if (result.isError) {
-    const message = text.trim() ? text.slice(0, ERROR_TEXT_CHARS) : `The MCP tool \`${context.tool}\` reported an error`;
+    const message = text.trim() ? firstCharacters(text, ERROR_TEXT_CHARS) : `The MCP tool \`${context.tool}\` reported an error`;
     throw new ToolFailureError({
       class: 'EXECUTION',
       code: 'mcp_tool_error',

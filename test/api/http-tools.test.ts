@@ -299,6 +299,30 @@ describe('HTTP tools', () => {
     expect(String(outputOf(call).message)).toContain('moved to the new endpoint');
   });
 
+  it('cuts the body it quotes from a failed answer between characters: no half of an emoji in the message or in raw.body', async () => {
+    await registerHttp({ name: 'emoji_error', path: '/emoji-error' });
+    // The 200th and the 1,000th characters are emoji: a cut by UTF-16 units would keep half of each.
+    const body = `${'x'.repeat(199)}😀${'y'.repeat(799)}😀 and more`;
+    server.route('/emoji-error', (_call, response) => {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(body);
+    });
+    const { sessionId, call } = await runOne('emoji_error');
+    const failure = outputOf(call) as unknown as { code: string; message: string };
+    expect(failure.code).toBe('http_400');
+    const read = await app.request<{ toolCall: { output: { raw: { status: number; body: string } } } }, unknown>(
+      'query($s: ID!, $c: String!) { toolCall(callId: $c, sessionId: $s) { output { ... on ToolFailure { raw } } } }',
+      { s: sessionId, c: call.callId },
+    );
+    const raw = read.data!.toolCall.output.raw;
+    const lone = /\p{Cs}/u;
+    expect(lone.test(failure.message), failure.message.slice(-20)).toBe(false);
+    expect(lone.test(raw.body)).toBe(false);
+    expect(failure.message.endsWith(`${'x'.repeat(199)}😀`)).toBe(true);
+    expect(raw).toEqual({ status: 400, body: `${'x'.repeat(199)}😀${'y'.repeat(799)}😀` });
+    expect(lone.test(call.modelReturn!.text)).toBe(false);
+  });
+
   it('retries 5xx and 429 as the endpoint says in Retry-After (seconds or an HTTP date), then succeeds', async () => {
     const retry = { maxAttempts: 3, backoff: { type: 'FIXED' as const, delayMs: 8000, maxDelayMs: 8000 } };
     await registerHttp({ name: 'flaky_503', path: '/flaky-503', retry });

@@ -164,6 +164,21 @@ describe('calls', () => {
     expect(outputOf(call)).toMatchObject({ class: 'EXECUTION', code: 'mcp_tool_error', source: 'TOOL', message: 'the widget is broken', retry: { kind: 'NEVER' } });
   });
 
+  it('cuts a long error text between characters: the message keeps 2,000 of them, never half of an emoji', async () => {
+    const text = `${'x'.repeat(1999)}😀 and more`;
+    await mcp.addTool({ name: 'long_error', description: 'Fails with a long text', inputSchema: { type: 'object' } }, async () => ({ isError: true, content: [{ type: 'text', text }] }));
+    try {
+      await app.query(RefreshMcpServerDocument, { name: 'demo' });
+      const { call } = await runOne('demo__long_error');
+      const message = String(outputOf(call).message);
+      expect(/\p{Cs}/u.test(message)).toBe(false);
+      expect(message).toBe(`${'x'.repeat(1999)}😀`);
+    } finally {
+      await mcp.removeTool('long_error');
+      await app.query(RefreshMcpServerDocument, { name: 'demo' });
+    }
+  });
+
   it('makes a JSON-RPC error a typed EXTERNAL failure, never INTERNAL', async () => {
     const { call } = await runOne('demo__explode');
     expect(outputOf(call)).toMatchObject({ class: 'EXTERNAL', code: 'mcp_protocol_error', retry: { kind: 'NEVER' } });
