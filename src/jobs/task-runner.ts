@@ -12,6 +12,7 @@ import type { SessionService } from '../domain/sessions/sessions.js';
 import type { TaskStore } from '../domain/tasks/store.js';
 import { claimTask, type FinishInput, finishTask, recordActivity, recordHeartbeat, specOf } from '../domain/tasks/task-transitions.js';
 import { MalformedToolValueError } from '../model/tool-value.js';
+import { firstCharacters } from '../model/text.js';
 import type { Task } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { ResolvedTool, ToolRegistry } from '../tools/registry.js';
@@ -188,6 +189,6 @@ export class TaskRunner {
 
 /** A tool may say what it did (`summary` in its value); otherwise the run's title says it completed. */
 function summaryOf(value: unknown, title: string): string {
-  if (isObject(value) && typeof value.summary === 'string' && value.summary.trim() !== '') return value.summary.trim().slice(0, 2000);
+  if (isObject(value) && typeof value.summary === 'string' && value.summary.trim() !== '') return firstCharacters(value.summary.trim(), 2000);
   return `${title} completed`;
 }

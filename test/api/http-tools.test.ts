@@ -369,6 +369,16 @@ describe('HTTP tools', () => {
     expect(badTask.error).toContain('bad\uFFFDinput');
   });
 
+  it('keeps the first 2,000 characters of a long background summary whole: an emoji at the cut is kept, not shown as U+FFFD', async () => {
+    const summary = `${'s'.repeat(1999)}😀 and more`;
+    server.route('/long-summary', (_call, response) => json(response, 200, { summary }));
+    await registerHttp({ name: 'long_summary', path: '/long-summary', hints: { supportsBackground: true } });
+    const sessionId = await createSession(app);
+    const run = await spawnRun(app, { sessionId, tool: 'long_summary', args: { q: 'x' } });
+    const task = await waitForTask(app, run.taskId, finished);
+    expect(task).toMatchObject({ state: 'SUCCEEDED', summary: `${'s'.repeat(1999)}😀` });
+  });
+
   it('gives up on 5xx after maxAttempts (EXHAUSTED) and reports network errors as retryable EXTERNAL failures', async () => {
     await registerHttp({ name: 'broken', path: '/broken', retry: { maxAttempts: 2, backoff: { type: 'FIXED', delayMs: 20, maxDelayMs: 20 } } });
     server.route('/broken', (_call, response) => json(response, 500, { error: 'boom' }));
