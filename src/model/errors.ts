@@ -1,5 +1,6 @@
 // Every user-facing error of toolrun, in one place. The GraphQL schema exposes each as a type
 // (src/schema/errors.ts); anything thrown that is not one of these is masked.
+import { firstCharacters, longerThan } from './text.js';
 
 /**
  * Every `code` a user-facing error carries, with what it tells a client (the GraphQL enum
@@ -41,9 +42,12 @@ export class NotFoundError extends DomainError {
     readonly resource: string,
     readonly id: string,
   ) {
-    super(`${resource} \`${id}\` was not found`);
+    // The id as given may be as long as a request lets it be: the message quotes its start (all of it is resourceId).
+    super(`${resource} \`${firstCharacters(id, QUOTED_ID_CHARACTERS)}${longerThan(id, QUOTED_ID_CHARACTERS) ? '…' : ''}\` was not found`);
   }
 }
+
+const QUOTED_ID_CHARACTERS = 200;
 
 export class ValidationError extends DomainError {
   override name = 'ValidationError';

@@ -295,6 +295,21 @@ describe('input safety', () => {
     }
   });
 
+  it('says what was not found in a message of bounded length, the whole name kept in resourceId', async () => {
+    const name = `${'n'.repeat(4_999)}😀`;
+    const removed = await toolrun.request<{ removeTool: { __typename: string; message: string; resourceId: string } }, unknown>(
+      'mutation($n: String!) { removeTool(name: $n) { __typename ... on NotFoundError { message resourceId } } }',
+      { n: name },
+    );
+    const answer = removed.data!.removeTool;
+    expect(answer.__typename).toBe('NotFoundError');
+    expect(answer.resourceId).toBe(name);
+    expect(answer.message).toBe(`RegisteredTool \`${'n'.repeat(200)}…\` was not found`);
+    const session = await toolrun.request('query($s: ID!) { tasks(sessionId: $s) { nodes { id } } }', { s: 'x'.repeat(5_000) });
+    expect(session.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND' });
+    expect(session.errors![0]!.message.length).toBeLessThan(300);
+  });
+
   it('refuses lists too long to look up or filter by, and empty filter lists, naming the argument; a list of 100 is answered', async () => {
     const fieldOf = async (query: string, v: unknown) => {
       const result = await toolrun.request<unknown, unknown>(query, { v });
