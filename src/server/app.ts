@@ -61,6 +61,8 @@ export function createApiServer(services: Services, options: { graphiqlApiKey?: 
       return;
     }
     if (path === '/metrics') return void serveMetrics(res);
+    // yoga's liveness check matches the URL's end: a probe's query string (a cache-buster) made it a 404.
+    if (path === '/health' || path === '/ready') req.url = path;
     if (path === QUEUE_BOARD_PATH || path.startsWith(`${QUEUE_BOARD_PATH}/`)) {
       if (services.config.BULL_BOARD_ENABLED) return serveLoaded(req, res, async () => (await queueBoardHandler())(req, res));
       res.writeHead(404).end();

@@ -175,6 +175,8 @@ describe('http surface', () => {
     const base = await app.baseUrl();
     for (const path of ['/health', '/ready', '/metrics']) {
       expect((await fetch(`${base}${path}`)).status).toBe(200);
+      // A probe may carry a query string (a cache-buster, or anything at all).
+      for (const query of ['?probe=1', '?%%', '?']) expect([path, query, (await fetch(`${base}${path}${query}`)).status]).toEqual([path, query, 200]);
       for (const method of ['POST', 'PUT', 'DELETE']) {
         const refused = await fetch(`${base}${path}`, { method });
         expect([path, method, refused.status, refused.headers.get('allow')]).toEqual([path, method, 405, 'GET, HEAD']);
