@@ -23,6 +23,10 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 WORKDIR /app
 COPY --from=build /app ./
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
+# TOOLRUN_DATA_DIR (.data): without SECRET_KEYS the key that encrypts secrets at rest is kept there,
+# made on first use, so the non-root user must be able to write it (compose.yaml mounts a volume
+# there that the API and the workers share).
+RUN mkdir -p .data && chown node:node .data
 USER node
 EXPOSE 4000
 # node itself is PID 1 and handles SIGTERM (drains, then exits); it starts no child processes.
