@@ -7,12 +7,15 @@ export interface Screen {
   tty: boolean;
   /** The terminal's width in columns, when known. */
   columns?(): number | undefined;
+  /** The terminal's height in rows, when known. */
+  rows?(): number | undefined;
   write(text: string): void;
 }
 
 export const stdoutScreen: Screen = {
   tty: Boolean(process.stdout.isTTY),
   columns: () => process.stdout.columns,
+  rows: () => process.stdout.rows,
   write: (text) => void process.stdout.write(text),
 };
 
@@ -95,9 +98,11 @@ export function outputText(output: Output | undefined | null): string {
 
 /**
  * A block of lines redrawn in place on a terminal (cursor up, clear, rewrite); elsewhere the lines
- * that changed since the last draw are printed. On a terminal each line is cut to its width: a
- * line the terminal wrapped would take two rows where the redraw goes up one, and every redraw
- * would leave a stale row behind.
+ * that changed since the last draw are printed. On a terminal the block must fit the screen: each
+ * line is cut to its width (a line the terminal wrapped would take two rows where the redraw goes
+ * up one), and a block taller than the screen keeps its first line and its last ones, saying how
+ * many it leaves out (the cursor cannot go up past the top of the screen: every redraw would leave
+ * a copy of what scrolled off behind).
  */
 export class LiveBlock {
   private drawn = 0;
@@ -108,7 +113,13 @@ export class LiveBlock {
   draw(lines: string[]): void {
     if (this.screen.tty) {
       const columns = this.screen.columns?.();
-      const fitted = columns ? lines.map((line) => fit(line, columns)) : lines;
+      const rows = this.screen.rows?.();
+      let shown = lines;
+      if (rows && lines.length > rows - 1 && rows >= 4) {
+        const last = lines.slice(lines.length - (rows - 3));
+        shown = [lines[0]!, `… ${lines.length - 1 - last.length} more above (the terminal is ${rows} rows high)`, ...last];
+      }
+      const fitted = columns ? shown.map((line) => fit(line, columns)) : shown;
       const up = this.drawn > 0 ? `\x1b[${this.drawn}F` : '';
       this.screen.write(`${up}\x1b[0J${fitted.join('\n')}\n`);
       this.drawn = fitted.length;

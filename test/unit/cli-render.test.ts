@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { fit, LiveBlock, type Screen } from '../../src/cli/render.js';
 
-function terminal(columns: number | undefined): Screen & { output: string } {
-  const screen = { tty: true, columns: () => columns, output: '', write: (text: string) => void (screen.output += text) };
+function terminal(columns: number | undefined, rows?: number): Screen & { output: string } {
+  const screen = { tty: true, columns: () => columns, rows: () => rows, output: '', write: (text: string) => void (screen.output += text) };
   return screen;
 }
 
@@ -19,6 +19,18 @@ describe('LiveBlock on a terminal', () => {
     expect(frames[1]).toBe(`CALL  TOOL  STATUS\n${long.slice(0, 38)}…\n\x1b[2F`);
     expect(frames[2]).toBe(`CALL  TOOL  STATUS\n${long.slice(0, 38)}…\nshort\n`);
     for (const line of screen.output.replace(/\x1b\[\d*[FJ]/g, '').split('\n')) expect([...line].length).toBeLessThan(40);
+  });
+
+  it('keeps a block taller than the terminal within its height: the first line, how many are left out, the last ones', () => {
+    const screen = terminal(80, 6);
+    const block = new LiveBlock(screen);
+    const lines = ['CALL  STATUS', ...Array.from({ length: 9 }, (_, index) => `call-${index}  RUNNING`)];
+    block.draw(lines);
+    block.draw(lines);
+    const frames = screen.output.split('\x1b[0J');
+    const frame = ['CALL  STATUS', '… 6 more above (the terminal is 6 rows high)', 'call-6  RUNNING', 'call-7  RUNNING', 'call-8  RUNNING'].join('\n');
+    expect(frames[1]).toBe(`${frame}\n\x1b[5F`);
+    expect(frames[2]).toBe(`${frame}\n`);
   });
 
   it('leaves lines as they are when the width is unknown', () => {
