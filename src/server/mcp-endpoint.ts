@@ -376,6 +376,12 @@ function resultOrProgress(event: SessionEvent, notify: (progress: { current?: nu
     case 'ToolCallApproved':
       notify({ message: 'approved' });
       return null;
+    case 'ToolCallAwaitingCompletion': {
+      // An external tool's call waits for whoever does the work to complete it: say so, and until when.
+      const { attempt, maxAttempts, deadline } = event.payload;
+      notify({ message: `waiting for an external completion (attempt ${attempt}/${maxAttempts}, until ${deadline})` });
+      return null;
+    }
     case 'ToolCallRetrying': {
       notify({ message: `retrying after: ${event.payload.failure.message}` });
       return null;

@@ -323,6 +323,23 @@ describe('toolrun at /mcp', () => {
     await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: waiting.id } })).status === 'CANCELLED');
   });
 
+  it('tells the client when a call waits for an external completion, and answers the completion', async () => {
+    await app.query(RegisterExternalToolDocument, {
+      input: { name: 'ask_someone', description: 'Waits for someone to answer', parametersSchema: { type: 'object' }, timeoutMs: 60_000 },
+    });
+    const client = await connect();
+    const messages: string[] = [];
+    const pending = client.callTool({ name: 'ask_someone', arguments: {} }, undefined, { onprogress: (update) => messages.push(update.message ?? '') });
+    const waiting = await mcpCall('ask_someone', 'PENDING_EXTERNAL');
+    await eventually(async () => messages.some((message) => /^waiting for an external completion \(attempt 1\/1, until \d{4}-\d\d-\d\dT[\d:.]+Z\)$/.test(message)), 5000, 50, 'an external-wait progress message');
+    const completed = await app.request(
+      `mutation($s: ID!, $c: String!) { completeToolCall(sessionId: $s, callId: $c, result: { value: { answer: "blue" } }) { ... on ToolCall { status } ... on Error { code message } } }`,
+      { s: Buffer.from(`Session:${sessionOf(client)}`).toString('base64'), c: waiting.callId },
+    );
+    expect(JSON.stringify(completed.data)).toContain('SUCCEEDED');
+    expect(((await pending) as CallToolResult).structuredContent).toEqual({ answer: 'blue' });
+  });
+
   it('needs the submitter role to open a session (it creates one), to call tools, and to end another key’s session', async () => {
     const { name } = await app.services.db.tenant.findUniqueOrThrow({ where: { id: app.tenantId } });
     const sameTenantReader = await app.newKey(name, ['reader']);
