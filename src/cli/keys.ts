@@ -49,10 +49,13 @@ function issued({ key, apiKey }: IssuedKey): string {
   return `id     ${apiKey.id}\nroles  ${apiKey.roles.join(', ')}\nkey    ${key}\nThe key is shown once; only its hash is stored.\n`;
 }
 
-/** What becomes of the old key of a rotation: refused now, or working until the overlap ends. */
+/**
+ * What becomes of the old key of a rotation: refused now (no overlap: its end, revocation or
+ * expiry, is already past), or working until the overlap ends.
+ */
 function oldKeyState(key: ApiKeyRow): string {
-  if (key.revokedAt && !key.active) return `refused from ${key.revokedAt}`;
   const until = key.revokedAt ?? key.expiresAt;
+  if (!key.active) return until ? `refused from ${until}` : 'refused';
   return until ? `works until ${until}` : 'still active';
 }
 

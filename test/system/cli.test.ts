@@ -383,6 +383,12 @@ describe('toolrun keys', () => {
     const unnamed = await finished(['keys', 'create', '--roles', 'reader'], env);
     expect(unnamed.exit.code, unnamed.text).toBe(0);
     const unnamedKey = /^key\s+(trk_\S+)$/m.exec(unnamed.text)![1]!;
+
+    // Without --overlap the old key is refused at once, and the command says so (not "works until").
+    const atOnce = await finished(['keys', 'rotate', unnamedKey.slice(0, 10)], env);
+    expect(atOnce.exit.code, atOnce.text).toBe(0);
+    expect(atOnce.text).toMatch(/^old key trk_\S+… \(\S+\) refused from \d{4}-\d\d-\d\dT\S+$/m);
+    expect(await app.services.apiKeys.authenticate(unnamedKey)).toBeNull();
     expect((await finished(['keys', 'list'], env)).text).toMatch(new RegExp(`^\\S+\\s+${unnamedKey.slice(0, 10)}…\\s+default\\s+reader\\s`, 'm'));
     expect((await finished(['--help'])).text).toContain('keys create [--name N] [--roles R,…] [--expires-in 90d]');
 
