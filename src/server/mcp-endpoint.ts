@@ -125,6 +125,14 @@ function runsInBackground(tool: ToolDefinition): boolean {
  * ASCII or too long for a call id. Request ids are unique within an MCP session (spec), and so is
  * this in its session.
  */
+/** How long a cancellation that came before its tools/call waits for it. */
+const EARLY_CANCEL_TTL_S = 600;
+
+/** Where a cancellation that found no call waits for the tools/call it names. */
+function earlyCancelKey(redisPrefix: string, sessionId: string, callId: string): string {
+  return `${redisPrefix}:mcp:early-cancel:${sessionId}:${callId}`;
+}
+
 export function mcpCallId(requestId: RequestId): string {
   const id = JSON.stringify(requestId);
   return /^[\x21-\x7e]{1,252}$/.test(id) ? `mcp-${id}` : `mcp-sha256:${createHash('sha256').update(id).digest('hex')}`;
@@ -218,9 +226,25 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       const { requestId } = notification.params;
       // Cancelling a call needs the submitter role, as calling does.
       if (requestId === undefined || !viewer.roles.includes('submitter')) return;
-      await services.batches.cancelCall(viewer.tenantId, mcpCallId(requestId), sessionId).catch((error: unknown) => {
-        if (!(error instanceof NotFoundError)) logger.warn({ err: error, requestId }, 'could not cancel an MCP call');
+      const callId = mcpCallId(requestId);
+      /** Whether the call was found (and cancelled, or found finished). */
+      const cancel = () =>
+        services.batches.cancelCall(viewer.tenantId, callId, sessionId).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof NotFoundError) return false;
+            logger.warn({ err: error, requestId }, 'could not cancel an MCP call');
+            return true;
+          },
+        );
+      if (await cancel()) return;
+      // No call yet: the client cancelled right after sending, and this notification was served
+      // before its tools/call (any process may serve either). Leave word for the tools/call, then look
+      // again: a call made meanwhile is cancelled here, a call made later finds the word.
+      await services.redis.command.set(earlyCancelKey(services.config.REDIS_PREFIX, sessionId, callId), '1', 'EX', EARLY_CANCEL_TTL_S).catch((error: unknown) => {
+        logger.warn({ err: error, requestId }, 'could not keep an early MCP cancellation');
       });
+      await cancel();
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const viewer = viewerOf(extra);
@@ -241,6 +265,9 @@ export function createMcpEndpoint(services: Services, shutdown: AbortSignal): Mc
       // Ended already: at submission (unknown tool, invalid arguments), or a client's retry of a
       // request whose call ran (the same id and arguments submit nothing new): its outcome as stored.
       if (submitted.batch.status === 'COMPLETED') return mcpResultOf((await services.calls.findCall(viewer.tenantId, callId, sessionId)).output as unknown as ToolCallOutput);
+      // Its cancellation came first (see the notification's handler): cancelled now, it ends as any cancelled call.
+      const cancelledEarly = await services.redis.command.exists(earlyCancelKey(services.config.REDIS_PREFIX, sessionId, callId)).catch(() => 0);
+      if (cancelledEarly) await services.batches.cancelCall(viewer.tenantId, callId, sessionId);
       const progressToken = request.params._meta?.progressToken;
       let sent = 0;
       let total: number | undefined;

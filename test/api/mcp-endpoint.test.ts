@@ -308,6 +308,29 @@ describe('toolrun at /mcp', () => {
     await eventually(async () => (await app.services.db.toolCall.findUniqueOrThrow({ where: { id: running.id } })).status === 'CANCELLED', 10_000, 50, 'the call cancelled');
   });
 
+  it('cancels a call whose cancellation arrived before it (the two POSTs race, on any process)', async () => {
+    const client = await connect();
+    // The client cancels at once after sending: its notification is served before its tools/call.
+    const cancelled = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${app.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionOf(client),
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'early-1', reason: 'changed my mind' } }),
+    });
+    expect(cancelled.status).toBe(202);
+    const started = Date.now();
+    const answer = await rpc(client, { id: 'early-1', method: 'tools/call', params: { name: 'sleep', arguments: { ms: 60_000 } } });
+    expect(answer.result, JSON.stringify(answer)).toMatchObject({ isError: true, structuredContent: { status: 'CANCELLED' } });
+    expect(Date.now() - started).toBeLessThan(8000);
+    const call = await app.services.db.toolCall.findFirstOrThrow({ where: { sessionId: sessionOf(client), callId: 'mcp-"early-1"' } });
+    expect(call.status).toBe('CANCELLED');
+  });
+
   it('holds approval-gated tools for an approver (visible as AWAITING_APPROVAL) and tells the client', async () => {
     await app.query(RegisterExternalToolDocument, {
       input: { name: 'needs_ok', description: 'Needs approval', parametersSchema: { type: 'object' }, policy: 'REQUIRES_APPROVAL' },
