@@ -30,7 +30,7 @@ async function sessionCursor(api: Transport, sessionId: string): Promise<string 
 /**
  * `run <tool> --args JSON [--session ID]`: submits one call (in a new session unless one is given),
  * shows its progress live and prints its outcome. Resolves with the exit status: 0 succeeded,
- * 1 failed or cancelled.
+ * 1 failed or cancelled, 130 cancelled by Ctrl-C.
  */
 export async function runTool(api: Transport, screen: Screen, options: { tool: string; args: unknown; sessionId?: string }): Promise<number> {
   let sessionId = options.sessionId;
@@ -42,11 +42,14 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     screen.write(`session ${sessionId}\n`);
   }
   const callId = `cli-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  // The call's line, and below it, while the stream resumes after a break, a line that says so.
+  // The call's line, below it after a Ctrl-C a line saying the call is being cancelled, and while the
+  // stream resumes after a break, a line that says so.
   const block = new LiveBlock(screen);
   let shown = '';
   let reconnecting = false;
-  const draw = () => block.draw([shown, reconnecting ? reconnectingLine(api.url) : ''].filter(Boolean));
+  let interrupted = false;
+  const draw = () =>
+    block.draw([shown, interrupted ? `${options.tool}  cancelling… (Ctrl-C again to stop watching; the cancel stands)` : '', reconnecting ? reconnectingLine(api.url) : ''].filter(Boolean));
   const show = (text: string) => {
     shown = text;
     draw();
@@ -62,6 +65,18 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     reconnecting = now;
     draw();
   });
+  // Ctrl-C cancels the call and goes on watching it end (its grace, a value that wins it); a second
+  // Ctrl-C stops watching at once, the cancel standing.
+  const interrupt = () => {
+    if (interrupted) process.exit(INTERRUPTED);
+    interrupted = true;
+    draw();
+    api.request(CANCEL_CALL, { sessionId, callId }).catch((error: unknown) => {
+      screen.write(`toolrun: the cancel was not sent: ${printable(error instanceof Error ? error.message : String(error))}\n`);
+      process.exit(INTERRUPTED);
+    });
+  };
+  process.on('SIGINT', interrupt);
   // From the cursor just before the batch's first event: none of the call's events can be missed,
   // even those of a call that ended at submission.
   const watching = api.subscribe<CallEvents>(TOOL_CALL_EVENTS, { sessionId, after: batch.eventCursor }, ({ toolCallEventBatches: { events } }) => {
@@ -100,12 +115,17 @@ export async function runTool(api: Transport, screen: Screen, options: { tool: s
     await watching;
   } finally {
     stopLink();
+    process.off('SIGINT', interrupt);
   }
   const done = outcome as { status: string; output?: Output; durationMs?: number } | null;
   if (!done) throw new CliError('the event stream ended before the call completed');
   screen.write(`${done.status} in ${done.durationMs ?? 0} ms\n${outputText(done.output)}\n`);
+  if (interrupted) return INTERRUPTED;
   return done.status === 'SUCCEEDED' ? 0 : 1;
 }
+
+/** The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report one. */
+const INTERRUPTED = 130;
 
 interface WatchedCall {
   callId: string;

@@ -43,6 +43,13 @@ async function finished(args: string[], env: Record<string, string | undefined> 
   return { exit, lines: text.split('\n'), text };
 }
 
+/** The statuses of a session's calls, sorted. */
+async function callStatuses(sessionId: string): Promise<string[]> {
+  type Read = { session: { batches: { nodes: Array<{ calls: { nodes: Array<{ status: string }> } }> } } };
+  const read = await app.request<Read, { id: string }>('query($id: ID!) { session(id: $id) { batches { nodes { calls { nodes { status } } } } } }', { id: sessionId });
+  return read.data!.session.batches.nodes.flatMap((batch) => batch.calls.nodes.map((call) => call.status)).sort();
+}
+
 describe('toolrun run', () => {
   it('runs a call in a new session, showing each progress report as a bar, and exits 0 with its value', async () => {
     const { exit, lines, text } = await finished(['run', 'report_progress', '--args', '{"steps":3,"intervalMs":50}']);
@@ -155,6 +162,25 @@ describe('toolrun run', () => {
 });
 
 describe('toolrun watch and calls', () => {
+  it('run cancels its call on Ctrl-C, shows how it ended and exits 130; a second Ctrl-C stops watching at once, the cancel standing', { timeout: 120_000 }, async () => {
+    const session = await newSession(app);
+    const run = toolrun(['run', 'sleep', '--args', '{"ms":60000,"progressIntervalMs":200}', '--session', session.id]);
+    await run.waitForLine(/^sleep {2}\[/, 15_000);
+    run.process.kill('SIGINT');
+    await run.waitForLine(/^sleep {2}cancelling… \(Ctrl-C again to stop watching; the cancel stands\)$/, 15_000);
+    expect(await run.exited, run.output()).toEqual({ code: 130, signal: null });
+    expect(run.output()).toMatch(/^CANCELLED in \d+ ms$/m);
+    expect(await callStatuses(session.id)).toEqual(['CANCELLED']);
+
+    // A tool that takes its time to stop: the second Ctrl-C leaves at once, and the call still ends cancelled.
+    const stubborn = toolrun(['run', 'sleep', '--args', '{"ms":60000,"progressIntervalMs":200}', '--session', session.id]);
+    await stubborn.waitForLine(/^sleep {2}\[/, 15_000);
+    stubborn.process.kill('SIGINT');
+    stubborn.process.kill('SIGINT');
+    expect(await stubborn.exited, stubborn.output()).toEqual({ code: 130, signal: null });
+    await expect.poll(() => callStatuses(session.id), { timeout: 15_000 }).toEqual(['CANCELLED', 'CANCELLED']);
+  });
+
   it('watch shows the live table as calls start and complete', async () => {
     const session = await newSession(app);
     const watch = toolrun(['watch', session.id]);
