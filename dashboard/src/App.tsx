@@ -5,6 +5,7 @@ import { createLink, type Link, type LinkState, useLinkState } from './data/conn
 import { linkTo, useLocation } from './data/router.js';
 import { type Role, ViewerContext, type ViewerInfo } from './data/viewer.js';
 import { RoleNotes } from './components/RoleButton.js';
+import { useDocumentTitle } from './components/document-title.js';
 import { ViewerDocument } from './gql/graphql.js';
 import { ApprovalsView } from './views/Approvals.js';
 import { HealthView } from './views/Health.js';
@@ -80,7 +81,7 @@ export function App() {
   }
   if (!viewer) {
     return (
-      <main className="signin">
+      <SigningIn>
         {error ? <p role="alert">{error}</p> : <p>Signing in…</p>}
         <button
           type="button"
@@ -92,7 +93,7 @@ export function App() {
         >
           Use another key
         </button>
-      </main>
+      </SigningIn>
     );
   }
   return (
@@ -112,7 +113,13 @@ export function App() {
   );
 }
 
+function SigningIn({ children }: { children: React.ReactNode }) {
+  useDocumentTitle('Signing in');
+  return <main className="signin">{children}</main>;
+}
+
 function SignIn({ onKey, error }: { onKey(key: string): void; error: string | null }) {
+  useDocumentTitle('Sign in');
   const [key, setKey] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -154,6 +161,9 @@ function Shell({ link, viewer, onSignOut }: { link: Link; viewer: ViewerInfo; on
   const { path, params } = useLocation();
   const linkState = useLinkState(link);
   const section = path.startsWith('/sessions/') ? '/' : path;
+  // A session's page names itself by the session's title (SessionView).
+  const page = NAV.find((item) => item.path === path)?.label ?? 'Page not found';
+  useDocumentTitle(path.startsWith('/sessions/') ? null : page);
   return (
     <div className="shell">
       <a className="skip-link" href="#content">

@@ -1055,6 +1055,30 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(() => page.locator('[data-running]').getAttribute('data-running'), { timeout: 20_000 }).toBe('0');
   });
 
+  it('names each page in its document title (a tab, the history, a screen reader), a session by its title', async () => {
+    await asOperator();
+    for (const [path, name] of [
+      ['/', 'Sessions'],
+      ['/approvals', 'Approvals'],
+      ['/tools', 'Tools'],
+      ['/status', 'Health'],
+      ['/no-such-page', 'Page not found'],
+    ] as const) {
+      await page.goto(base + path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await expect.poll(() => page.title()).toBe(`${name} · toolrun`);
+    }
+    const session = await newSession('named <b>tab</b> \u202Egnp');
+    await openSession(session.sessionId);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('named <b>tab</b> \\u202Egnp · toolrun');
+    await nav('Sessions').click();
+    await expect.poll(() => page.title()).toBe('Sessions · toolrun');
+    // Signed out, the page is the sign-in.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.title()).toBe('Sign in · toolrun');
+    await signIn(operatorKey);
+  });
+
   it('opens every page by its address (a reload, a link), Health at /status with /health left to the API; nothing it asks for fails', async () => {
     await asOperator();
     const failed: string[] = [];

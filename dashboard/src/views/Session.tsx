@@ -6,6 +6,7 @@ import { useClient, useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
+import { useDocumentTitle } from '../components/document-title.js';
 import { shortId, StatusBadge, time } from '../components/Status.js';
 import { errorText, type Link, READ_RETRY_MS, refusalOf, sessionStartCursor, UNANNOUNCED_READ_MS, useReadAgainWhileAway, watch } from '../data/connection.js';
 import { type BatchState, type CallState, SessionStore } from '../data/session-store.js';
@@ -177,6 +178,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
       });
   };
 
+  useDocumentTitle(session ? visibleText(session.title || '(untitled session)') : data ? 'No such session' : 'Session');
   if (error) return <p role="alert">{errorText(error)}</p>;
   if (data && !session) return <p role="alert">No session {sessionId}</p>;
   if (!session) return <p>Loading…</p>;
