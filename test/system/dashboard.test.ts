@@ -1032,6 +1032,31 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect((await view.locator('pre').textContent())!.endsWith('END')).toBe(true);
   });
 
+  it("reads a session's files and a file's contents again once toolrun answers, when they were read while it was away (not 'This file is gone.')", async () => {
+    await asOperator();
+    const session = await newSession('files while away');
+    const batch = await submit(session.sessionId, [{ id: 'note', tool: 'write_file', args: { path: '/notes/away.txt', content: 'written before the outage' } }]);
+    await eventually(async () => (await api.query(GetToolBatchDocument, { sessionId: session.sessionId, batchId: batch.batchId })).toolBatch?.status === 'COMPLETED', 15_000, 100, 'the file written');
+    await openSession(session.sessionId);
+    const alerts = () => page.getByRole('alert').allTextContents().then((texts) => texts.join(' | '));
+    // The listing, read while toolrun is away: it says it tries again, and does (no Refresh).
+    await api.child.stop();
+    await page.getByRole('tab', { name: 'Messages & files' }).click();
+    await expect.poll(alerts, { timeout: 10_000 }).toMatch(/Reading the files failed: .*trying again/);
+    api = await cluster.startApi('api-files', { PORT: String(api.port) });
+    const file = page.getByRole('button', { name: /^\/notes\/away\.txt/ });
+    await file.waitFor({ timeout: 20_000 });
+    // A file opened while toolrun is away is not gone: it shows once toolrun answers.
+    await api.child.stop();
+    await file.click();
+    const view = page.getByLabel('Contents of /notes/away.txt');
+    await expect.poll(alerts, { timeout: 10_000 }).toMatch(/does not answer.*trying again/);
+    expect(await view.textContent()).not.toContain('This file is gone.');
+    api = await cluster.startApi('api-file', { PORT: String(api.port) });
+    await expect.poll(() => view.textContent(), { timeout: 20_000 }).toContain('written before the outage');
+    await expect.poll(alerts, { timeout: 5_000 }).toBe('');
+  });
+
   it('shows queue depths, workers alive and event lag on the Health page, refreshed every few seconds', async () => {
     await asOperator();
     await nav('Health').click();

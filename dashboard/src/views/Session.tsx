@@ -540,22 +540,39 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
   // Pages of entries read so far (200 each), and where the next starts.
   const [listing, setListing] = useState<{ entries: SessionFilesQuery['sessionFiles']['nodes']; after: string | null; loading: boolean; error?: string }>({ entries: [], after: null, loading: true });
   const [selected, setSelected] = useState<string | null>(null);
-  const [content] = useQuery({ query: SessionFileContentDocument, variables: { sessionId, path: selected ?? '/' }, pause: selected === null, requestPolicy: 'network-only' });
+  const [content, refetchContent] = useQuery({ query: SessionFileContentDocument, variables: { sessionId, path: selected ?? '/' }, pause: selected === null, requestPolicy: 'network-only' });
+  // A file read while toolrun is away is not gone: it is read again until toolrun answers.
+  useReadAgainWhileAway(content.error, refetchContent);
+  // A page of the listing toolrun did not answer is read again (the latest read wins; none once the panel is gone).
+  const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const shown = useRef(true);
   const readFiles = useCallback(
     (after: string | null, entries: SessionFilesQuery['sessionFiles']['nodes']) => {
+      clearTimeout(retry.current);
       setListing({ entries, after, loading: true });
       void client
         .query(SessionFilesDocument, { sessionId, after }, { requestPolicy: 'network-only' })
         .toPromise()
         .then((result) => {
+          if (!shown.current) return;
           const page = result.data?.sessionFiles;
-          if (!page) return setListing({ entries, after, loading: false, error: result.error ? errorText(result.error) : 'toolrun did not answer' });
+          if (!page) {
+            if (result.error?.networkError) retry.current = setTimeout(() => readFiles(after, entries), READ_RETRY_MS);
+            return setListing({ entries, after, loading: false, error: result.error ? errorText(result.error) : 'toolrun did not answer' });
+          }
           setListing({ entries: [...entries, ...page.nodes], after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false });
         });
     },
     [client, sessionId],
   );
-  useEffect(() => readFiles(null, []), [readFiles]);
+  useEffect(() => {
+    shown.current = true;
+    readFiles(null, []);
+    return () => {
+      shown.current = false;
+      clearTimeout(retry.current);
+    };
+  }, [readFiles]);
   const file = selected !== null && content.data?.sessionFile?.path === selected ? content.data.sessionFile : null;
   return (
     <div className="files">
@@ -612,7 +629,7 @@ function FilesPanel({ sessionId }: { sessionId: string }) {
           <div className="file-view" aria-label={`Contents of ${selected}`}>
             <h3 className="mono">{visibleText(selected)}</h3>
             {!file ? (
-              <p>{content.fetching ? 'Loading…' : 'This file is gone.'}</p>
+              content.error ? <p role="alert">{errorText(content.error)}</p> : <p>{content.fetching ? 'Loading…' : 'This file is gone.'}</p>
             ) : file.path.endsWith('.json') && file.content ? (
               <JsonOrText text={file.content} />
             ) : (
