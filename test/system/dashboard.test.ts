@@ -1452,6 +1452,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await page.waitForURL(/\/sessions\/[0-9a-f-]+$/, { timeout: 15_000 });
   });
 
+  it('says on its card that a decision was not made because toolrun did not answer, and decides once it answers', async () => {
+    await asOperator();
+    const session = await newSession('decide while away');
+    await submit(session.sessionId, [{ id: 'away-approve', tool: 'delete_file', args: { path: '/away-approve.txt' } }]);
+    await nav('Approvals').click();
+    const card = page.locator('.approval[data-call-id="away-approve"]');
+    await card.waitFor({ timeout: 15_000 });
+    await api.child.stop();
+    await page.getByRole('button', { name: 'Approve away-approve' }).click();
+    await expect.poll(async () => (await card.getByRole('alert').allTextContents()).join(' '), { timeout: 10_000 }).toMatch(/^toolrun does not answer/);
+    api = await cluster.startApi('api-decide', { PORT: String(api.port) });
+    await expect.poll(() => page.locator('[data-link-state]').getAttribute('data-link-state'), { timeout: 20_000 }).toBe('live');
+    await page.getByRole('button', { name: 'Approve away-approve' }).click();
+    await card.waitFor({ state: 'detached', timeout: 15_000 });
+  });
+
   it('says so when a cancel was not done (toolrun away), and cancels once it answers', async () => {
     await asOperator();
     const session = await newSession('cancel while away');

@@ -9,7 +9,7 @@ import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
 import { visibleText } from '../components/visible-text.js';
 import { time } from '../components/Status.js';
-import { type Link, READ_RETRY_MS } from '../data/connection.js';
+import { type Link, READ_RETRY_MS, refusalOf } from '../data/connection.js';
 import { linkTo } from '../data/router.js';
 import { useViewer } from '../data/viewer.js';
 import { coalesced, followTenant } from '../data/tenant-feed.js';
@@ -240,10 +240,10 @@ function ApprovalCard({ call, onRefused }: { call: Waiting; onRefused(message: s
     setMessage(null);
     const target = { sessionId: call.sessionNodeId, callId: call.callId };
     const result = kind === 'approve' ? await approve(target) : await reject({ ...target, reason });
-    const answer = result.data ? Object.values(result.data)[0] : null;
-    const refusal = answer && 'message' in answer ? answer.message : (result.error?.message ?? null);
+    // A typed refusal, or that toolrun did not answer (then nothing was decided: the card stays to try again).
+    const refusal = refusalOf(result);
     if (refusal === null) return;
-    const text = `${kind === 'approve' ? 'Approving' : 'Rejecting'} ${call.callId} was refused: ${refusal}`;
+    const text = `${kind === 'approve' ? 'Approving' : 'Rejecting'} ${call.callId} ${result.error?.networkError ? 'failed' : 'was refused'}: ${refusal}`;
     refusalRef.current = text;
     if (mounted.current) setMessage(refusal);
     else onRefused(text);
