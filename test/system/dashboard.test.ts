@@ -1468,6 +1468,23 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await card.waitFor({ state: 'detached', timeout: 15_000 });
   });
 
+  it('says so when older batches were not read (toolrun away), and reads them once it answers', async () => {
+    await asOperator();
+    const session = await newSession('older while away');
+    for (let i = 0; i < 51; i++) await submit(session.sessionId, [{ id: `ow${i}`, tool: 'echo', args: { message: `${i}` } }]);
+    const alerts = () => page.getByRole('alert').allTextContents().then((texts) => texts.join(' | '));
+    await openSession(session.sessionId);
+    await expect.poll(() => page.getByRole('tab', { name: /^Batches/ }).textContent(), { timeout: 10_000 }).toBe('Batches (50 of 51)');
+    await api.child.stop();
+    await page.getByRole('button', { name: 'Show older batches' }).click();
+    await expect.poll(alerts, { timeout: 10_000 }).toMatch(/Reading older batches failed: toolrun does not answer/);
+    api = await cluster.startApi('api-older', { PORT: String(api.port) });
+    await expect.poll(() => page.locator('[data-link-state]').getAttribute('data-link-state'), { timeout: 20_000 }).toBe('live');
+    await page.getByRole('button', { name: 'Show older batches' }).click();
+    await expect.poll(() => page.locator('.batch[data-batch-id]').count(), { timeout: 10_000 }).toBe(51);
+    await expect.poll(alerts, { timeout: 5_000 }).toBe('');
+  });
+
   it('says so when a cancel was not done (toolrun away), and cancels once it answers', async () => {
     await asOperator();
     const session = await newSession('cancel while away');

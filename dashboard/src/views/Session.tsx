@@ -61,7 +61,7 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
     [],
   );
   // Where older batches than those read start (null: none left), and how many the session has.
-  const [older, setOlder] = useState<{ after: string | null; total: number; loading: boolean } | null>(null);
+  const [older, setOlder] = useState<{ after: string | null; total: number; loading: boolean; error?: string } | null>(null);
   // Batches created after the snapshot's newest are new to the session's total; older ones an event brings back were counted.
   const snapshotNewest = useRef('');
   useSyncExternalStore(store.subscribe, store.getVersion);
@@ -166,13 +166,14 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
 
   const showOlder = () => {
     if (!older?.after || older.loading) return;
-    setOlder({ ...older, loading: true });
+    setOlder({ ...older, loading: true, error: undefined });
     void client
       .query(OlderBatchesDocument, { id: sessionId, after: older.after }, { requestPolicy: 'network-only' })
       .toPromise()
       .then((result) => {
         const page = result.data?.session?.batches;
-        if (!page) return setOlder({ ...older, loading: false });
+        // Not read: the button stays, to try again, and says why.
+        if (!page) return setOlder({ ...older, loading: false, error: refusalOf(result) ?? 'toolrun did not answer' });
         store.setBatches(page.nodes);
         setOlder({ after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, total: page.totalCount, loading: false });
       });
@@ -253,6 +254,11 @@ export function SessionView({ link, sessionId, focusBatch }: { link: Link; sessi
                   sessionId={sessionId}
                 />
               )),
+              older?.error ? (
+                <p role="alert" key="older-error">
+                  Reading older batches failed: {older.error}
+                </p>
+              ) : null,
               older?.after ? (
                 <button key="older" type="button" className="older-batches" disabled={older.loading} onClick={showOlder}>
                   {older.loading ? 'Loading…' : 'Show older batches'}
