@@ -1485,6 +1485,28 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     await expect.poll(alerts, { timeout: 5_000 }).toBe('');
   });
 
+  it("reads a session's older tasks asked for while toolrun was away once it answers, as it says", async () => {
+    await asOperator();
+    const session = await newSession('older tasks while away');
+    for (let i = 0; i < 51; i++) {
+      await eventually(async () => {
+        const spawned = await api.query(SpawnBackgroundDocument, { sessionId: session.sessionId, tool: 'report_progress', args: { steps: 1, intervalMs: 0 }, title: `older ${i}` });
+        return spawned.spawnBackground.__typename === 'BackgroundRun';
+      }, 30_000, 50, `run ${i} spawned`);
+    }
+    await expect.poll(() => cluster.db.task.count({ where: { sessionId: session.sessionId, state: { in: ['QUEUED', 'RUNNING'] } } }), { timeout: 30_000 }).toBe(0);
+    await openSession(session.sessionId);
+    await page.getByRole('tab', { name: 'Background tasks' }).click();
+    await page.getByText('The 50 newest of 51 tasks').waitFor({ timeout: 15_000 });
+    await api.child.stop();
+    await page.getByRole('button', { name: 'Show older tasks (1 more)' }).click();
+    await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' | '), { timeout: 10_000 }).toMatch(/Reading older tasks failed: .*does not answer.*trying again/);
+    api = await cluster.startApi('api-older-tasks', { PORT: String(api.port) });
+    // Read again by itself, as the message said.
+    await expect.poll(() => page.locator('.task').count(), { timeout: 20_000 }).toBe(51);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
   it('says so when a cancel was not done (toolrun away), and cancels once it answers', async () => {
     await asOperator();
     const session = await newSession('cancel while away');

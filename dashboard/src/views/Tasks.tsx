@@ -107,19 +107,37 @@ export function TasksPanel({ link, sessionId, after }: { link: Link; sessionId: 
   const firstPage = data?.tasks;
   // The next page starts after the last task read (the first page's until older ones were read).
   const nextAfter = older ? older.after : firstPage?.pageInfo.hasNextPage ? (firstPage.pageInfo.endCursor ?? null) : null;
+  // A page of older tasks toolrun did not answer is read again (as its message says), while the panel is shown.
+  const olderRetry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const panelShown = useRef(true);
+  useEffect(() => {
+    panelShown.current = true;
+    return () => {
+      panelShown.current = false;
+      clearTimeout(olderRetry.current);
+    };
+  }, []);
+  const readOlder = (kept: TaskRowFragment[], after: string) => {
+    void client
+      .query(OlderTasksDocument, { sessionId, after }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((result) => {
+        if (!panelShown.current) return;
+        const page = result.data?.tasks;
+        if (!page) {
+          const away = Boolean(result.error?.networkError);
+          if (away) olderRetry.current = setTimeout(() => readOlder(kept, after), READ_RETRY_MS);
+          return setOlder({ tasks: kept, after, loading: away, error: result.error ? errorText(result.error) : 'toolrun did not answer' });
+        }
+        setOlder({ tasks: [...kept, ...page.nodes], after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false, error: null });
+      });
+  };
   const showOlder = () => {
     if (!firstPage || !nextAfter || older?.loading) return;
     // The first page as it is now is kept with them: tasks created later push its last ones off the page read again.
     const kept = older?.tasks ?? firstPage.nodes;
     setOlder({ tasks: kept, after: nextAfter, loading: true, error: null });
-    void client
-      .query(OlderTasksDocument, { sessionId, after: nextAfter }, { requestPolicy: 'network-only' })
-      .toPromise()
-      .then((result) => {
-        const page = result.data?.tasks;
-        if (!page) return setOlder({ tasks: kept, after: nextAfter, loading: false, error: result.error ? errorText(result.error) : 'toolrun did not answer' });
-        setOlder({ tasks: [...kept, ...page.nodes], after: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null, loading: false, error: null });
-      });
+    readOlder(kept, nextAfter);
   };
 
   if (error) return <p role="alert">{errorText(error)}</p>;
