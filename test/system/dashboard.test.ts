@@ -236,6 +236,50 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a browser', { timeout: 
     expect(await description('raw')).toContain('raw value');
   });
 
+  it('sends what a required field of the try-it form says: an untouched required checkbox is false, a required choice must be made; a default shows as such', async () => {
+    await asOperator();
+    const parametersSchema = {
+      type: 'object',
+      required: ['confirm', 'mode'],
+      properties: {
+        confirm: { type: 'boolean', description: 'Say yes' },
+        mode: { enum: ['fast', 'slow'] },
+        verbose: { type: 'boolean', default: true },
+        unit: { enum: ['c', 'f'], default: 'c' },
+      },
+    };
+    const registered = await api.query(RegisterExternalToolDocument, { input: { name: 'try_required', description: 'required fields', parametersSchema } });
+    expect(registered.registerExternalTool.__typename).toBe('ToolDefinition');
+    // The catalogue as it is now (a page open since an earlier scenario read it before this tool existed).
+    await page.goto(`${base}/tools`);
+    await page.locator('[data-tool="try_required"]').click();
+    const mode = page.getByLabel('mode *', { exact: true });
+    expect(await mode.locator('option').first().textContent()).toBe('(choose one)');
+    expect(await page.getByLabel('unit', { exact: true }).locator('option').first().textContent()).toBe('(default: c)');
+    // A checkbox shows the value the tool will get: its default until it is clicked.
+    expect(await page.getByLabel('verbose', { exact: true }).isChecked()).toBe(true);
+    expect(await page.getByLabel('confirm *', { exact: true }).isChecked()).toBe(false);
+    // No choice made: the browser keeps the form (and says why), nothing is sent.
+    await page.getByRole('button', { name: 'Run batch' }).click();
+    expect(await mode.evaluate((element) => (element as HTMLSelectElement).validationMessage)).not.toBe('');
+    expect(new URL(page.url()).pathname).toBe('/tools');
+    await mode.selectOption({ label: 'slow' });
+    await page.getByRole('button', { name: 'Run batch' }).click();
+    await page.waitForURL(/\/sessions\/[0-9a-f-]+\?batch=/, { timeout: 15_000 });
+    const url = new URL(page.url());
+    const sessionId = url.pathname.split('/').at(-1)!;
+    const batchId = url.searchParams.get('batch')!;
+    const read = await api.request<{ toolBatch: { calls: { nodes: Array<{ status: string; args: unknown }> } } }, { s: string; b: string }>(
+      'query($s: ID!, $b: String!) { toolBatch(sessionId: $s, batchId: $b) { calls { nodes { status args } } } }',
+      { s: sessionId, b: batchId },
+    );
+    const [call] = read.data!.toolBatch.calls.nodes;
+    expect(call!.args).toEqual({ confirm: false, mode: 'slow' });
+    expect(call!.status).not.toBe('FAILED');
+    // The call waits for an external completion: cancelled, so that no call of this scenario is left unfinished.
+    await api.query(CancelToolBatchDocument, { sessionId, batchId });
+  });
+
   it('takes a JSON field of the try-it form again once its bad JSON is cleared, saying meanwhile what is wrong', async () => {
     await asOperator();
     await nav('Tools').click();

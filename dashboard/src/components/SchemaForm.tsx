@@ -17,6 +17,17 @@ export interface JsonSchema {
   required?: string[];
 }
 
+/** The arguments a form's values stand for: a required checkbox left alone is false, as it shows. */
+export function argumentsOf(schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> {
+  const args = { ...value };
+  for (const name of schema.required ?? []) {
+    const property = schema.properties?.[name];
+    const type = Array.isArray(property?.type) ? property.type.find((t) => t !== 'null') : property?.type;
+    if (type === 'boolean' && !property?.enum && args[name] === undefined) args[name] = property?.default === true;
+  }
+  return args;
+}
+
 export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; value: Record<string, unknown>; onChange(value: Record<string, unknown>): void }) {
   const base = useId();
   const properties = Object.entries(schema.properties ?? {});
@@ -44,9 +55,18 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
         const help = property.description ? <small id={helpId}>{visibleText(property.description)}</small> : null;
         let input;
         if (property.enum) {
+          // The empty choice sends nothing: the tool's default, or, for a required parameter without one,
+          // no choice yet (the browser keeps the form until one is made).
+          const unchosen = property.default !== undefined ? `(default: ${visibleText(String(property.default))})` : required ? '(choose one)' : '(none)';
           input = (
-            <select id={id} aria-describedby={helpId} value={current === undefined ? '' : JSON.stringify(current)} onChange={(event) => set(name, event.target.value === '' ? undefined : JSON.parse(event.target.value))}>
-              <option value="">(default)</option>
+            <select
+              id={id}
+              required={required && property.default === undefined}
+              aria-describedby={helpId}
+              value={current === undefined ? '' : JSON.stringify(current)}
+              onChange={(event) => set(name, event.target.value === '' ? undefined : JSON.parse(event.target.value))}
+            >
+              <option value="">{unchosen}</option>
               {property.enum.map((option) => (
                 <option key={JSON.stringify(option)} value={JSON.stringify(option)}>
                   {visibleText(String(option))}
@@ -55,7 +75,8 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema; va
             </select>
           );
         } else if (type === 'boolean') {
-          input = <input id={id} type="checkbox" aria-describedby={helpId} checked={current === true} onChange={(event) => set(name, event.target.checked)} />;
+          // Shows what the tool gets: the value set, else its default; a required one left alone is sent as false (argumentsOf).
+          input = <input id={id} type="checkbox" aria-describedby={helpId} checked={typeof current === 'boolean' ? current : property.default === true} onChange={(event) => set(name, event.target.checked)} />;
         } else if (type === 'integer' || type === 'number') {
           input = (
             <input

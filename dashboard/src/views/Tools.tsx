@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { JsonView } from '../components/JsonView.js';
 import { RoleButton } from '../components/RoleButton.js';
-import { type JsonSchema, SchemaForm } from '../components/SchemaForm.js';
+import { argumentsOf, type JsonSchema, SchemaForm } from '../components/SchemaForm.js';
 import { visibleText } from '../components/visible-text.js';
 import { errorText, refusalOf, useReadAgainWhileAway } from '../data/connection.js';
 import { navigate } from '../data/router.js';
@@ -96,7 +96,7 @@ function TryIt({ tool }: { tool: Tool }) {
       const creation = await createSession({ title: `Try ${tool.name}` });
       const created = creation.data?.createSession;
       if (created?.__typename !== 'Session') return setProblem(`Creating a session failed: ${refusalOf(creation) ?? 'no answer'}`);
-      const calls = Array.from({ length: count }, () => ({ tool: tool.name, args }));
+      const calls = Array.from({ length: count }, () => ({ tool: tool.name, args: argumentsOf(tool.parametersSchema as JsonSchema, args) }));
       const result = await execute({ sessionId: created.sessionId, calls });
       const batch = result.data?.executeToolBatch;
       if (batch?.__typename === 'ToolBatch') navigate(`/sessions/${created.sessionId}?batch=${encodeURIComponent(batch.batchId)}`);
