@@ -38,17 +38,22 @@ function sessionOf(client: Client): string {
   return (client.transport as StreamableHTTPClientTransport).sessionId!;
 }
 
+/** The headers of a POST in a client's MCP session. */
+function sessionHeaders(client: Client): Record<string, string> {
+  return {
+    authorization: `Bearer ${app.apiKey}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': sessionOf(client),
+    'mcp-protocol-version': '2025-06-18',
+  };
+}
+
 /** One JSON-RPC request of a client's MCP session, sent as written (the SDK's client picks its own ids); its response. */
 async function rpc(client: Client, request: { id: string | number; method: string; params: unknown }) {
   const response = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${app.apiKey}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionOf(client),
-      'mcp-protocol-version': '2025-06-18',
-    },
+    headers: sessionHeaders(client),
     body: JSON.stringify({ jsonrpc: '2.0', ...request }),
     signal: AbortSignal.timeout(10_000),
   });
@@ -313,13 +318,7 @@ describe('toolrun at /mcp', () => {
     // The client cancels at once after sending: its notification is served before its tools/call.
     const cancelled = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${app.apiKey}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionOf(client),
-        'mcp-protocol-version': '2025-06-18',
-      },
+      headers: sessionHeaders(client),
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'early-1', reason: 'changed my mind' } }),
     });
     expect(cancelled.status).toBe(202);

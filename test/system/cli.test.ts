@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelTaskDocument } from '../gql/graphql.js';
 import { childEnv, ensureBuilt } from '../support/build.js';
@@ -13,6 +13,7 @@ import { Child, type Exit } from '../support/cluster.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { newSession, submitBatch, waitForStatus } from '../support/fixtures.js';
 import { spawnRun } from '../support/background.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { startToolrun, type Toolrun } from '../support/toolrun.js';
 
 let app: Toolrun;
@@ -194,43 +195,24 @@ describe('toolrun watch and calls', () => {
 
   it('watch and run say they are reconnecting while the API cannot be reached, then resume where they were', { timeout: 120_000 }, async () => {
     // The CLI reaches the API through a proxy the test can cut: a network loss, then the API back.
-    let cut = false;
-    const sockets = new Set<Socket>();
-    const proxy = createTcpServer((client) => {
-      if (cut) return void client.destroy();
-      const upstream = new Socket();
-      sockets.add(client).add(upstream);
-      upstream.connect(Number(new URL(url).port), '127.0.0.1');
-      client.pipe(upstream).pipe(client);
-      const close = () => {
-        client.destroy();
-        upstream.destroy();
-        sockets.delete(client);
-        sockets.delete(upstream);
-      };
-      client.on('error', close).on('close', close);
-      upstream.on('error', close).on('close', close);
-    });
-    proxy.listen(0, '127.0.0.1');
-    await once(proxy, 'listening');
-    const through = { TOOLRUN_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql` };
+    const proxy = await startTcpProxy(Number(new URL(url).port));
+    const through = { TOOLRUN_URL: `http://127.0.0.1:${proxy.port}/graphql` };
     try {
       const session = await newSession(app);
       const watch = toolrun(['watch', session.id], through);
       await watch.waitForLine(/^CALL\s+TOOL\s+STATUS/, 15_000);
       const run = toolrun(['run', 'sleep', '--args', '{"ms":4000,"progressIntervalMs":200}', '--session', session.id], through);
       await run.waitForLine(/^sleep {2}\[/, 15_000);
-      cut = true;
-      for (const socket of sockets) socket.destroy();
+      proxy.refusing = true;
+      proxy.cut();
       await watch.waitForLine(/^reconnecting to http:\/\/127\.0\.0\.1:\d+\/graphql… \(it resumes from the last event shown\)$/, 15_000);
       await run.waitForLine(/^reconnecting to http:\/\/127\.0\.0\.1:\d+\/graphql…/, 15_000);
-      cut = false;
+      proxy.refusing = false;
       await watch.waitForLine(/^cli-\S+\s+sleep\s+SUCCEEDED/, 30_000);
       expect(await run.exited, run.output()).toMatchObject({ code: 0 });
       expect(run.output()).toMatch(/^SUCCEEDED in \d+ ms$/m);
       expect(await watch.stop(5000)).toMatchObject({ signal: 'SIGTERM' });
     } finally {
-      for (const socket of sockets) socket.destroy();
       proxy.close();
     }
   });

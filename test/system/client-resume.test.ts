@@ -2,46 +2,29 @@
 // proxy in front of whichever API process is current), the watch resubscribes from the last cursor
 // it delivered, so every event of the batch arrives exactly once, in order; its link state says
 // "reconnecting" while it resumes and "live" once it is subscribed again.
-import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createToolrunClient } from '../../src/client/index.js';
 import { CreateSessionDocument } from '../gql/graphql.js';
 import { type ApiProcess, Cluster, type WorkerProcess } from '../support/cluster.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { eventually } from '../support/wait.js';
 
 let cluster: Cluster;
 /** The API the test starts on, then the ones it switches to: all started at once (each start takes seconds on a loaded machine). */
 let apis: ApiProcess[];
 let worker: WorkerProcess;
-let proxy: Server;
-let target = 0;
-const sockets = new Set<Socket>();
+let proxy: TcpProxy;
 
 beforeAll(async () => {
   cluster = await Cluster.start();
   const [first, ...started] = await Promise.all([cluster.startWorker('worker-1'), cluster.startApi('api-1'), cluster.startApi('api-2'), cluster.startApi('api-3')]);
   worker = first;
   apis = started;
-  proxy = createServer((client) => {
-    const upstream = new Socket();
-    sockets.add(client).add(upstream);
-    upstream.connect(target, '127.0.0.1');
-    client.pipe(upstream).pipe(client);
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', close).on('close', close);
-    upstream.on('error', close).on('close', close);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxy = await startTcpProxy(0);
 }, 120_000);
 
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
   proxy?.close();
   await cluster?.close();
 });
@@ -49,8 +32,8 @@ afterAll(async () => {
 describe('client watch', () => {
   it('delivers every event of a batch exactly once across API restarts', async () => {
     let api: ApiProcess = apis[0]!;
-    target = api.port;
-    const port = (proxy.address() as { port: number }).port;
+    proxy.target = api.port;
+    const port = proxy.port;
     const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 500 });
     const states: string[] = [client.linkState];
     client.onLinkState((state) => states.push(state));
@@ -75,8 +58,8 @@ describe('client watch', () => {
         const before = seen.length;
         while (seen.length === before) await new Promise((resolve) => setTimeout(resolve, 50));
         await api.child.stop();
-        for (const socket of sockets) socket.destroy();
-        target = next.port;
+        proxy.cut();
+        proxy.target = next.port;
         api = next;
       }
       const unfinishedAtLastSwitch = !seen.some((event) => event.type === 'ToolBatchCompleted');
@@ -100,8 +83,8 @@ describe('client watch', () => {
   }, 180_000);
 
   it('notices a connection that stops answering without closing (pings unanswered) and resumes on a new one', async () => {
-    target = apis.at(-1)!.port;
-    const port = (proxy.address() as { port: number }).port;
+    proxy.target = apis.at(-1)!.port;
+    const port = proxy.port;
     const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 200, keepAliveMs: 300 });
     const states: string[] = [];
     client.onLinkState((state) => states.push(state));
@@ -117,7 +100,7 @@ describe('client watch', () => {
       })();
       await eventually(async () => client.linkState === 'live', 15_000);
       // Half-open: the sockets stay open, nothing passes either way.
-      for (const socket of sockets) socket.pause();
+      for (const socket of proxy.sockets) socket.pause();
       await eventually(async () => states.includes('reconnecting'), 5_000);
       await watching;
       expect(types.at(-1)).toBe('ToolBatchCompleted');
@@ -125,14 +108,14 @@ describe('client watch', () => {
       expect(states.at(-2)).toBe('live');
       expect(client.linkState).toBe('idle');
     } finally {
-      for (const socket of sockets) socket.destroy();
+      proxy.cut();
       await client.close();
     }
   }, 60_000);
 
   it('resumes a watch begun without a cursor from where it began, when the link broke before its first event', async () => {
-    target = apis.at(-1)!.port;
-    const port = (proxy.address() as { port: number }).port;
+    proxy.target = apis.at(-1)!.port;
+    const port = proxy.port;
     const client = createToolrunClient({ url: `http://127.0.0.1:${port}/graphql`, apiKey: cluster.apiKey, webSocketImpl: WebSocket, maxRetryDelayMs: 300 });
     try {
       const created = await client.request(CreateSessionDocument, { title: 'watched from now' });
@@ -150,19 +133,19 @@ describe('client watch', () => {
       await eventually(async () => client.linkState === 'live', 15_000);
 
       // The link breaks; while it is down a worker starts the calls (their ToolCallStarted), then it comes back.
-      target = 1;
-      for (const socket of sockets) socket.destroy();
+      proxy.target = 1;
+      proxy.cut();
       worker = await cluster.startWorker('worker-2');
       await eventually(async () => (await cluster.db.toolCall.count({ where: { status: 'RUNNING', callId: { in: calls.map((call) => call.id) } } })) === 3, 20_000);
       expect(types).toEqual([]);
-      target = apis.at(-1)!.port;
+      proxy.target = apis.at(-1)!.port;
 
       await watching;
       expect(types.filter((type) => type === 'ToolCallStarted')).toHaveLength(3);
       expect(types.filter((type) => type === 'ToolCallCompleted')).toHaveLength(3);
       expect(types.at(-1)).toBe('ToolBatchCompleted');
     } finally {
-      for (const socket of sockets) socket.destroy();
+      proxy.cut();
       await client.close();
     }
   }, 90_000);
