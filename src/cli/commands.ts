@@ -312,7 +312,10 @@ export async function cancelTask(api: Transport, screen: Screen, taskId: string)
   screen.write(`${task.taskId}  ${withCancelRequest(task.state, task.cancelRequestedAt)}\n`);
 }
 
-/** A state the cancel has not ended yet (the worker is stopping it) says so. */
+/** What a cancel found: a state it has not ended yet (the worker is stopping it), or one that had ended without it, says so. */
 function withCancelRequest(state: string, cancelRequestedAt: string | null): string {
-  return state === 'RUNNING' && cancelRequestedAt ? `${state} (cancel requested; it ends when its worker stops it)` : state;
+  if (state === 'RUNNING' && cancelRequestedAt) return `${state} (cancel requested; it ends when its worker stops it)`;
+  // A call or run that ended otherwise before the cancel reached it: the answer is its outcome, unchanged.
+  if (state === 'SUCCEEDED' || state === 'FAILED') return `${state} (it had already ended: nothing was cancelled)`;
+  return state;
 }

@@ -260,6 +260,10 @@ describe('toolrun watch and calls', () => {
     const rejected = await finished(['calls', 'reject', session.id, 'del-2', '--reason', 'keep that file'], { TOOLRUN_API_KEY: approver });
     expect(rejected.exit.code, rejected.text).toBe(0);
     expect(rejected.text).toMatch(/^del-2\s+FAILED/m);
+    // Cancelling a call that already ended says that nothing was cancelled.
+    const late = await finished(['calls', 'cancel', session.id, 'del-2']);
+    expect(late.exit.code, late.text).toBe(0);
+    expect(late.text).toMatch(/^del-2 {2}FAILED \(it had already ended: nothing was cancelled\)$/m);
     const outcome = await app.request(`query { toolCall(sessionId: "${session.id}", callId: "del-2") { outcome } }`);
     expect(JSON.stringify(outcome.data)).toContain('keep that file');
 
