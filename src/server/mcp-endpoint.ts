@@ -119,12 +119,6 @@ function runsInBackground(tool: ToolDefinition): boolean {
   return tool.hints.supportsBackground === true && tool.policy !== 'REQUIRES_APPROVAL';
 }
 
-/**
- * The toolrun call id of an MCP request: `mcp-` and the request id as JSON (`mcp-1`, `mcp-"1"`: a
- * number and a string are distinct ids), or `mcp-sha256:` and its hash when that is not printable
- * ASCII or too long for a call id. Request ids are unique within an MCP session (spec), and so is
- * this in its session.
- */
 /** How long a cancellation that came before its tools/call waits for it. */
 const EARLY_CANCEL_TTL_S = 600;
 
@@ -133,6 +127,12 @@ function earlyCancelKey(redisPrefix: string, sessionId: string, callId: string):
   return `${redisPrefix}:mcp:early-cancel:${sessionId}:${callId}`;
 }
 
+/**
+ * The toolrun call id of an MCP request: `mcp-` and the request id as JSON (`mcp-1`, `mcp-"1"`: a
+ * number and a string are distinct ids), or `mcp-sha256:` and its hash when that is not printable
+ * ASCII or too long for a call id. Request ids are unique within an MCP session (spec), and so is
+ * this in its session.
+ */
 export function mcpCallId(requestId: RequestId): string {
   const id = JSON.stringify(requestId);
   return /^[\x21-\x7e]{1,252}$/.test(id) ? `mcp-${id}` : `mcp-sha256:${createHash('sha256').update(id).digest('hex')}`;
